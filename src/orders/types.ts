@@ -1,0 +1,53 @@
+/** What checking a sheet produces: orders (with their payloads when valid) and the rows they came from. */
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import type { Issue } from '../issues/index.js';
+import type { Field } from '../sheet/columns.js';
+import type { CellValue, SheetFormat } from '../sheet/types.js';
+
+export interface CheckContext {
+  /** The instant date rules are evaluated at (--now; never the wall clock inside a rule). */
+  now: Date;
+  /** IANA zone for dates written without an offset (--timezone; default UTC). */
+  timezone: string;
+  /** Allowed sourceOfSale values (configuration; default ["OtherMarketplace"]). */
+  sourcesOfSale: readonly string[];
+}
+
+export type ValidationStatus = 'valid' | 'invalid';
+
+export interface CheckedOrder {
+  /** Trimmed customerOrderId; null for a row that names none (it forms an invalid order of its own). */
+  customerOrderId: string | null;
+  /** Spreadsheet row numbers of the order's lines, in sheet order. */
+  rows: number[];
+  status: ValidationStatus;
+  /** Every issue of the order, errors and warnings, each with its row (and column where one cell is at fault). */
+  issues: Issue[];
+  /** The API payload, present when status is valid. */
+  payload?: CreateOrderPayload;
+}
+
+/** Raw rows kept for writing the result file, in sheet order. */
+export interface RowStore {
+  readonly size: number;
+  /** Rows in sheet order. */
+  [Symbol.iterator](): Iterator<{ rowNumber: number; cells: CellValue[] }>;
+}
+
+export interface CheckedSheet {
+  file: string;
+  format: SheetFormat;
+  sheetName?: string;
+  sha256: string;
+  headers: string[];
+  headerRow: number;
+  /** The field each column maps to (null for an unknown column). */
+  columns: (Field | null)[];
+  /** File-level issues: missing_column (error), unknown_column (warning). */
+  fileIssues: Issue[];
+  rows: RowStore;
+  /** Orders in the order of their first row. */
+  orders: CheckedOrder[];
+  /** Index into `orders` for each data row number. */
+  orderIndexOfRow(rowNumber: number): number | undefined;
+}

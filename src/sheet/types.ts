@@ -1,0 +1,41 @@
+/** What the readers hand to the checker: typed cells, row numbers as a spreadsheet shows them. */
+
+/**
+ * A cell as read. CSV cells are always strings (raw, untrimmed). XLSX cells keep their type:
+ * numbers, booleans, Date for date cells (its UTC fields are the wall-clock time shown in the
+ * sheet), the cached result for formulas, text for rich text, null for empty.
+ */
+export type CellValue = string | number | boolean | Date | null;
+
+export interface RawRow {
+  /** 1-based spreadsheet row number; the header is row 1 (or the row the header was found on). */
+  rowNumber: number;
+  /** One entry per header column (shorter rows padded with null, extra cells kept beyond). */
+  cells: CellValue[];
+}
+
+export type SheetFormat = 'csv' | 'xlsx';
+
+export interface OpenedSheet {
+  file: string;
+  format: SheetFormat;
+  /** The worksheet read (xlsx) or undefined (csv). */
+  sheetName?: string;
+  /** Header texts as written in the file, trimmed. */
+  headers: string[];
+  /** Row number of the header row (1 unless leading blank rows were skipped). */
+  headerRow: number;
+  /** Size of the file in bytes, for progress. */
+  sizeBytes: number;
+  /** Data rows in batches, in sheet order; fully blank rows are skipped (their numbers are not reused). */
+  rows: AsyncIterable<RawRow[]>;
+  /** Bytes consumed so far, for a progress bar (best effort). */
+  bytesRead(): number;
+  /** SHA-256 of the file's bytes, hex; complete once `rows` has been fully consumed. */
+  sha256(): string;
+}
+
+export interface ReadOptions {
+  /** Worksheet name for xlsx; default the first visible worksheet. */
+  sheet?: string;
+}
