@@ -1,0 +1,157 @@
+/**
+ * One HTTP exchange over a keep-alive undici Pool: send, read the whole body within the deadline,
+ * hand back status, headers and text. Transport failures become TransportError; the status is not
+ * judged here (the client decides what a 404 or a 401 means).
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool, type FormData } from 'undici';
+import type { Logger } from 'pino';
+import { classifyTransportFailure, TransportError, type ApiStage } from './errors.js';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, already encoded, e.g. /api/v0/orders/A%2F1. */
+  path: string;
+  query?: URLSearchParams;
+  headers?: Record<string, string>;
+  body?: string | FormData;
+  signal?: AbortSignal;
+  stage: ApiStage;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+  /** Without secrets or userinfo: what errors and logs show. */
+  url: string;
+}
+
+export interface HttpTransport {
+  send(request: HttpRequest): Promise<HttpReply>;
+  /** The public URL of a path (no userinfo), for errors raised outside an exchange. */
+  urlOf(path: string, query?: URLSearchParams): string;
+  close(): Promise<void>;
+}
+
+export interface HttpTransportOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  connections: number;
+  logger?: Logger;
+}
+
+/** A page of 100 packages is tens of kilobytes; anything near this is not our API talking. */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Connecting should be quick; a hung SYN is a connect_timeout (known not sent), not a request timeout. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const { timeoutMs, logger } = options;
+  const pool = new Pool(base.origin, {
+    connections: options.connections,
+    connect: { timeout: Math.min(timeoutMs, CONNECT_TIMEOUT_MS) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    maxResponseSize: MAX_RESPONSE_BYTES,
+  });
+
+  const pathOf = (path: string, query?: URLSearchParams): string => {
+    const search = query?.toString() ?? '';
+    return `${basePath}${path}${search === '' ? '' : `?${search}`}`;
+  };
+  const urlOf = (path: string, query?: URLSearchParams): string => `${base.origin}${pathOf(path, query)}`;
+
+  async function send(request: HttpRequest): Promise<HttpReply> {
+    const url = urlOf(request.path, request.query);
+    const fail = (cause: unknown, classified = classifyTransportFailure(cause)): TransportError =>
+      new TransportError(`${request.method} ${url} ${describeFailure(classified.code)}`, {
+        method: request.method,
+        url,
+        stage: request.stage,
+        code: classified.code,
+        isSent: classified.isSent,
+        cause,
+      });
+    if (request.signal?.aborted) throw fail(request.signal.reason, { code: 'aborted', isSent: false });
+
+    // One deadline for the whole exchange (headers and body), on top of undici's per-phase timers.
+    // The caller's signal is linked by hand and unlinked after: AbortSignal.any() on a run-long
+    // signal leaks one dependant per request (nodejs/node#55351).
+    const controller = new AbortController();
+    const timeoutReason = new DeadlineExceeded();
+    const timer = setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+    const callerSignal = request.signal;
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const { signal } = controller;
+    const started = performance.now();
+    try {
+      const response = await pool.request({
+        method: request.method,
+        path: pathOf(request.path, request.query),
+        headers: { accept: 'application/json', 'user-agent': 'order-batch', ...request.headers },
+        body: request.body ?? null,
+        signal,
+      });
+      const text = await response.body.text();
+      const headers = flattenHeaders(response.headers);
+      logger?.debug(
+        { method: request.method, path: request.path, status: response.statusCode, ms: Math.round(performance.now() - started) },
+        'api exchange',
+      );
+      return { status: response.statusCode, headers, text, url };
+    } catch (error) {
+      const transportError =
+        error === timeoutReason
+          ? fail(error, { code: 'timeout', isSent: true })
+          : callerSignal?.aborted && error === callerSignal.reason
+            ? fail(error, { code: 'aborted', isSent: true })
+            : fail(error);
+      logger?.debug({ method: request.method, path: request.path, code: transportError.code, isSent: transportError.isSent }, 'api exchange failed');
+      throw transportError;
+    } finally {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  return { send, urlOf, close: () => pool.close() };
+}
+
+class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+  constructor() {
+    super('request deadline exceeded');
+  }
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(raw)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+function describeFailure(code: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'failed: connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'failed: host not found';
+    case 'connect_timeout':
+      return 'failed: could not connect in time';
+    case 'timeout':
+      return 'timed out waiting for the answer';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'socket':
+      return 'failed: the connection was dropped';
+    case 'aborted':
+      return 'was aborted';
+    default:
+      return `failed (${code})`;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The API client's interface, fixed here so the submission engine, reconcile and the web app can be
+ * written against it (and against fakes in unit tests) while the client itself is built.
+ */
+import type { CreateOrderPayload, InventoryItem, OrderRead, PackageRecord, Pagination } from '../contract/schemas.js';
+import type { SearchBy } from '../contract/enums.js';
+
+export type AuthFlow = 'oauth' | 'getToken';
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Which token endpoint to use (FULFILLMENT_AUTH); default oauth. */
+  auth?: AuthFlow;
+  /** Per-request timeout in ms (headers and body); default 30,000. */
+  timeoutMs?: number;
+  /** Refresh the token this long before it expires; default 60,000 ms. */
+  refreshMarginMs?: number;
+  /** Milliseconds since the epoch; injected for tests. Default Date.now. */
+  now?: () => number;
+  /** Max sockets to the API; default 16. */
+  connections?: number;
+  logger?: import('pino').Logger;
+}
+
+export interface CreateOrderResult {
+  status: number;
+  requestId?: string;
+  order?: OrderRead;
+}
+
+export interface PageResult<T> {
+  data: T[];
+  pagination?: Pagination;
+  requestId?: string;
+}
+
+export type TrackingQuery =
+  | { hours: number; pageNumber?: number; itemsPerPage?: number }
+  | { searchBy?: SearchBy; startDate: string; endDate: string; pageNumber?: number; itemsPerPage?: number };
+
+export interface ListOrdersQuery {
+  lastDays?: number;
+  orderDisposition?: readonly string[];
+  orderLineItemDisposition?: readonly string[];
+}
+
+export interface InventoryQuery {
+  pageNumber?: number;
+  itemsPerPage?: number;
+  productId?: string;
+}
+
+/**
+ * One call = one HTTP exchange (plus at most one token refresh on 401). Retrying is the caller's
+ * decision (see retry.ts): a create whose reply was lost must be looked up, not re-sent.
+ * Non-2xx answers throw HttpError; transport failures throw TransportError.
+ */
+export interface ApiClient {
+  createOrder(payload: CreateOrderPayload, options?: { signal?: AbortSignal }): Promise<CreateOrderResult>;
+  /** null when the API answers 404. */
+  getOrder(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<{ order: OrderRead; requestId?: string } | null>;
+  listOrders(query?: ListOrdersQuery, options?: { signal?: AbortSignal }): Promise<PageResult<OrderRead>>;
+  getPackages(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
+  getTrackingUpdates(query: TrackingQuery, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
+  listInventory(query?: InventoryQuery, options?: { signal?: AbortSignal }): Promise<PageResult<InventoryItem>>;
+  close(): Promise<void>;
+}
