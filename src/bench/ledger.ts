@@ -1,0 +1,85 @@
+/**
+ * What the ledger costs per order: recordIntent + markSending + markAccepted, three commits, on a
+ * temp file, as an import does them. better-sqlite3 is synchronous, so the commits of 16 concurrent
+ * POSTs are serialized on the main thread anyway: the budget for ~800 orders/s is 1.25 ms per order
+ * in total, and whatever the ledger takes is main-thread time the HTTP work cannot use.
+ *
+ * Run: `node dist/bench/ledger.js [orders]` prints one line per durability mode.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import { openLedger, type Durability } from '../ledger/index.js';
+
+export interface LedgerBenchResult {
+  perOrderMs: number;
+  ordersPerSecond: number;
+}
+
+export async function benchLedger(orders: number, options: { durability?: Durability } = {}): Promise<LedgerBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-'));
+  const ledger = openLedger(join(dir, 'ledger.db'), options.durability ? { durability: options.durability } : {});
+  try {
+    const runId = ledger.startRun({ command: 'bench', files: [] });
+    const intents = Array.from({ length: orders }, (_, i) => ({ payload: buildBenchPayload(i), sourceFile: 'bench.csv', sourceRows: [i + 2] }));
+    const start = performance.now();
+    for (const [i, intent] of intents.entries()) {
+      const id = intent.payload.orderDetails.customerOrderId;
+      ledger.recordIntent(intent, runId);
+      ledger.markSending(id);
+      ledger.markAccepted(id, { httpStatus: 201, requestId: `req-${i}` });
+    }
+    const elapsedMs = performance.now() - start;
+    return { perOrderMs: elapsedMs / orders, ordersPerSecond: (orders * 1000) / elapsedMs };
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A realistic order: two lines, a full address (about 700 bytes of JSON). */
+function buildBenchPayload(i: number): CreateOrderPayload {
+  const id = `BENCH-${String(i).padStart(7, '0')}`;
+  return {
+    customerDetails: {
+      shippingAddress: {
+        fullName: 'Grace Hopper',
+        email: 'grace@example.com',
+        addressLines: ['1200 Harbor Boulevard', 'Suite 400'],
+        city: 'Arlington',
+        provinceOrState: 'VA',
+        postalOrZipCode: '22202-4101',
+        countryCode: 'US',
+        phone: '+1 703 555 0100',
+      },
+    },
+    orderDetails: {
+      customerOrderId: id,
+      marketplaceOrderId: `MP-${i}`,
+      orderDate: '2024-03-01T12:00:00.000Z',
+      sourceOfSale: 'OtherMarketplace',
+      lineItems: [
+        { productId: 'SKU-100', customerLineItemId: `${id}-1`, name: 'Widget, large', quantity: 2, unitPrice: 19.99 },
+        { productId: 'SKU-200', customerLineItemId: `${id}-2`, name: 'Gadget', quantity: 1, unitPrice: 5.5, discount: 0.5 },
+      ],
+      subTotal: 45.48,
+      discountTotal: 0.5,
+      salesTax: 3.64,
+      grandTotal: 49.12,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const orders = Number(process.argv[2] ?? 10_000);
+  for (const durability of ['normal', 'before-send', 'full'] as const) {
+    const { perOrderMs, ordersPerSecond } = await benchLedger(orders, { durability });
+    console.log(`ledger ${durability.padEnd(11)} ${orders} orders: ${perOrderMs.toFixed(3)} ms/order, ${Math.round(ordersPerSecond)} orders/s`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

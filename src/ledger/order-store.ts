@@ -1,0 +1,256 @@
+/**
+ * Order records and their transitions. Every method is one SQLite transaction, committed before it
+ * returns (better-sqlite3 is synchronous): nothing the guarantees rely on is buffered in memory.
+ */
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import { LedgerStateError } from './errors.js';
+import { hashPayload } from './hash.js';
+import { decideIntent } from './intent.js';
+import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
+import { ORDER_STATES } from './types.js';
+
+interface OrderRow {
+  customer_order_id: string;
+  payload_hash: string;
+  payload: string;
+  state: OrderState;
+  attempts: number;
+  http_status: number | null;
+  request_id: string | null;
+  message: string | null;
+  recorded_at: string;
+  first_submitted_at: string | null;
+  submitted_at: string | null;
+  updated_at: string;
+  run_id: string | null;
+  source_file: string | null;
+  source_sha256: string | null;
+  source_rows: string;
+  marketplace_order_id: string | null;
+  source_of_sale: string | null;
+}
+
+/** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */
+const IN_CHUNK = 500;
+
+const INTENT_COLUMNS = `payload_hash = @payloadHash, payload = @payload, source_file = @sourceFile,
+  source_sha256 = @sourceSha256, source_rows = @sourceRows, marketplace_order_id = @marketplaceOrderId,
+  source_of_sale = @sourceOfSale, updated_at = @now`;
+
+const ANSWER_COLUMNS = 'http_status = @httpStatus, request_id = @requestId, message = @message, updated_at = @now';
+
+export class OrderStore {
+  private readonly selectOne: Statement<[string], OrderRow>;
+  private readonly insert: Statement;
+  private readonly resetToPending: Statement;
+  private readonly claimForRun: Statement;
+  private readonly toSending: Statement;
+  private readonly toSendingWithIntent: Statement;
+  private readonly toAccepted: Statement;
+  private readonly toOutcome: Statement;
+  private readonly selectSince: Statement<[string], OrderRow>;
+  private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
+  private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
+  private readonly manyByChunkSize = new Map<number, Statement<string[], OrderRow>>();
+  private readonly recordIntentsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date,
+    private readonly durability: Durability,
+  ) {
+    this.selectOne = db.prepare('SELECT * FROM orders WHERE customer_order_id = ?');
+    this.insert = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, recorded_at, updated_at,
+      run_id, source_file, source_sha256, source_rows, marketplace_order_id, source_of_sale)
+      VALUES (@id, @payloadHash, @payload, 'pending', @now, @now, @runId, @sourceFile, @sourceSha256, @sourceRows,
+      @marketplaceOrderId, @sourceOfSale)`);
+    // A new intent replaces a pending or rejected record; the old answer no longer applies to it.
+    this.resetToPending = db.prepare(`UPDATE orders SET state = 'pending', http_status = NULL, request_id = NULL,
+      message = NULL, run_id = @runId, ${INTENT_COLUMNS} WHERE customer_order_id = @id`);
+    this.claimForRun = db.prepare('UPDATE orders SET run_id = @runId, updated_at = @now WHERE customer_order_id = @id');
+    const sending = `state = 'sending', attempts = attempts + 1, first_submitted_at = COALESCE(first_submitted_at, @now), updated_at = @now`;
+    const sendable = `customer_order_id = @id AND state IN ('pending', 'sending', 'unknown', 'failed')`;
+    this.toSending = db.prepare(`UPDATE orders SET ${sending} WHERE ${sendable}`);
+    this.toSendingWithIntent = db.prepare(`UPDATE orders SET ${INTENT_COLUMNS}, ${sending} WHERE ${sendable}`);
+    // Accepted is terminal: nothing moves an accepted record, and accepting it again changes nothing.
+    this.toAccepted = db.prepare(`UPDATE orders SET state = 'accepted', submitted_at = @submittedAt, ${ANSWER_COLUMNS}
+      WHERE customer_order_id = @id AND state <> 'accepted'`);
+    this.toOutcome = db.prepare(`UPDATE orders SET state = @state, ${ANSWER_COLUMNS}
+      WHERE customer_order_id = @id AND state <> 'accepted'`);
+    this.selectSince = db.prepare(`SELECT * FROM orders WHERE state = 'accepted' AND submitted_at >= ?
+      ORDER BY submitted_at, customer_order_id`);
+    this.selectPage = db.prepare(`SELECT * FROM orders WHERE customer_order_id > @after
+      AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY customer_order_id LIMIT @limit`);
+    this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM orders GROUP BY state');
+    this.recordIntentsTx = db.transaction((intents: readonly OrderIntent[], runId: string) =>
+      intents.map((intent) => this.recordOne(intent, runId)),
+    );
+  }
+
+  recordIntent(intent: OrderIntent, runId: string): IntentResult {
+    return this.recordIntents([intent], runId)[0]!;
+  }
+
+  recordIntents(intents: readonly OrderIntent[], runId: string): IntentResult[] {
+    // IMMEDIATE: take the write lock before reading, so no other connection can slip in between.
+    // Not fsynced even in 'before-send': a pending record is never POSTed before markSending, whose
+    // fsync carries every earlier WAL frame, this one included, to disk.
+    return this.recordIntentsTx.immediate(intents, runId);
+  }
+
+  markSending(customerOrderId: string, intent?: OrderIntent): void {
+    this.beforeSend(() => {
+      const now = this.timestamp();
+      if (intent && intent.payload.orderDetails.customerOrderId !== customerOrderId) {
+        throw new Error(`markSending('${customerOrderId}') was handed the payload of '${intent.payload.orderDetails.customerOrderId}'`);
+      }
+      const changes = intent
+        ? this.toSendingWithIntent.run({ ...intentParams(intent, null), now }).changes
+        : this.toSending.run({ id: customerOrderId, now }).changes;
+      if (changes === 0) this.refuse(customerOrderId, 'mark as sending');
+    });
+  }
+
+  markAccepted(customerOrderId: string, info: AcceptedInfo = {}): void {
+    const now = this.timestamp();
+    const submittedAt = info.submittedAt === undefined ? now : new Date(info.submittedAt).toISOString();
+    const { changes } = this.toAccepted.run({ ...answerParams(info), id: customerOrderId, submittedAt, now });
+    if (changes === 0 && this.stateOf(customerOrderId) !== 'accepted') this.refuse(customerOrderId, 'accept');
+  }
+
+  markOutcome(customerOrderId: string, state: 'rejected' | 'unknown' | 'failed', info: AnswerInfo): void {
+    const { changes } = this.toOutcome.run({ ...answerParams(info), id: customerOrderId, state, now: this.timestamp() });
+    if (changes === 0) this.refuse(customerOrderId, `mark as ${state}`);
+  }
+
+  get(customerOrderId: string): OrderRecord | null {
+    const row = this.selectOne.get(customerOrderId);
+    return row ? toRecord(row) : null;
+  }
+
+  getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord> {
+    const ids = [...new Set(customerOrderIds)];
+    const found = new Map<string, OrderRecord>();
+    for (let start = 0; start < ids.length; start += IN_CHUNK) {
+      const chunk = ids.slice(start, start + IN_CHUNK);
+      for (const row of this.selectMany(chunk.length).all(...chunk)) found.set(row.customer_order_id, toRecord(row));
+    }
+    return found;
+  }
+
+  listSubmittedSince(since: Date | string): OrderRecord[] {
+    return this.selectSince.all(new Date(since).toISOString()).map(toRecord);
+  }
+
+  /** Keyset pages rather than one open cursor: better-sqlite3 forbids writes on a connection while it iterates. */
+  *iterateRecords(options: { states?: readonly OrderState[]; pageSize?: number } = {}): Generator<OrderRecord> {
+    const states = options.states ? JSON.stringify(options.states) : null;
+    const pageSize = options.pageSize ?? 500;
+    let after = '';
+    for (;;) {
+      const rows = this.selectPage.all({ after, states, limit: pageSize });
+      for (const row of rows) yield toRecord(row);
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.customer_order_id;
+    }
+  }
+
+  countByState(): Record<OrderState, number> {
+    const counts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
+    for (const { state, n } of this.selectCounts.all()) counts[state] = n;
+    return counts;
+  }
+
+  private recordOne(intent: OrderIntent, runId: string): IntentResult {
+    const params = intentParams(intent, runId);
+    const id = params.id;
+    const before = this.selectOne.get(id);
+    const previous = before ? toRecord(before) : null;
+    const action = decideIntent(previous, runId);
+    const now = this.timestamp();
+    if (previous === null) this.insert.run({ ...params, now });
+    else if (action === 'send') this.resetToPending.run({ ...params, now });
+    else if (action === 'lookup') this.claimForRun.run({ id, runId, now });
+    const record = action === 'send' || action === 'lookup' ? toRecord(this.selectOne.get(id)!) : previous!;
+    return { action, record, previous, payloadChanged: previous !== null && previous.payloadHash !== params.payloadHash };
+  }
+
+  /**
+   * In 'before-send' durability markSending, the commit that precedes a POST, is fsynced; see Durability.
+   * exec, not a prepared statement: SQLite applies PRAGMA synchronous when the statement is
+   * compiled, so running a statement prepared earlier would change nothing.
+   */
+  private beforeSend<T>(write: () => T): T {
+    if (this.durability !== 'before-send') return write();
+    this.db.exec('PRAGMA synchronous = FULL');
+    try {
+      return write();
+    } finally {
+      this.db.exec('PRAGMA synchronous = NORMAL');
+    }
+  }
+
+  private selectMany(size: number): Statement<string[], OrderRow> {
+    let statement = this.manyByChunkSize.get(size);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT * FROM orders WHERE customer_order_id IN (${Array(size).fill('?').join(', ')})`);
+      this.manyByChunkSize.set(size, statement);
+    }
+    return statement;
+  }
+
+  private stateOf(customerOrderId: string): OrderState | null {
+    return this.selectOne.get(customerOrderId)?.state ?? null;
+  }
+
+  private refuse(customerOrderId: string, transition: string): never {
+    throw new LedgerStateError(customerOrderId, this.stateOf(customerOrderId), transition);
+  }
+
+  private timestamp(): string {
+    return this.now().toISOString();
+  }
+}
+
+function intentParams(intent: OrderIntent, runId: string | null) {
+  const payload: CreateOrderPayload = intent.payload;
+  return {
+    id: payload.orderDetails.customerOrderId,
+    payloadHash: hashPayload(payload),
+    payload: JSON.stringify(payload),
+    runId,
+    sourceFile: intent.sourceFile ?? null,
+    sourceSha256: intent.sourceSha256 ?? null,
+    sourceRows: JSON.stringify(intent.sourceRows ?? []),
+    marketplaceOrderId: payload.orderDetails.marketplaceOrderId ?? null,
+    sourceOfSale: payload.orderDetails.sourceOfSale ?? null,
+  };
+}
+
+function answerParams(info: AnswerInfo) {
+  return { httpStatus: info.httpStatus ?? null, requestId: info.requestId ?? null, message: info.message ?? null };
+}
+
+function toRecord(row: OrderRow): OrderRecord {
+  return {
+    customerOrderId: row.customer_order_id,
+    payloadHash: row.payload_hash,
+    payload: JSON.parse(row.payload) as CreateOrderPayload,
+    state: row.state,
+    attempts: row.attempts,
+    httpStatus: row.http_status,
+    requestId: row.request_id,
+    message: row.message,
+    recordedAt: row.recorded_at,
+    firstSubmittedAt: row.first_submitted_at,
+    submittedAt: row.submitted_at,
+    updatedAt: row.updated_at,
+    runId: row.run_id,
+    sourceFile: row.source_file,
+    sourceSha256: row.source_sha256,
+    sourceRows: JSON.parse(row.source_rows) as number[],
+    marketplaceOrderId: row.marketplace_order_id,
+    sourceOfSale: row.source_of_sale,
+  };
+}

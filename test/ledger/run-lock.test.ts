@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LedgerBusyError, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { makeTempDir } from './builders.js';
+import { spawnLedgerChild, type LedgerChild } from './spawn-child.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+const opened: Ledger[] = [];
+const children: LedgerChild[] = [];
+beforeEach(() => {
+  temp = makeTempDir();
+});
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((c) => c.kill()));
+  for (const ledger of opened.splice(0)) ledger.close();
+  temp.cleanup();
+});
+
+function open(path: string): Ledger {
+  const ledger = openLedger(path);
+  opened.push(ledger);
+  return ledger;
+}
+
+describe('run lock', () => {
+  it('refuses a second run at once, naming the holder', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    const first = open(path);
+    const lock = await first.acquireRunLock({ command: 'import' });
+    expect(lock.holder).toMatchObject({ pid: process.pid, command: 'import' });
+    const error = await open(path).acquireRunLock().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LedgerBusyError);
+    expect((error as LedgerBusyError).holder).toEqual(lock.holder);
+    expect((error as Error).message).toContain(`process ${process.pid} on `);
+    expect((error as Error).message).toContain('(import)');
+  });
+
+  it('still shuts other processes out after a refused attempt from the same process', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    await open(path).acquireRunLock();
+    // The refused attempt opens and closes its own connection to the lock file; closing a descriptor
+    // drops every POSIX lock the process holds on that file unless SQLite defers the close.
+    await expect(open(path).acquireRunLock()).rejects.toBeInstanceOf(LedgerBusyError);
+    const other = spawnLedgerChild(['try-lock', path]);
+    children.push(other);
+    expect(await other.waitForLine((l) => l.startsWith('busy') || l.startsWith('acquired') || l.startsWith('error'))).toBe(`busy ${process.pid}`);
+  });
+
+  it('lets a waiting run in once the holder releases', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    const lock = await open(path).acquireRunLock();
+    const second = open(path).acquireRunLock({ wait: true, timeoutMs: 20_000, pollMs: 10 });
+    setTimeout(() => lock.release(), 50);
+    const secondLock = await second;
+    expect(secondLock.holder.pid).toBe(process.pid);
+    lock.release(); // a second release is harmless and does not free the new holder's lock
+    await expect(open(path).acquireRunLock()).rejects.toBeInstanceOf(LedgerBusyError);
+  });
+
+  it('gives up waiting after the timeout', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    await open(path).acquireRunLock();
+    await expect(open(path).acquireRunLock({ wait: true, timeoutMs: 30, pollMs: 10 })).rejects.toThrow(/after waiting/);
+  });
+
+  it('is free again after the holder closes the ledger', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    const first = open(path);
+    await first.acquireRunLock();
+    first.close();
+    const lock = await open(path).acquireRunLock();
+    expect(lock.holder.pid).toBe(process.pid);
+  });
+
+  it('is held by another process until that process is SIGKILLed, then taken over', async () => {
+    const path = join(temp.dir, 'ledger.db');
+    const child = spawnLedgerChild(['lock', path]);
+    children.push(child);
+    const line = await child.waitForLine((l) => l.startsWith('locked '));
+    const childPid = Number(line.split(' ')[1]);
+
+    const refused = await open(path).acquireRunLock().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LedgerBusyError);
+    expect((refused as LedgerBusyError).holder).toMatchObject({ pid: childPid, command: 'child-lock' });
+
+    await child.kill();
+    const lock = await open(path).acquireRunLock();
+    expect(lock.holder.pid).toBe(process.pid);
+  });
+});

@@ -1,0 +1,95 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LedgerError, openLedger } from '../../src/ledger/index.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../src/ledger/schema.js';
+import { buildIntent, makeTempDir } from './builders.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+beforeEach(() => {
+  temp = makeTempDir();
+});
+afterEach(() => temp.cleanup());
+
+function tableNames(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('ledger schema', () => {
+  it('creates the directory, the file and every table, in WAL mode, at the latest version', () => {
+    const path = join(temp.dir, 'nested', 'deeper', 'ledger.db');
+    const ledger = openLedger(path);
+    ledger.close();
+    expect(existsSync(path)).toBe(true);
+    expect(tableNames(path)).toEqual(['orders', 'run_lock', 'runs', 'watermarks']);
+    const db = new Database(path, { readonly: true });
+    expect(readSchemaVersion(db)).toBe(MIGRATIONS.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('reopens an existing ledger without migrating again and keeps its records', () => {
+    const path = join(temp.dir, 'ledger.db');
+    const first = openLedger(path);
+    const runId = first.startRun({ command: 'import', files: [] });
+    first.recordIntent(buildIntent('A-1'), runId);
+    first.close();
+    const second = openLedger(path);
+    expect(second.get('A-1')?.state).toBe('pending');
+    second.close();
+    const db = new Database(path);
+    expect(migrateSchema(db)).toEqual([]);
+    db.close();
+  });
+
+  it('applies only the migrations a file has not had yet', () => {
+    const path = join(temp.dir, 'custom.db');
+    const calls: number[] = [];
+    const v1: Migration = { description: 'one', up: (db) => (calls.push(1), db.exec('CREATE TABLE a (x INTEGER)')) };
+    const v2: Migration = { description: 'two', up: (db) => (calls.push(2), db.exec('ALTER TABLE a ADD COLUMN y TEXT')) };
+    const db = new Database(path);
+    expect(migrateSchema(db, [v1])).toEqual([1]);
+    expect(migrateSchema(db, [v1, v2])).toEqual([2]);
+    expect(migrateSchema(db, [v1, v2])).toEqual([]);
+    expect(calls).toEqual([1, 2]);
+    expect(readSchemaVersion(db)).toBe(2);
+    db.close();
+  });
+
+  it('rolls a failing migration back entirely, version included', () => {
+    const db = new Database(join(temp.dir, 'failing.db'));
+    const broken: Migration = {
+      description: 'half done',
+      up(d) {
+        d.exec('CREATE TABLE half (x INTEGER)');
+        throw new Error('boom');
+      },
+    };
+    expect(() => migrateSchema(db, [broken])).toThrow('boom');
+    expect(readSchemaVersion(db)).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('refuses a ledger written by a newer schema with a message, not a stack trace', () => {
+    const path = join(temp.dir, 'newer.db');
+    openLedger(path).close();
+    const db = new Database(path);
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => openLedger(path)).toThrow(LedgerError);
+    expect(() => openLedger(path)).toThrow(/written by a newer order-batch/);
+  });
+
+  it('refuses a file that is not a database', () => {
+    const path = join(temp.dir, 'notes.db');
+    writeFileSync(path, 'this is a text file, not a ledger, and it is long enough to have a header'.repeat(10));
+    expect(() => openLedger(path)).toThrow(/not an order-batch ledger/);
+  });
+});
