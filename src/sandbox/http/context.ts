@@ -1,0 +1,19 @@
+/** What the route modules share: the sandbox's state, clock, tokens and faults. */
+import type { createOrderSchema } from '../../contract/schemas.js';
+import type { Logger } from '../../log.js';
+import type { TokenService } from '../auth.js';
+import type { SandboxClock } from '../clock.js';
+import type { FaultInjector } from '../faults.js';
+import type { SandboxStats } from '../options.js';
+import type { SandboxState } from '../state.js';
+
+export interface SandboxContext {
+  state: SandboxState;
+  clock: SandboxClock;
+  tokens: TokenService;
+  faults: FaultInjector;
+  schema: ReturnType<typeof createOrderSchema>;
+  sourcesOfSale: readonly string[];
+  logger: Logger;
+  stats(): SandboxStats;
+}

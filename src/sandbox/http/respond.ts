@@ -1,0 +1,111 @@
+/**
+ * Answers: content negotiation (api-spec 4: application/json by default, text/json and text/plain
+ * on request; the body is the same JSON text under each), the requestId on every answer, and the
+ * "reply lost" fault (the work is done, then the connection is dropped instead of answering).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenClaims } from '../auth.js';
+
+export const RESPONSE_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
+export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+/** Per-request facts the sandbox keeps on the request (declared with decorateRequest). */
+export interface SandboxRequestFields {
+  sbType: ResponseType;
+  sbLoseReply: boolean;
+  sbClient: TokenClaims | null;
+  /** Request logging is on: answer through fastify's reply so the response is logged. */
+  sbLogged: boolean;
+}
+
+export type SandboxRequest = FastifyRequest & SandboxRequestFields;
+
+export function asSandboxRequest(request: FastifyRequest): SandboxRequest {
+  return request as SandboxRequest;
+}
+
+/** The response type for an Accept header, or null when none of ours is acceptable (406). */
+export function negotiateResponseType(accept: string | undefined): ResponseType | null {
+  if (!accept || accept === 'application/json' || accept === '*/*') return 'application/json';
+  let best: ResponseType | null = null;
+  let bestQ = 0;
+  for (const part of accept.split(',')) {
+    const [rawType = '', ...params] = part.split(';');
+    const type = rawType.trim().toLowerCase();
+    let q = 1;
+    for (const p of params) {
+      const [k, v] = p.split('=');
+      if (k?.trim() === 'q') q = Number(v);
+    }
+    if (!(q > 0)) continue;
+    let match: ResponseType | null = null;
+    if ((RESPONSE_TYPES as readonly string[]).includes(type)) match = type as ResponseType;
+    else if (type === '*/*' || type === 'application/*') match = 'application/json';
+    else if (type === 'text/*') match = 'text/json';
+    if (match && q > bestQ) {
+      best = match;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+/**
+ * Sends JSON text with the negotiated content type, or drops the connection for a lost-reply fault.
+ * The answer is written straight to the socket (reply.hijack): the sandbox has no onSend hooks or
+ * serializers to run, and skipping them is a good part of its throughput (see src/bench/sandbox.ts).
+ * With request logging on, the ordinary path is kept so fastify logs the response.
+ */
+export function sendText(request: FastifyRequest, reply: FastifyReply, status: number, json: string): FastifyReply {
+  const r = asSandboxRequest(request);
+  if (r.sbLoseReply) {
+    reply.hijack();
+    request.raw.socket?.destroy();
+    return reply;
+  }
+  const contentType = `${r.sbType ?? 'application/json'}; charset=utf-8`;
+  if (r.sbLogged) return reply.code(status).header('content-type', contentType).send(json);
+  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
+  headers['content-type'] = contentType;
+  headers['content-length'] = Buffer.byteLength(json);
+  reply.hijack();
+  reply.raw.writeHead(status, headers);
+  reply.raw.end(json);
+  return reply;
+}
+
+/**
+ * Sends a cached head (Buffer) followed by a small tail: big cached pages are written as they are,
+ * without being copied into a new string and encoded again for every request.
+ */
+export function sendCachedHead(request: FastifyRequest, reply: FastifyReply, status: number, head: Buffer, tail: string): FastifyReply {
+  const r = asSandboxRequest(request);
+  if (r.sbLoseReply || r.sbLogged) return sendText(request, reply, status, head.toString('utf8') + tail);
+  const tailBytes = Buffer.from(tail, 'utf8');
+  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
+  headers['content-type'] = `${r.sbType ?? 'application/json'}; charset=utf-8`;
+  headers['content-length'] = head.length + tailBytes.length;
+  reply.hijack();
+  reply.raw.writeHead(status, headers);
+  reply.raw.write(head);
+  reply.raw.end(tailBytes);
+  return reply;
+}
+
+/** Adds the requestId to `body` and sends it. */
+export function sendJson(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
+  body.requestId = request.id;
+  return sendText(request, reply, status, JSON.stringify(body));
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  errors?: { field?: string; message: string }[],
+): FastifyReply {
+  const body: Record<string, unknown> = { message };
+  if (errors && errors.length > 0) body.errors = errors;
+  return sendJson(request, reply, status, body);
+}
