@@ -1,0 +1,95 @@
+/**
+ * Header row -> the field each column feeds (PRODUCT.md section 2): case, spaces, `_`, `-` and
+ * `.` are ignored and the aliases of src/sheet/columns.ts accepted. Unknown, duplicate and blank
+ * headers are warnings (the column is ignored); a missing required column is an error.
+ */
+import { distance } from 'fastest-levenshtein';
+import { severityOf, type Issue, type IssueCode } from '../issues/index.js';
+import { COLUMNS, FIELD_BY_HEADER, normalizeHeader, type Field } from './columns.js';
+
+export interface HeaderMapping {
+  /** The field of each column, null for a column that is ignored. */
+  columns: (Field | null)[];
+  issues: Issue[];
+}
+
+/** Spreadsheet column letters for a 0-based index: 0 -> A, 25 -> Z, 26 -> AA. */
+export function toColumnLetter(index: number): string {
+  let letters = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+/** `headerRow` is the row the header was found on (1 unless blank rows came first). */
+export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
+  const columns: (Field | null)[] = [];
+  const issues: Issue[] = [];
+  const firstColumnOf = new Map<Field, number>();
+
+  headers.forEach((raw, index) => {
+    const header = raw.trim();
+    const at = `column ${toColumnLetter(index)}`;
+    if (header === '') {
+      columns.push(null);
+      issues.push(issue('unknown_column', headerRow, null, index,
+        `${capitalize(at)} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
+      return;
+    }
+    const field = FIELD_BY_HEADER.get(normalizeHeader(header)) ?? null;
+    if (field === null) {
+      columns.push(null);
+      const suggestion = suggestField(header);
+      const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
+      issues.push(issue('unknown_column', headerRow, header, index, `Column "${header}" (${at}) is not an order field and is ignored${hint}`));
+      return;
+    }
+    const earlier = firstColumnOf.get(field);
+    if (earlier !== undefined) {
+      columns.push(null);
+      issues.push(issue('unknown_column', headerRow, header, index,
+        `Column "${header}" (${at}) also means ${field}, which "${headers[earlier]!.trim()}" (column ${toColumnLetter(earlier)}) already provides; this second one is ignored: delete or rename one of them`));
+      return;
+    }
+    firstColumnOf.set(field, index);
+    columns.push(field);
+  });
+
+  for (const column of COLUMNS) {
+    if (!column.requiredColumn || firstColumnOf.has(column.field)) continue;
+    const aliases = column.aliases.slice(0, 5).map((s) => `"${s}"`).join(', ');
+    const also = aliases ? ` (also accepted: ${aliases})` : '';
+    issues.push(issue('missing_column', null, column.field, undefined,
+      `The sheet has no ${column.field} column: add a column headed "${column.field}"${also}; case, spaces, _ and - in headers do not matter`));
+  }
+  return { columns, issues };
+}
+
+function issue(code: IssueCode, row: number | null, column: string | null, colIndex: number | undefined, message: string): Issue {
+  const result: Issue = { row, column, code, severity: severityOf(code), message };
+  if (colIndex !== undefined) result.colIndex = colIndex;
+  return result;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const KNOWN_HEADERS = [...FIELD_BY_HEADER.entries()];
+
+/** The field whose name or alias is within a typo or two of the header, if any. */
+export function suggestField(header: string): Field | null {
+  const key = normalizeHeader(header);
+  if (key.length === 0) return null;
+  let best: Field | null = null;
+  let bestDistance = Infinity;
+  for (const [name, field] of KNOWN_HEADERS) {
+    const d = distance(key, name);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = field;
+    }
+  }
+  // About one edit per four characters: "custmer order id" is a typo, "notes" is not "name".
+  const allowed = Math.max(1, Math.floor(key.length / 4));
+  return bestDistance <= allowed ? best : null;
+}

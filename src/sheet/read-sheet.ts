@@ -1,0 +1,145 @@
+/**
+ * openSheet: one entry point for every order sheet. It sniffs what the file really is, finds the
+ * header row (the first non-blank row), makes sure at least one data row follows, and hands the
+ * rest over as batches of numbered rows padded to the header's width.
+ *
+ * Every failure, whether found on opening or while streaming, is an InputError with a one-line
+ * message naming the file; a library's own error is kept only as `cause`.
+ */
+import { InputError } from '../errors.js';
+import { openCsvSource } from './read-csv.js';
+import { openXlsxSource } from './read-xlsx.js';
+import { toHeaderText, type RowSource } from './row-source.js';
+import { sniffFile } from './sniff.js';
+import type { CellValue, OpenedSheet, RawRow, ReadOptions } from './types.js';
+
+export interface OpenSheetOptions extends ReadOptions {
+  /** More data rows than this stop the read (default 2,000,000): split the file. */
+  maxRows?: number;
+  /** Rows per batch handed to the checker (default 2,000). */
+  batchSize?: number;
+}
+
+export const DEFAULT_MAX_ROWS = 2_000_000;
+export const DEFAULT_BATCH_SIZE = 2_000;
+
+export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet> {
+  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  const sniffed = await sniffFile(file);
+  const source =
+    sniffed.kind === 'csv'
+      ? openCsvSource(file, sniffed.encoding, { batchSize })
+      : openXlsxSource(file, { batchSize, sheet: options.sheet });
+
+  let first: RawRow[];
+  try {
+    first = await readFirstRows(file, source);
+  } catch (error) {
+    source.close();
+    throw error;
+  }
+  const headerRowCells = first[0]!.cells;
+  const headers = trimTrailingBlanks(headerRowCells.map(toHeaderText));
+  const headerRow = first[0]!.rowNumber;
+
+  return {
+    file,
+    format: sniffed.kind,
+    sheetName: source.sheetName(),
+    headers,
+    headerRow,
+    sizeBytes: sniffed.sizeBytes,
+    rows: createRowIterator(file, source, first.slice(1), headers.length, maxRows),
+    bytesRead: () => source.bytesRead(),
+    sha256: () => {
+      const digest = source.sha256();
+      if (digest === null) throw new Error('sha256() is known only once every row has been read');
+      return digest;
+    },
+  };
+}
+
+/** The header row and at least one data row, or the reason there are none. */
+async function readFirstRows(file: string, source: RowSource): Promise<RawRow[]> {
+  const rows: RawRow[] = [];
+  while (rows.length < 2) {
+    const next = await source.batches.next();
+    if (next.done) break;
+    for (const row of next.value) rows.push(row);
+  }
+  if (rows.length >= 2) return rows;
+  const where = source.sheetName() === undefined ? file : `${file} (worksheet "${source.sheetName()}")`;
+  if (rows.length === 0) throw new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it`);
+  throw new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row`);
+}
+
+function trimTrailingBlanks(headers: string[]): string[] {
+  let end = headers.length;
+  while (end > 0 && headers[end - 1] === '') end--;
+  return end === headers.length ? headers : headers.slice(0, end);
+}
+
+/**
+ * Pads short rows to the header's width and counts rows against maxRows. A hand-written
+ * iterator rather than a generator: return() must release the file even before the first
+ * next(), which a generator that has not started cannot do.
+ */
+function createRowIterator(file: string, source: RowSource, pending: RawRow[], width: number, maxRows: number): AsyncIterableIterator<RawRow[]> {
+  let dataRows = 0;
+  let isFinished = false;
+  let leftover: RawRow[] | null = pending.length > 0 ? pending : null;
+
+  const finish = (): IteratorReturnResult<undefined> => {
+    if (!isFinished) {
+      isFinished = true;
+      source.close();
+    }
+    return { done: true, value: undefined };
+  };
+
+  const prepare = (batch: RawRow[]): RawRow[] => {
+    dataRows += batch.length;
+    if (dataRows > maxRows) {
+      throw new InputError(file, 'unreadable_file', `${file} has more than ${maxRows.toLocaleString('en-US')} data rows: split it into files of at most ${maxRows.toLocaleString('en-US')} rows`);
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const cells = batch[i]!.cells;
+      if (cells.length < width) padCells(cells, width);
+    }
+    return batch;
+  };
+
+  const iterator: AsyncIterableIterator<RawRow[]> = {
+    async next(): Promise<IteratorResult<RawRow[], undefined>> {
+      if (isFinished) return { done: true, value: undefined };
+      try {
+        if (leftover) {
+          const batch = leftover;
+          leftover = null;
+          return { done: false, value: prepare(batch) };
+        }
+        const next = await source.batches.next();
+        if (next.done) return finish();
+        return { done: false, value: prepare(next.value) };
+      } catch (error) {
+        finish();
+        throw error;
+      }
+    },
+    async return(): Promise<IteratorReturnResult<undefined>> {
+      // Close first: a source waiting for data would otherwise hold return() up forever.
+      const result = finish();
+      source.batches.return(undefined).catch(() => {});
+      return result;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+function padCells(cells: CellValue[], width: number): void {
+  for (let i = cells.length; i < width; i++) cells.push(null);
+}

@@ -1,0 +1,44 @@
+/** What the CSV and XLSX readers hand to openSheet: non-blank rows, numbered, header included. */
+import type { CellValue, RawRow } from './types.js';
+
+export interface RowSource {
+  /** Non-blank rows in sheet order, in batches; the first row is the header. Errors are InputErrors. */
+  batches: AsyncGenerator<RawRow[], void, undefined>;
+  /** The worksheet read (xlsx), known once the first batch has arrived. */
+  sheetName(): string | undefined;
+  bytesRead(): number;
+  /** Hex SHA-256 of the file; null until the whole file has gone through. */
+  sha256(): string | null;
+  /** Release the file when the rows are abandoned early. */
+  close(): void;
+}
+
+export interface SourceOptions {
+  /** Data rows per batch (the first batch carries the header as well; the last may be shorter). */
+  batchSize: number;
+}
+
+/** Blank as a person sees it: every cell empty or only spaces (NBSP and BOM count as space). */
+export function isBlankRow(cells: readonly CellValue[]): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (cell === null || cell === undefined) continue;
+    if (typeof cell !== 'string') return false;
+    if (cell.length !== 0 && !isBlankText(cell)) return false;
+  }
+  return true;
+}
+
+function isBlankText(text: string): boolean {
+  // Fast path: most non-blank cells start with a visible character.
+  const first = text.charCodeAt(0);
+  if (first > 0x20 && first !== 0xa0 && first !== 0xfeff && first !== 0x200b) return false;
+  return text.replace(/[\s\u200b]+/g, '') === '';
+}
+
+/** A header cell as text: trimmed, inner runs of spaces (NBSP, tabs, line breaks) collapsed to one. */
+export function toHeaderText(cell: CellValue | undefined): string {
+  if (cell === null || cell === undefined) return '';
+  const text = cell instanceof Date ? cell.toISOString() : String(cell);
+  return text.replace(/[\s\u200b]+/g, ' ').trim();
+}
