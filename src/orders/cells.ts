@@ -1,0 +1,244 @@
+/**
+ * One cell, one column: read the value (text, cents, whole number, instant, allowed value) and
+ * say what is wrong with it. Each column gets a checker that remembers its last input, because
+ * order-level cells repeat on every row of an order.
+ */
+import { CARRIER_IDS, COUNTRY_CODES } from '../contract/enums.js';
+import { LIMITS } from '../contract/limits.js';
+import { formatCents } from '../contract/money.js';
+import { EMAIL_PATTERN, countDigits } from '../contract/schemas.js';
+import { severityOf, type IssueCode } from '../issues/index.js';
+import type { ColumnDef, Field } from '../sheet/columns.js';
+import type { CellValue } from '../sheet/types.js';
+import type { DateReader } from './dates.js';
+import { createEnumMatcher, type EnumMatcher } from './enums.js';
+import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
+import { cleanText, quote, textFromCell } from './text.js';
+
+export interface CellProblem {
+  readonly code: IssueCode;
+  readonly message: string;
+  readonly isError: boolean;
+}
+
+export interface CellCheck {
+  /** Text, cents, whole number, epoch ms, or the allowed value; null when blank or unreadable. */
+  readonly value: string | number | null;
+  readonly isBlank: boolean;
+  /** What is wrong (error) or was fixed (warning); null when nothing. */
+  readonly problem: CellProblem | null;
+  /** Address cells: lines in the cell (line breaks inside a cell start new address lines). */
+  readonly lineCount: number;
+}
+
+export const BLANK_CELL: CellCheck = { value: null, isBlank: true, problem: null, lineCount: 0 };
+
+/** What the column checkers share for one sheet. */
+export interface CheckerDeps {
+  dates: DateReader;
+  sourcesOfSale: EnumMatcher;
+}
+
+const carriers = createEnumMatcher(CARRIER_IDS);
+const countries = createEnumMatcher(COUNTRY_CODES);
+const LINE_BREAKS = /\r\n|\r|\n/;
+const ADDRESS_FIELDS: ReadonlySet<Field> = new Set(['addressLine1', 'addressLine2', 'addressLine3']);
+
+export class FieldChecker {
+  private lastRaw: CellValue | typeof NO_INPUT = NO_INPUT;
+  private last: CellCheck = BLANK_CELL;
+  /** The last `check` had the same input as the one before it (the cell repeats the previous row's). */
+  isRepeat = false;
+  private readonly compute: (raw: Exclude<CellValue, null>) => CellCheck;
+
+  constructor(
+    readonly def: ColumnDef,
+    /** The header as written in the user's file, or the field name when the column is absent. */
+    readonly header: string,
+    deps: CheckerDeps,
+  ) {
+    this.compute = pickCompute(def, header, deps);
+  }
+
+  /** Checks the cell of the row being read, remembering it as the last input. */
+  check(raw: CellValue | undefined): CellCheck {
+    const value = raw === undefined ? null : raw;
+    if (value === this.lastRaw || (value instanceof Date && this.lastRaw instanceof Date && value.getTime() === this.lastRaw.getTime())) {
+      this.isRepeat = true;
+      return this.last;
+    }
+    this.isRepeat = false;
+    this.lastRaw = value;
+    this.last = value === null ? BLANK_CELL : this.compute(value);
+    return this.last;
+  }
+
+  /** Checks a cell of some other row (reading an earlier value back) without touching the memory. */
+  checkAside(raw: CellValue | undefined): CellCheck {
+    const value = raw === undefined ? null : raw;
+    if (value === null) return BLANK_CELL;
+    return value === this.lastRaw ? this.last : this.compute(value);
+  }
+}
+
+const NO_INPUT: unique symbol = Symbol('no input');
+
+export function problem(code: IssueCode, message: string): CellProblem {
+  return { code, message, isError: severityOf(code) === 'error' };
+}
+
+function ok(value: string | number, lineCount = 1): CellCheck {
+  return { value, isBlank: false, problem: null, lineCount };
+}
+
+function bad(code: IssueCode, message: string, value: string | number | null = null): CellCheck {
+  return { value, isBlank: false, problem: problem(code, message), lineCount: 1 };
+}
+
+function pickCompute(def: ColumnDef, header: string, deps: CheckerDeps): (raw: Exclude<CellValue, null>) => CellCheck {
+  switch (def.kind) {
+    case 'text':
+      if (ADDRESS_FIELDS.has(def.field)) return (raw) => checkAddressLine(raw, header);
+      return (raw) => checkText(raw, def, header);
+    case 'money':
+      return (raw) => checkMoney(raw, def, header);
+    case 'integer':
+      return (raw) => checkInteger(raw, header);
+    case 'date':
+      return (raw) => checkDate(raw, header, deps.dates);
+    case 'enum': {
+      if (def.field === 'countryCode') return (raw) => checkCountry(raw, header);
+      const matcher = def.field === 'carrierId' ? carriers : deps.sourcesOfSale;
+      return (raw) => checkEnum(raw, def, header, matcher);
+    }
+  }
+}
+
+function checkText(raw: Exclude<CellValue, null>, def: ColumnDef, header: string): CellCheck {
+  const read = textFromCell(raw, def.isTextFormatted === true);
+  if (read.kind === 'blank') return BLANK_CELL;
+  if (read.kind === 'scientific') {
+    return bad('scientific_notation', `${header} shows ${quote(read.text)}, which is how Excel writes a long number and may have lost digits: format the ${header} column as Text and type the values again.`, read.text);
+  }
+  const text = read.text;
+  const max = def.maxLength;
+  if (def.field === 'phone') {
+    if (text.length > LIMITS.phoneMaxLength) {
+      return bad('invalid_phone', `${header} is ${text.length} characters long; a phone number may have at most ${LIMITS.phoneMaxLength}. Keep the digits and fewer other characters.`, text);
+    }
+    const digits = countDigits(text);
+    if (digits < LIMITS.phoneMinDigits) {
+      return bad('invalid_phone', `${header} ${quote(text)} has ${digits} digit${digits === 1 ? '' : 's'}; a phone number needs at least ${LIMITS.phoneMinDigits}, like (217) 555-0134.`, text);
+    }
+    return ok(text);
+  }
+  if (max !== undefined && text.length > max) return bad('too_long', tooLong(header, text.length, max), text);
+  if (def.field === 'email' && !EMAIL_PATTERN.test(text)) {
+    return bad('invalid_email', `${header} ${quote(text)} is not an email address: it should look like name@example.com.`, text);
+  }
+  return ok(text);
+}
+
+/** Line breaks inside an address cell start new address lines; each must fit the API's 255 characters. */
+function checkAddressLine(raw: Exclude<CellValue, null>, header: string): CellCheck {
+  const read = textFromCell(raw, false);
+  if (read.kind === 'blank') return BLANK_CELL;
+  const text = read.text;
+  const lines = splitAddressLines(text);
+  let longest = 0;
+  for (const line of lines) longest = Math.max(longest, line.length);
+  if (longest > LIMITS.addressLineMax) {
+    const where = lines.length > 1 ? ' (one of its lines)' : '';
+    return bad('too_long', `${header}${where} is ${longest} characters long; the limit is ${LIMITS.addressLineMax}. Shorten it or move part of it to another address line.`, text);
+  }
+  return ok(text, lines.length);
+}
+
+/** The non-blank lines of an address cell, trimmed. */
+export function splitAddressLines(text: string): string[] {
+  if (!text.includes('\n') && !text.includes('\r')) return [text];
+  return text.split(LINE_BREAKS).map((line) => line.trim()).filter((line) => line !== '');
+}
+
+function checkMoney(raw: Exclude<CellValue, null>, def: ColumnDef, header: string): CellCheck {
+  const text = typeof raw === 'string' ? cleanText(raw) : '';
+  if (typeof raw === 'string' && text === '') return BLANK_CELL;
+  const cents = moneyFromCell(raw, text);
+  if (typeof cents !== 'number') return bad('invalid_number', moneyMessage(header, shown(raw, text), cents));
+  if (cents < 0 && (def.field === 'unitPrice' || def.field === 'subTotal')) {
+    return bad('negative', `${header} is ${formatCents(cents)}; it must be 0 or more.`, cents);
+  }
+  return ok(cents);
+}
+
+function moneyMessage(header: string, shownValue: string, why: MoneyProblem): string {
+  switch (why) {
+    case 'decimals':
+      return `${header} ${quote(shownValue)} has more than 2 decimals: amounts are in whole cents, like 12.35.`;
+    case 'too_large':
+      return `${header} ${quote(shownValue)} is too large: amounts go up to 1,000,000,000.00.`;
+    case 'format':
+      return `${header} ${quote(shownValue)} is not an amount: write it like 1234.50 (a dot before the cents; $ and thousands commas are fine).`;
+  }
+}
+
+function checkInteger(raw: Exclude<CellValue, null>, header: string): CellCheck {
+  const text = typeof raw === 'string' ? cleanText(raw) : '';
+  if (typeof raw === 'string' && text === '') return BLANK_CELL;
+  const value = integerFromCell(raw, text);
+  if (typeof value !== 'number') return bad('invalid_integer', integerMessage(header, shown(raw, text), value));
+  if (value <= 0) return bad('not_positive', `${header} is ${value}; it must be 1 or more.`, value);
+  return ok(value);
+}
+
+function integerMessage(header: string, shownValue: string, why: IntegerProblem): string {
+  if (why === 'too_large') return `${header} ${quote(shownValue)} is too large to be a quantity.`;
+  if (why === 'fraction') return `${header} ${quote(shownValue)} is not a whole number: use 1, 2, 3...`;
+  return `${header} ${quote(shownValue)} is not a whole number: write digits only, like 2.`;
+}
+
+function checkDate(raw: Exclude<CellValue, null>, header: string, dates: DateReader): CellCheck {
+  const text = typeof raw === 'string' ? cleanText(raw) : '';
+  if (typeof raw === 'string' && text === '') return BLANK_CELL;
+  const ms = dates.read(raw, text);
+  if (Number.isNaN(ms)) {
+    return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; M/D/YYYY is read as month/day.`);
+  }
+  return ok(ms);
+}
+
+function checkEnum(raw: Exclude<CellValue, null>, def: ColumnDef, header: string, matcher: EnumMatcher): CellCheck {
+  const read = textFromCell(raw, false);
+  if (read.kind === 'blank') return BLANK_CELL;
+  const text = read.text;
+  const value = matcher.match(text);
+  if (value !== undefined) return ok(value);
+  if (def.maxLength !== undefined && text.length > def.maxLength) return bad('too_long', tooLong(header, text.length, def.maxLength), text);
+  const suggestion = matcher.suggest(text);
+  const allowed = matcher.allowed.length <= 5 ? ` Allowed: ${matcher.allowed.join(', ')}.` : '';
+  if (suggestion === undefined) return bad('not_allowed', `${header} ${quote(text)} is not allowed: no values are configured.`, text);
+  if (suggestion.isCaseOnly) {
+    return bad('not_allowed', `${header} ${quote(text)} must be written exactly ${suggestion.value}: values are case sensitive.`, text);
+  }
+  return bad('not_allowed', `${header} ${quote(text)} is not an allowed value; the closest is ${suggestion.value}.${allowed}`, text);
+}
+
+function checkCountry(raw: Exclude<CellValue, null>, header: string): CellCheck {
+  const read = textFromCell(raw, false);
+  if (read.kind === 'blank') return BLANK_CELL;
+  // Lower case is unambiguous for country codes, so it is fixed silently.
+  const value = countries.match(read.text.toUpperCase());
+  if (value !== undefined) return ok(value);
+  return bad('invalid_country_code', `${header} ${quote(read.text)} is not a two-letter ISO 3166-1 country code: use a code like US, CA or GB.`, read.text);
+}
+
+export function tooLong(header: string, length: number, max: number): string {
+  return `${header} is ${length} characters long; the limit is ${max}. Shorten it.`;
+}
+
+/** How a non-text cell reads in a message. */
+function shown(raw: Exclude<CellValue, null>, text: string): string {
+  if (typeof raw === 'string') return text;
+  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? 'an invalid date' : raw.toISOString().slice(0, 10);
+  return String(raw);
+}

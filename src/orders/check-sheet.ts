@@ -1,0 +1,177 @@
+/**
+ * Checking a whole sheet: rows are checked as they stream in, grouped by customerOrderId (rows of
+ * one order may be anywhere), kept compactly for the result file, and each order is finished
+ * once every row has been read. Pure apart from consuming the sheet's row stream.
+ */
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import { UsageError } from '../errors.js';
+import type { Issue } from '../issues/index.js';
+import type { Field } from '../sheet/columns.js';
+import type { OpenedSheet, RawRow } from '../sheet/types.js';
+import type { CheckContext, CheckedOrder, CheckedSheet, ValidationStatus } from './types.js';
+import { isValidTimezone } from './dates.js';
+import { OrderDraft, closeDraft, openDraft } from './draft.js';
+import { mergeRow } from './merge-row.js';
+import { finishDraft } from './finish.js';
+import { buildPayload } from './payload.js';
+import { planColumns, type SheetPlan } from './plan.js';
+import { CompactRowStore } from './row-store.js';
+import { detach } from './text.js';
+
+export interface CheckSheetOptions {
+  /** Called after each batch of rows with the number of data rows read so far. */
+  onProgress?: (rowsDone: number) => void;
+}
+
+export interface MappedColumns {
+  /** The field of each column (null for an unknown one), from mapHeaders. */
+  columns: (Field | null)[];
+  /** Header issues: missing_column (error), unknown_column (warning). */
+  issues: Issue[];
+}
+
+/**
+ * Checks every row and order of an opened sheet. Never throws for what is in the sheet: a missing
+ * required column makes every order invalid (and says so in `fileIssues`). Throws UsageError for
+ * an unknown time zone, which is a setting, not sheet content.
+ */
+export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
+  if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
+  const plan = planColumns(opened.headers, mapped.columns, ctx);
+  const store = new CompactRowStore(sharedColumns(plan), opened.headers.length);
+  const drafts: (OrderDraft | undefined)[] = [];
+  const byId = new Map<string, OrderDraft>();
+  let orderOfRow = new Int32Array(1024);
+  let open: OrderDraft | null = null;
+  let rowsDone = 0;
+
+  for await (const batch of opened.rows) {
+    for (let b = 0; b < batch.length; b++) {
+      const raw = batch[b]!;
+      // A row is garbage once stored: letting go of it now spares the GC copying the batch's tail.
+      (batch as (RawRow | undefined)[])[b] = undefined;
+      const index = store.size;
+      const id = plan.id.checker.check(raw.cells[plan.id.col]);
+      const isSameId = plan.id.checker.isRepeat;
+      let d: OrderDraft | undefined;
+      if (isSameId && open !== null && open.customerOrderId !== null) {
+        // The same ID as the row before: the same order, no lookup needed.
+        d = open;
+      } else if (id.isBlank) {
+        // A row without an order ID is an order of its own, never a continuation of the row above.
+        d = new OrderDraft(null, drafts.length, plan.slotCount, false);
+        drafts.push(d);
+      } else {
+        const key = id.value as string;
+        d = byId.get(key);
+        if (d === undefined) {
+          d = new OrderDraft(detach(key), drafts.length, plan.slotCount, false);
+          drafts.push(d);
+          byId.set(d.customerOrderId!, d);
+        }
+      }
+      if (d !== open) {
+        if (open !== null) closeDraft(open, plan);
+        openDraft(d, plan, store);
+        open = d;
+      }
+      const isRepeat = mergeRow(d, raw.rowNumber, raw.cells, plan);
+      store.push(raw.rowNumber, raw.cells, isSameId && isRepeat);
+      if (index === orderOfRow.length) orderOfRow = grow(orderOfRow);
+      orderOfRow[index] = d.index;
+    }
+    rowsDone += batch.length;
+    batch.length = 0;
+    options.onProgress?.(rowsDone);
+  }
+  byId.clear();
+
+  const payloads = new PayloadSource(plan, store, ctx.now.getTime());
+  const orders: CheckedOrder[] = new Array<CheckedOrder>(drafts.length);
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i]!;
+    const finished = finishDraft(d, plan, ctx.now.getTime());
+    const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
+    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, finished.issues, finished.isValid ? payloads : null);
+    drafts[i] = undefined; // let the draft go as soon as its order is finished
+  }
+
+  const finalOrderOfRow = orderOfRow;
+  return {
+    file: opened.file,
+    format: opened.format,
+    ...(opened.sheetName !== undefined && { sheetName: opened.sheetName }),
+    sha256: opened.sha256(),
+    headers: opened.headers,
+    headerRow: opened.headerRow,
+    columns: mapped.columns,
+    fileIssues: withMissingColumns(mapped.issues, plan),
+    rows: store,
+    orders,
+    orderIndexOfRow(rowNumber) {
+      const index = store.indexOf(rowNumber);
+      return index < 0 ? undefined : finalOrderOfRow[index];
+    },
+  };
+}
+
+/**
+ * A checked order. Its payload is built when read, from the stored rows, so that a million-row
+ * `validate` does not hold 300,000 payloads it never uses. Each read builds a fresh object.
+ */
+class SheetOrder implements CheckedOrder {
+  readonly #payloads: PayloadSource | null;
+
+  constructor(
+    public customerOrderId: string | null,
+    public rows: number[],
+    public status: ValidationStatus,
+    public issues: Issue[],
+    payloads: PayloadSource | null,
+  ) {
+    this.#payloads = payloads;
+  }
+
+  get payload(): CreateOrderPayload | undefined {
+    return this.#payloads?.build(this.customerOrderId, this.rows);
+  }
+}
+
+/** Rebuilds a valid order from its stored rows, with the same checks, and turns it into its payload. */
+class PayloadSource {
+  constructor(
+    private readonly plan: SheetPlan,
+    private readonly store: CompactRowStore,
+    private readonly nowMs: number,
+  ) {}
+
+  build(customerOrderId: string | null, rows: readonly number[]): CreateOrderPayload | undefined {
+    const d = new OrderDraft(customerOrderId, 0, this.plan.slotCount, true);
+    for (const row of rows) mergeRow(d, row, this.store.cellsOf(row), this.plan);
+    const finished = finishDraft(d, this.plan, this.nowMs);
+    return finished.isValid && finished.totals !== null ? buildPayload(d, this.plan, finished.totals) : undefined;
+  }
+}
+
+function withMissingColumns(issues: Issue[], plan: SheetPlan): Issue[] {
+  if (plan.missingRequired.length === 0 || issues.some((i) => i.code === 'missing_column')) return issues;
+  const missing: Issue[] = plan.missingRequired.map((field) => ({
+    row: null,
+    column: field,
+    code: 'missing_column',
+    severity: 'error',
+    message: `The sheet has no ${field} column, which every order needs: add it (see the template).`,
+  }));
+  return [...issues, ...missing];
+}
+
+/** Columns of the order-level fields: on an order's later rows they usually repeat the first's. */
+function sharedColumns(plan: SheetPlan): number[] {
+  return [plan.id, plan.postal, ...plan.orderFields].filter((f) => f.col >= 0).map((f) => f.col);
+}
+
+function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+}

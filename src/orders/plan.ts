@@ -1,0 +1,111 @@
+/**
+ * Where each field sits in this sheet and the checker that reads it, worked out once per sheet
+ * so the row loop does no lookups by name.
+ */
+import { COLUMNS, type ColumnDef, type Field } from '../sheet/columns.js';
+import type { CheckContext } from './types.js';
+import { FieldChecker } from './cells.js';
+import { DateReader } from './dates.js';
+import { createEnumMatcher } from './enums.js';
+import { checkUsPostalCode, type PostalCheck } from './postal.js';
+
+export interface PlannedField {
+  readonly field: Field;
+  readonly def: ColumnDef;
+  /** 0-based column index in the sheet, or -1 when the sheet has no such column. */
+  readonly col: number;
+  /** The header as written in the sheet, or the field name when the column is absent. */
+  readonly header: string;
+  readonly checker: FieldChecker;
+  /** Index among the order-level fields (customerOrderId excluded); -1 for line fields. */
+  readonly slot: number;
+  readonly bit: number;
+  readonly isAddressLine: boolean;
+}
+
+export interface SheetPlan {
+  readonly byField: ReadonlyMap<Field, PlannedField>;
+  readonly id: PlannedField;
+  readonly postal: PlannedField;
+  readonly country: PlannedField;
+  /** Order-level fields present in the sheet, except customerOrderId and postalOrZipCode (read after the country). */
+  readonly orderFields: readonly PlannedField[];
+  /** Order-level fields present in the sheet that every order must fill in. */
+  readonly requiredOrderFields: readonly PlannedField[];
+  /** Bits of the optional orderShippingDetails fields other than carrierId. */
+  readonly shippingDetailBits: number;
+  readonly line: Readonly<Record<LineField, PlannedField>>;
+  readonly slotCount: number;
+  /** The order-level field of each slot. */
+  readonly bySlot: readonly PlannedField[];
+  /** Slots 0 to keptSlots - 1 hold what a closed order keeps. */
+  readonly keptSlots: number;
+  /** Required columns the sheet lacks: every order is invalid (the file-level issue says why). */
+  readonly missingRequired: readonly Field[];
+  readonly timezone: string;
+  checkUsPostal(text: string): PostalCheck;
+  /** An instant as the user reads it in the sheet's time zone, for messages. */
+  formatInstant(ms: number): string;
+}
+
+export type LineField = 'productId' | 'customerLineItemId' | 'name' | 'quantity' | 'unitPrice' | 'discount';
+
+const SHIPPING_DETAIL_FIELDS: ReadonlySet<Field> = new Set(['shippingAccountNumber', 'shipLabelNameDisplay', 'shippingContactName', 'shippingContactPhoneNumber']);
+
+/** Order values a finished order needs (date window, totals, ZIP against country), kept after the order is closed. */
+const KEPT_FIELDS: readonly Field[] = ['orderDate', 'subTotal', 'salesTax', 'discountTotal', 'grandTotal', 'countryCode', 'postalOrZipCode'];
+
+export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext): SheetPlan {
+  const deps = { dates: new DateReader(ctx.timezone), sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale) };
+  const byField = new Map<Field, PlannedField>();
+  // Slots of the values a finished order still needs come first, so a closed draft keeps a prefix.
+  const orderDefs = COLUMNS.filter((def) => def.level === 'order' && def.field !== 'customerOrderId');
+  const slotOrder = [...KEPT_FIELDS, ...orderDefs.map((def) => def.field).filter((field) => !KEPT_FIELDS.includes(field))];
+  for (const def of COLUMNS) {
+    const col = columns.indexOf(def.field);
+    const header = col >= 0 ? (headers[col] ?? def.field) : def.field;
+    const slot = slotOrder.indexOf(def.field);
+    const planned: PlannedField = {
+      field: def.field,
+      def,
+      col,
+      header,
+      checker: new FieldChecker(def, header, deps),
+      slot,
+      bit: slot >= 0 ? 1 << slot : 0,
+      isAddressLine: def.field === 'addressLine1' || def.field === 'addressLine2' || def.field === 'addressLine3',
+    };
+    byField.set(def.field, planned);
+  }
+  const all = [...byField.values()];
+  const present = all.filter((p) => p.col >= 0);
+  let lastPostal: { text: string; result: PostalCheck } | null = null;
+  const postal = byField.get('postalOrZipCode')!;
+  return {
+    byField,
+    id: byField.get('customerOrderId')!,
+    postal,
+    country: byField.get('countryCode')!,
+    orderFields: present.filter((p) => p.slot >= 0 && p.field !== 'postalOrZipCode'),
+    shippingDetailBits: all.filter((p) => SHIPPING_DETAIL_FIELDS.has(p.field)).reduce((bits, p) => bits | p.bit, 0),
+    requiredOrderFields: present.filter((p) => p.slot >= 0 && p.def.requiredValue),
+    line: {
+      productId: byField.get('productId')!,
+      customerLineItemId: byField.get('customerLineItemId')!,
+      name: byField.get('name')!,
+      quantity: byField.get('quantity')!,
+      unitPrice: byField.get('unitPrice')!,
+      discount: byField.get('discount')!,
+    },
+    slotCount: slotOrder.length,
+    bySlot: slotOrder.map((field) => byField.get(field)!),
+    keptSlots: KEPT_FIELDS.length,
+    missingRequired: all.filter((p) => p.def.requiredColumn && p.col < 0).map((p) => p.field),
+    timezone: ctx.timezone,
+    formatInstant: (ms) => deps.dates.format(ms),
+    checkUsPostal(text) {
+      if (lastPostal?.text !== text) lastPostal = { text, result: checkUsPostalCode(text, postal.header) };
+      return lastPostal.result;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { CompactRowStore, decodeRow, encodeRow } from '../../src/orders/row-store.js';
+import type { CellValue } from '../../src/sheet/types.js';
+
+describe('encodeRow', () => {
+  it('round-trips text, numbers, booleans and dates, with empty cells as empty text', () => {
+    const cells: CellValue[] = ['SO-1', 12.5, true, false, new Date(Date.UTC(2026, 10, 20, 14, 30)), null, '', 'Zoë 東京', -0.1];
+    expect(decodeRow(encodeRow(cells)!)).toEqual(['SO-1', 12.5, true, false, new Date(Date.UTC(2026, 10, 20, 14, 30)), '', '', 'Zoë 東京', -0.1]);
+  });
+
+  it('refuses a cell holding the separator or starting like a tag', () => {
+    expect(encodeRow(['a\u001fb'])).toBeNull();
+    expect(encodeRow(['\u0001 looks like a number tag'])).toBeNull();
+    expect(encodeRow([])).toBeNull();
+  });
+});
+
+describe('CompactRowStore', () => {
+  const shared = [0, 1];
+  // Some chunks hold a character beyond Latin-1 (stored two bytes each), others do not.
+  const row = (i: number, order: number): CellValue[] => [`SO-${order}`, `Name ${order}`, i % 1_500 === 7 ? `line ${i} 東京` : `line ${i} é`, i];
+
+  it('gives back many rows, across chunks, by index, by row number and in order', () => {
+    const store = new CompactRowStore(shared, 4);
+    const expected: CellValue[][] = [];
+    for (let i = 0; i < 2_500; i++) {
+      const order = Math.floor(i / 3);
+      const cells = row(i, order);
+      expected.push(cells);
+      store.push(10 + i * 2, cells, i % 3 !== 0);
+    }
+    expect(store.size).toBe(2_500);
+    expect(store.cellsAt(0)).toEqual(expected[0]);
+    expect(store.cellsAt(1_024)).toEqual(expected[1_024]);
+    expect(store.cellsOf(10 + 2 * 2_499)).toEqual(expected[2_499]);
+    expect(store.cellsOf(11)).toEqual([]);
+    expect(store.indexOf(10 + 2 * 1_500)).toBe(1_500);
+    expect([...store].map((r) => r.cells)).toEqual(expected);
+    expect([...store].map((r) => r.rowNumber).slice(0, 3)).toEqual([10, 12, 14]);
+  });
+
+  it('keeps a row whole when it cannot be encoded, and rows repeating it still read right', () => {
+    const store = new CompactRowStore(shared, 4);
+    store.push(2, ['SO-1', 'a\u001fb', 'x', 1]);
+    store.push(3, ['SO-1', 'a\u001fb', 'y', 2], true);
+    store.push(4, ['SO-1', 'a\u001fb', 'z\u001f', 3], true);
+    expect([...store].map((r) => r.cells)).toEqual([
+      ['SO-1', 'a\u001fb', 'x', 1],
+      ['SO-1', 'a\u001fb', 'y', 2],
+      ['SO-1', 'a\u001fb', 'z\u001f', 3],
+    ]);
+  });
+
+  it('hands out copies: changing returned cells does not change the store', () => {
+    const store = new CompactRowStore(shared, 4);
+    store.push(2, ['SO-1', 'a\u001fb', 'x', 1]);
+    store.cellsAt(0)[2] = 'changed';
+    expect(store.cellsAt(0)[2]).toBe('x');
+  });
+
+  it('keeps rows of another width whole', () => {
+    const store = new CompactRowStore(shared, 4);
+    store.push(2, ['SO-1', 'n', 'x', 1]);
+    store.push(3, ['SO-1', 'n', 'y', 2, 'extra'], true);
+    store.push(4, ['SO-1', 'n', 'z', 3], true);
+    expect([...store].map((r) => r.cells)).toEqual([
+      ['SO-1', 'n', 'x', 1],
+      ['SO-1', 'n', 'y', 2, 'extra'],
+      ['SO-1', 'n', 'z', 3],
+    ]);
+  });
+});
