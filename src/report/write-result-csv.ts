@@ -1,0 +1,149 @@
+/**
+ * The CSV result file: the input columns, then status, issues and the extra columns, one line per
+ * input row, streamed in batches with backpressure so a million rows never sit in memory as one string.
+ *
+ * papaparse does the quoting and the formula neutralising. Calling it for every field costs ~8 µs a row
+ * (30 columns), 8 s for a million rows, so a field papaparse would emit unchanged (no quote, comma,
+ * line break or BOM, no leading or trailing space, no formula start) is emitted directly and only the
+ * others go through Papa.unparse; the output is byte for byte what Papa.unparse gives for the batch
+ * (a test holds it to that).
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Papa from 'papaparse';
+import { writeFileAtomically } from './atomic-file.js';
+import { FORMULA_LIKE, formatSheetDate } from './cell-values.js';
+import { formatRowIssues } from './issue-text.js';
+import type { ResultSheetInput } from './types.js';
+import type { CellValue } from '../sheet/types.js';
+
+/** Rows per chunk handed to the file: about half a megabyte. */
+const BATCH_ROWS = 2000;
+
+/** Excel only detects UTF-8 in a CSV by its byte order mark; without it, accents turn into mojibake. */
+const BOM = '\ufeff';
+const NEWLINE = '\r\n';
+const DELIMITER = ',';
+
+export const UNPARSE_CONFIG = { newline: NEWLINE, delimiter: DELIMITER, escapeFormulae: FORMULA_LIKE } as const;
+
+/**
+ * Characters papaparse quotes a field for: its own BAD_DELIMITERS, the delimiter and the quote. Read from
+ * papaparse itself so the shortcut cannot drift from it; a lookup table beats a RegExp by ~40% here.
+ */
+const QUOTED_CHARS = [...Papa.BAD_DELIMITERS, DELIMITER, '"'].map((c) => c.charCodeAt(0));
+const QUOTED_ASCII = new Uint8Array(128);
+for (const code of QUOTED_CHARS) if (code < 128) QUOTED_ASCII[code] = 1;
+const QUOTED_OTHER = QUOTED_CHARS.filter((code) => code >= 128);
+const SPACE = 0x20;
+/** First characters that papaparse quotes (a space) or may neutralise (= + - @ TAB CR, see FORMULA_LIKE). */
+const FIRST_ASCII = new Uint8Array(128);
+for (const c of ' =+-@\t\r') FIRST_ASCII[c.charCodeAt(0)] = 1;
+
+/** True when papaparse might write this text differently from the text itself: then papaparse writes it. */
+export function mayChange(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  const first = text.charCodeAt(0);
+  if ((first < 128 && FIRST_ASCII[first] === 1) || text.charCodeAt(n - 1) === SPACE) return true;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 ? QUOTED_ASCII[c] === 1 : QUOTED_OTHER.includes(c)) return true;
+  }
+  return false;
+}
+
+/** Separates the fields papaparse encodes in one call per batch: a NUL, which no field passed to it contains. */
+const SEPARATOR = '\u0000';
+const BATCH_CONFIG = { ...UNPARSE_CONFIG, newline: SEPARATOR } as const;
+
+/** A field papaparse must see, and where its encoding goes. */
+interface Pending {
+  value: string;
+  line: string[];
+  index: number;
+}
+
+/**
+ * Encodes one batch of lines: plain fields directly, the rest with a single Papa.unparse call (one field
+ * per "row", rows joined by NUL), which spares papaparse's per-call setup (~1.7 µs) for every such field.
+ */
+class BatchEncoder {
+  private pending: Pending[] = [];
+  private lastDateMs = Number.NaN;
+  private lastDateText = '';
+
+  /** Rows of an order share their dates: the last one formatted is reused. */
+  private date(value: Date): string {
+    const ms = value.getTime();
+    if (ms !== this.lastDateMs) {
+      this.lastDateMs = ms;
+      this.lastDateText = formatSheetDate(value);
+    }
+    return this.lastDateText;
+  }
+
+  field(line: string[], index: number, value: CellValue | undefined): void {
+    if (value === null || value === undefined) line[index] = '';
+    else if (typeof value === 'string') {
+      if (!mayChange(value)) line[index] = value;
+      else if (value.includes(SEPARATOR)) line[index] = Papa.unparse([[value]], UNPARSE_CONFIG);
+      else this.pending.push({ value, line, index });
+    } else if (value instanceof Date) line[index] = this.date(value);
+    // Numbers and booleans are written as their text and never neutralised, as papaparse does.
+    else line[index] = String(value);
+  }
+
+  /** Fills in the pending fields. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const encoded = Papa.unparse(
+      this.pending.map((p) => [p.value]),
+      BATCH_CONFIG,
+    ).split(SEPARATOR);
+    this.pending.forEach((p, i) => (p.line[p.index] = encoded[i]!));
+    this.pending = [];
+  }
+}
+
+export async function writeResultCsv(path: string, input: ResultSheetInput): Promise<void> {
+  // pipeline pulls the next batch only when the file has taken the last one (backpressure).
+  await writeFileAtomically(path, (out) => pipeline(Readable.from(generateCsv(input)), out));
+}
+
+/** The CSV text in chunks of BATCH_ROWS lines, each ending with a newline. */
+export function* generateCsv(input: ResultSheetInput): Generator<string> {
+  const width = input.headers.length;
+  const extras = input.extraColumns;
+  const lineWidth = width + 2 + extras.length;
+  const encoder = new BatchEncoder();
+
+  const header: string[] = new Array<string>(lineWidth);
+  [...input.headers, 'status', 'issues', ...extras].forEach((name, i) => encoder.field(header, i, name));
+  encoder.flush();
+  yield BOM + header.join(DELIMITER) + NEWLINE;
+
+  // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more.
+  const lines: string[][] = Array.from({ length: BATCH_ROWS }, () => new Array<string>(lineWidth));
+  let count = 0;
+  for (const row of input.rows) {
+    // Cells beyond the header row have no column to go under; status must stay under its header.
+    const line = lines[count]!;
+    for (let i = 0; i < width; i++) encoder.field(line, i, row.cells[i]);
+    encoder.field(line, width, row.status);
+    encoder.field(line, width + 1, formatRowIssues(row));
+    for (let e = 0; e < extras.length; e++) encoder.field(line, width + 2 + e, row.extra?.[extras[e]!]);
+    if (++count === BATCH_ROWS) {
+      yield joinLines(lines, count, encoder);
+      count = 0;
+    }
+  }
+  if (count > 0) yield joinLines(lines, count, encoder);
+}
+
+function joinLines(lines: readonly string[][], count: number, encoder: BatchEncoder): string {
+  encoder.flush();
+  let text = '';
+  for (let i = 0; i < count; i++) text += lines[i]!.join(DELIMITER) + NEWLINE;
+  return text;
+}

@@ -1,0 +1,133 @@
+/**
+ * The blank order template (`order-batch template`): an Orders sheet to fill in and upload, an
+ * Instructions sheet, and a hidden Lists sheet feeding the dropdowns; or the CSV header with the
+ * example rows. Everything comes from the column definitions, so the template matches the checker.
+ */
+import { writeFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { COLUMNS } from '../sheet/columns.js';
+import { writeFileAtomically } from './atomic-file.js';
+import { declareFilterRanges } from './filter-names.js';
+import { EXAMPLE_DATE_NOTE, exampleRows, GENERAL_RULES, instructionRows, type ExampleRow } from './template-content.js';
+import { addDropdowns, addListsSheet, templateColumnDefs, templateFormatOf, TEMPLATE_HEADERS } from './template-form.js';
+import { cellStyle, FONT, HEADER_STYLE, printSetup, wrappedRowHeight } from './xlsx-styles.js';
+
+export interface TemplateOptions {
+  format: 'xlsx' | 'csv';
+  /** Configured sourceOfSale values: the dropdown's list and the examples' value. */
+  sourcesOfSale: readonly string[];
+}
+
+/** Rows of the Orders sheet that get dropdowns: enough for any hand-filled sheet, few enough to read back quickly. */
+export const TEMPLATE_INPUT_ROWS = 10_000;
+
+export async function writeTemplate(path: string, options: TemplateOptions): Promise<void> {
+  const examples = exampleRows(options.sourcesOfSale[0] ?? 'OtherMarketplace');
+  if (options.format === 'csv') {
+    await writeFile(path, templateCsv(examples), 'utf8');
+    return;
+  }
+  await writeTemplateXlsx(path, examples, options.sourcesOfSale);
+}
+
+/** Header and example rows; a BOM so Excel reads UTF-8, CRLF like the result CSV. */
+export function templateCsv(examples: readonly ExampleRow[]): string {
+  const rows = [TEMPLATE_HEADERS as readonly string[], ...examples.map((e) => TEMPLATE_HEADERS.map((f) => e[f] ?? ''))];
+  return `\ufeff${Papa.unparse(rows.map((r) => [...r]), { newline: '\r\n' })}\r\n`;
+}
+
+/** A template cell's value: amounts and quantities as numbers (formatted by the column), the rest as text. */
+function exampleValue(kind: (typeof COLUMNS)[number]['kind'], text: string): string | number {
+  return kind === 'money' || kind === 'integer' ? Number(text) : text;
+}
+
+async function writeTemplateXlsx(path: string, examples: readonly ExampleRow[], sourcesOfSale: readonly string[]): Promise<void> {
+  await writeFileAtomically(path, (out) => buildTemplate(out, examples, sourcesOfSale));
+}
+
+async function buildTemplate(out: NodeJS.WritableStream, examples: readonly ExampleRow[], sourcesOfSale: readonly string[]): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'order-batch';
+
+  const orders = workbook.addWorksheet('Orders', { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }], pageSetup: printSetup(1) });
+  orders.columns = templateColumnDefs();
+  const header = orders.getRow(1);
+  COLUMNS.forEach((c, i) => {
+    const cell = header.getCell(i + 1);
+    cell.value = c.field;
+    cell.style = HEADER_STYLE;
+    // Hovering a header says what goes in the column.
+    cell.note = `${c.requiredValue ? 'Required' : 'Optional'}, ${c.level} level. ${c.description}`;
+  });
+  header.commit();
+
+  const formats = COLUMNS.map(templateFormatOf);
+  examples.forEach((example, r) => {
+    const row = orders.getRow(r + 2);
+    const startsOrder = example.sourceOfSale !== undefined;
+    COLUMNS.forEach((c, i) => {
+      const text = example[c.field];
+      if (c.field === 'orderDate' && startsOrder) {
+        const cell = row.getCell(i + 1);
+        cell.style = cellStyle(formats[i]!, 'warning');
+        cell.note = EXAMPLE_DATE_NOTE;
+        return;
+      }
+      if (text === undefined || text === '') return;
+      const cell = row.getCell(i + 1);
+      cell.value = exampleValue(c.kind, text);
+      cell.style = cellStyle(formats[i]!, 'none');
+    });
+    row.commit();
+  });
+  orders.autoFilter = { from: { row: 1, column: 1 }, to: { row: examples.length + 1, column: COLUMNS.length } };
+
+  const instructions = workbook.addWorksheet('Instructions', {
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
+  writeInstructions(instructions, sourcesOfSale);
+  const lists = addListsSheet(workbook, sourcesOfSale);
+  addDropdowns(orders, lists.ranges, 2, TEMPLATE_INPUT_ROWS + 1);
+  orders.commit();
+  instructions.commit();
+  lists.sheet.commit();
+
+  declareFilterRanges(workbook, [{ sheetIndex: 0, sheetName: 'Orders', firstRow: 1, lastRow: examples.length + 1, lastColumn: COLUMNS.length }]);
+  workbook.views = [{ x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 0, visibility: 'visible' }];
+  await workbook.commit();
+}
+
+const INSTRUCTION_COLUMNS = [
+  { header: 'column', width: 30 },
+  { header: 'required', width: 10 },
+  { header: 'level', width: 8 },
+  { header: 'type', width: 24 },
+  { header: 'rules', width: 44 },
+  { header: 'what goes in it', width: 64 },
+  { header: 'example', width: 22 },
+] as const;
+const DESCRIPTION_WIDTH = 64;
+
+function writeInstructions(sheet: ExcelJS.Worksheet, sourcesOfSale: readonly string[]): void {
+  sheet.columns = INSTRUCTION_COLUMNS.map((c) => ({ width: c.width }));
+  const title = sheet.addRow(['How to fill in the Orders sheet']);
+  title.getCell(1).style = { font: { ...FONT, bold: true, size: 14 } };
+  sheet.addRow([]);
+  // Rule lines are not wrapped: each overflows across the empty cells to its right.
+  GENERAL_RULES.forEach((rule, i) => sheet.addRow([`${i + 1}. ${rule}`]));
+  sheet.addRow([]);
+  const section = sheet.addRow(['Columns, in the order of the Orders sheet']);
+  section.getCell(1).style = { font: { ...FONT, bold: true, size: 12 } };
+  const head = sheet.addRow(INSTRUCTION_COLUMNS.map((c) => c.header));
+  head.eachCell((cell) => (cell.style = HEADER_STYLE));
+  const wrap: Partial<ExcelJS.Style> = { alignment: { wrapText: true, vertical: 'top' } };
+  const top: Partial<ExcelJS.Style> = { alignment: { vertical: 'top' } };
+  for (const r of instructionRows(sourcesOfSale)) {
+    const row = sheet.addRow([r.column, r.required, r.level, r.type, r.rules, r.description, r.example]);
+    row.eachCell((cell, col) => (cell.style = col === 5 || col === 6 ? wrap : top));
+    row.getCell(1).style = { ...top, font: { ...FONT, bold: true } };
+    const height = Math.max(wrappedRowHeight(r.description, DESCRIPTION_WIDTH, 10) ?? 0, wrappedRowHeight(r.rules, 44, 10) ?? 0);
+    if (height > 0) row.height = height;
+  }
+}
