@@ -1,0 +1,81 @@
+/**
+ * Shipment confirmations for marketplaces (PRODUCT.md section 4): one row per live package with a
+ * tracking number. Replaced packages are left out: confirming a tracking number the carrier no
+ * longer follows would send the customer to a dead end.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Papa from 'papaparse';
+import type { ReconciledOrder } from './types.js';
+
+export const CONFIRMATION_COLUMNS = ['marketplaceOrderId', 'customerOrderId', 'sourceOfSale', 'trackingNumber', 'carrier', 'shipDate'] as const;
+
+export interface ConfirmationRow {
+  marketplaceOrderId: string | null;
+  customerOrderId: string;
+  sourceOfSale: string | null;
+  trackingNumber: string;
+  carrier: string | null;
+  /** ISO 8601 as the API gave it. */
+  shipDate: string | null;
+}
+
+export function* confirmationRows(orders: Iterable<ReconciledOrder>): Generator<ConfirmationRow> {
+  for (const o of orders) {
+    for (const p of o.packages) {
+      if (!p.isLive || !p.trackingNumber) continue;
+      yield {
+        marketplaceOrderId: o.marketplaceOrderId,
+        customerOrderId: o.customerOrderId,
+        sourceOfSale: o.sourceOfSale,
+        trackingNumber: p.trackingNumber,
+        carrier: p.carrier,
+        shipDate: p.shipDate,
+      };
+    }
+  }
+}
+
+/** A text cell a spreadsheet would run as a formula (= + - @, and tab or CR) gets a leading apostrophe. */
+export function neutraliseCell(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** Rows per papaparse call: large enough to amortise it, small enough to keep chunks near 1 MB. */
+const BATCH_ROWS = 2000;
+/** Excel detects UTF-8 in a CSV only by its byte order mark. */
+const BOM = '\ufeff';
+const NEWLINE = '\r\n';
+
+export function* generateConfirmationsCsv(orders: Iterable<ReconciledOrder>): Generator<string> {
+  yield BOM + Papa.unparse([[...CONFIRMATION_COLUMNS]], { newline: NEWLINE });
+  let batch: (string | null)[][] = [];
+  const flush = () => {
+    const text = NEWLINE + Papa.unparse(batch, { newline: NEWLINE });
+    batch = [];
+    return text;
+  };
+  for (const row of confirmationRows(orders)) {
+    batch.push(
+      [row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, row.shipDate].map((v) => (v === null ? null : neutraliseCell(v))),
+    );
+    if (batch.length === BATCH_ROWS) yield flush();
+  }
+  if (batch.length > 0) yield flush();
+  yield NEWLINE;
+}
+
+export async function writeConfirmationsCsv(path: string, orders: Iterable<ReconciledOrder>): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.partial`;
+  try {
+    await pipeline(Readable.from(generateConfirmationsCsv(orders)), createWriteStream(tmp));
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * Reading the API for reconcile: orders, packages per order, and tracking-update pages, through one
+ * concurrency limit (default 8 requests in flight) with the client's retry policy (transient
+ * failures only, exponential backoff with full jitter, Retry-After honoured) and the wholesale-
+ * failure guard. The first error that outlasts its retries stops every other request: a
+ * reconciliation built on half the answers would be wrong without saying so.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import pLimit from 'p-limit';
+import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
+import { AuthError, ForbiddenError, isRetryable, TransportError } from '../api/errors.js';
+import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
+import type { ApiClient, ListOrdersQuery } from '../api/types.js';
+import type { SearchBy } from '../contract/enums.js';
+import { LIMITS } from '../contract/limits.js';
+import type { OrderRead, PackageRecord } from '../contract/schemas.js';
+import { ApiUnusableError } from '../errors.js';
+import type { Logger } from '../log.js';
+
+export interface TrackingWindow {
+  startDate: string;
+  endDate: string;
+  searchBy?: SearchBy;
+}
+
+export interface ReaderStats {
+  requests: number;
+  retries: number;
+  trackingPages: number;
+}
+
+export interface ApiReader {
+  /** Each order's read; null when the API answers 404. */
+  readOrders(customerOrderIds: readonly string[]): Promise<Map<string, OrderRead | null>>;
+  readPackagesOf(customerOrderIds: readonly string[]): Promise<Map<string, PackageRecord[]>>;
+  /**
+   * Every page of tracking updates in the window; `onPage` gets each page as it arrives (in any
+   * order), so a caller can store them without holding all pages at once.
+   */
+  readTrackingWindow(window: TrackingWindow, onPage: (records: PackageRecord[]) => void, onFirstPage?: () => void): Promise<{ pages: number; packages: number }>;
+  listOrders(query: ListOrdersQuery): Promise<OrderRead[]>;
+  /**
+   * list orders as a shortcut (one request instead of one per order): null, without stopping the
+   * run, when the API refuses it or the answer is too large; the caller then reads order by order.
+   */
+  tryListOrders(query: ListOrdersQuery): Promise<OrderRead[] | null>;
+  stats(): ReaderStats;
+}
+
+export interface ApiReaderOptions {
+  client: ApiClient;
+  /** Requests in flight at once; default 8. */
+  concurrency?: number;
+  /** Attempts per request, the first included; default 6. */
+  maxAttempts?: number;
+  logger: Logger;
+  /** Injected for tests: no real waiting. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Monotonic milliseconds for the failure guard; default performance.now. */
+  monotonicNow?: () => number;
+}
+
+export const READER_DEFAULTS = { concurrency: 8, maxAttempts: 6, itemsPerPage: LIMITS.itemsPerPageMax } as const;
+
+export function createApiReader(options: ApiReaderOptions): ApiReader {
+  const { client, logger } = options;
+  // rejectOnClear: tasks still queued when the run stops must settle, or awaiting them would hang.
+  const limit = pLimit({ concurrency: options.concurrency ?? READER_DEFAULTS.concurrency, rejectOnClear: true });
+  const maxAttempts = options.maxAttempts ?? READER_DEFAULTS.maxAttempts;
+  const guard: FailureGuard = createFailureGuard({ now: options.monotonicNow ?? (() => performance.now()) });
+  const stop = new AbortController();
+  const stats: ReaderStats = { requests: 0, retries: 0, trackingPages: 0 };
+
+  /**
+   * One request with retries; the first failure that outlasts them aborts everything else, unless
+   * the request is optional (its failure is the caller's to handle).
+   */
+  function call<T>(what: string, fn: (signal: AbortSignal) => Promise<T>, isOptional = false): Promise<T> {
+    return limit(async () => {
+      stop.signal.throwIfAborted();
+      try {
+        return await retrying(
+          async () => {
+            const pause = guard.delayBeforeNextMs();
+            if (pause > 0) await (options.sleep ?? defaultSleep)(pause, stop.signal);
+            if (guard.shouldStop()) throw new ApiUnusableError('The API is failing for nearly every request; reconcile stopped early. Try again later.');
+            stats.requests++;
+            try {
+              const result = await fn(stop.signal);
+              guard.record('success');
+              return result;
+            } catch (error) {
+              guard.record(isRetryable(error) ? 'failure' : 'success');
+              throw error;
+            }
+          },
+          {
+            maxAttempts,
+            policy: DEFAULT_BACKOFF,
+            // An answer too large stays too large: not worth a retry.
+            shouldRetry: (error) => isRetryable(error) && !(error instanceof TransportError && error.code === 'response_too_large'),
+            signal: stop.signal,
+            ...(options.sleep ? { sleep: options.sleep } : {}),
+            ...(options.random ? { random: options.random } : {}),
+            onRetry: ({ attempt, error, delayMs }) => {
+              stats.retries++;
+              logger.debug({ what, attempt, delayMs, err: (error as Error).message }, 'retrying a read');
+            },
+          },
+        );
+      } catch (error) {
+        if (isOptional && !stop.signal.aborted && !(error instanceof ApiUnusableError) && !isFatal(error)) throw error;
+        if (!stop.signal.aborted) {
+          stop.abort(error);
+          limit.clearQueue();
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Runs every task; on the first failure, rejects with the error that stopped the run (not an abort it caused). */
+  async function all<T>(tasks: Promise<T>[]): Promise<T[]> {
+    const settled = await Promise.allSettled(tasks);
+    if (stop.signal.aborted) throw stop.signal.reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+  }
+
+  async function readTrackingWindow(window: TrackingWindow, onPage: (records: PackageRecord[]) => void, onFirstPage?: () => void) {
+    const query = (pageNumber: number) => ({
+      searchBy: window.searchBy ?? 'updated',
+      startDate: window.startDate,
+      endDate: window.endDate,
+      pageNumber,
+      itemsPerPage: READER_DEFAULTS.itemsPerPage,
+    });
+    const fetchPage = (pageNumber: number) =>
+      call(`tracking page ${pageNumber}`, (signal) => client.getTrackingUpdates(query(pageNumber), { signal })).then((page) => {
+        stats.trackingPages++;
+        onPage(page.data);
+        return { count: page.data.length, totalPages: page.pagination?.totalPages ?? 1 };
+      });
+    const first = await fetchPage(1);
+    onFirstPage?.();
+    let packages = first.count;
+    let fetched = 1;
+    let totalPages = first.totalPages;
+    // Pages fetched concurrently once their number is known; if the window grew meanwhile (a page
+    // reports more pages than page 1 did), the extra pages are fetched too.
+    while (fetched < totalPages) {
+      const numbers = Array.from({ length: totalPages - fetched }, (_, i) => fetched + 1 + i);
+      const pages = await all(numbers.map(fetchPage));
+      fetched = totalPages;
+      for (const p of pages) {
+        packages += p.count;
+        totalPages = Math.max(totalPages, p.totalPages);
+      }
+    }
+    return { pages: fetched, packages };
+  }
+
+  return {
+    async readOrders(ids) {
+      const reads = await all(ids.map((id) => call(`order ${id}`, (signal) => client.getOrder(id, { signal }))));
+      return new Map(ids.map((id, i) => [id, reads[i]?.order ?? null]));
+    },
+    async readPackagesOf(ids) {
+      const pages = await all(ids.map((id) => call(`packages of ${id}`, (signal) => client.getPackages(id, { signal }))));
+      return new Map(ids.map((id, i) => [id, pages[i]?.data ?? []]));
+    },
+    readTrackingWindow,
+    async listOrders(query) {
+      const page = await call('list orders', (signal) => client.listOrders(query, { signal }));
+      return page.data;
+    },
+    async tryListOrders(query) {
+      try {
+        const page = await call('list orders', (signal) => client.listOrders(query, { signal }), true);
+        return page.data;
+      } catch (error) {
+        if (stop.signal.aborted) throw error;
+        logger.info({ err: (error as Error).message }, 'list orders did not answer usefully; reading orders one by one');
+        return null;
+      }
+    },
+    stats: () => ({ ...stats }),
+  };
+}
+
+/** Failures no other request can get past: the credentials or the client's rights. */
+function isFatal(error: unknown): boolean {
+  return error instanceof AuthError || error instanceof ForbiddenError;
+}
+
+async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await sleepFor(ms, undefined, signal ? { signal } : undefined);
+}

@@ -1,0 +1,267 @@
+/**
+ * `order-batch reconcile`: pull orders, packages and tracking for the selected orders, match them
+ * against what the ledger says we sent, and write the reconciliation workbook (and, on request, the
+ * marketplace confirmations CSV). Returns the JSON report of PRODUCT.md section 4; the CLI decides
+ * what to print and the exit code.
+ *
+ * A run that fails (the API unusable, a disk error) records nothing as done: the watermark moves
+ * only after the workbook is written, so the next run covers what this one missed.
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
+import type { ApiClient } from '../api/types.js';
+import type { PackageRecord } from '../contract/schemas.js';
+import type { JsonReport } from '../commands/json-report.js';
+import { ApiUnusableError, UsageError } from '../errors.js';
+import type { Ledger, RunLock } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
+import { gatherFromApi, GATHER_DEFAULTS, packagesFor, type Gathered } from './gather.js';
+import { reconcileOrder } from './match.js';
+import { createMemoryPackageStore, mergePackages, type PackageStore, type StoredOrderRead } from './package-store.js';
+import { openSqlitePackageStore, packageStorePathFor } from './package-store-sqlite.js';
+import { toJsonOrder, summarize } from './report.js';
+import { checkSelectOptions, selectOrders, type Selection } from './select.js';
+import type { ReconciledOrder } from './types.js';
+import { writeConfirmationsCsv } from './confirmations.js';
+import { DEFAULT_OVERLAP_MS, TRACKING_WATERMARK } from './window.js';
+import { writeReconcileWorkbook } from './workbook.js';
+
+export interface ReconcileOptions {
+  ledger?: Ledger;
+  client: ApiClient;
+  since?: Date;
+  hours?: number;
+  ordersFile?: string;
+  all?: boolean;
+  /** The instant the run reconciles as of (the end of the tracking window, the late clock). */
+  now: Date;
+  lateAfterDays: number;
+  /** Workbook path (.xlsx) or an existing folder; default reconcile-<UTC time>.xlsx here. */
+  out?: string;
+  confirmationsPath?: string;
+  concurrency?: number;
+  maxAttempts?: number;
+  logger: Logger;
+  /** --orders: the worksheet of an xlsx result file. */
+  sheet?: string;
+  /** --all filters (default: every order disposition; the API's default for line dispositions). */
+  orderDisposition?: readonly string[];
+  orderLineItemDisposition?: readonly string[];
+  /** Where packages and reads are remembered; default a SQLite file beside a file ledger, else memory. */
+  store?: PackageStore;
+  perOrderMax?: number;
+  bulkReadMin?: number;
+  overlapMs?: number;
+  /** Take the ledger's run lock (default true): two runs never move the watermark at once. */
+  isLocking?: boolean;
+  /** For tests: no real waiting between retries. */
+  readerOverrides?: Pick<ApiReaderOptions, 'sleep' | 'random' | 'monotonicNow'>;
+}
+
+export interface ReconcileResult {
+  report: JsonReport & { confirmations?: string };
+  /** Some order's status is exception or not_found. */
+  hasExceptions: boolean;
+  output: string;
+  orders: ReconciledOrder[];
+  /** Where the time went, in ms (for the benchmark and debug logs); writeMs: the store, the workbook and the CSV. */
+  timings: { selectMs: number; fetchMs: number; matchMs: number; writeMs: number };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function defaultWorkbookName(now: Date): string {
+  const d = now;
+  return `reconcile-${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}.xlsx`;
+}
+
+export function workbookPathFor(out: string | undefined, now: Date): string {
+  if (out === undefined) return defaultWorkbookName(now);
+  if ((existsSync(out) && statSync(out).isDirectory()) || out.endsWith('/')) return join(out, defaultWorkbookName(now));
+  if (extname(out).toLowerCase() !== '.xlsx') throw new UsageError(`--out ${out}: the reconciliation workbook must end in .xlsx (use --confirmations for a CSV).`);
+  return out;
+}
+
+function apiUnusable(error: unknown): unknown {
+  if (error instanceof AuthError) return new ApiUnusableError(`The API refused the credentials: ${error.message}`, { cause: error });
+  if (error instanceof ForbiddenError) return new ApiUnusableError(`The API forbade a read (403): ${error.message}`, { cause: error });
+  if (error instanceof ApiError) return new ApiUnusableError(`Reconcile could not read the API: ${error.message}`, { cause: error });
+  return error;
+}
+
+export async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
+  const { ledger } = options;
+  if (!Number.isFinite(options.lateAfterDays) || options.lateAfterDays < 0) throw new UsageError('lateAfterDays must be a number of days, 0 or more.');
+  checkSelectOptions(options);
+  const output = workbookPathFor(options.out, options.now);
+  let lock: RunLock | undefined;
+  let store: PackageStore | undefined;
+  try {
+    if (ledger && (options.isLocking ?? true)) lock = await ledger.acquireRunLock({ wait: true, command: 'reconcile' });
+    store = options.store ?? (ledger && ledger.path !== ':memory:' ? openSqlitePackageStore(packageStorePathFor(ledger.path)) : createMemoryPackageStore());
+    const runId = ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
+    let result: ReconcileResult;
+    try {
+      result = await runReconcile(options, store, output);
+    } catch (error) {
+      if (ledger && runId) ledger.finishRun(runId, { summary: { failed: error instanceof Error ? error.message : String(error) } });
+      throw apiUnusable(error);
+    }
+    if (ledger && runId) ledger.finishRun(runId, { summary: result.report.summary, resultFiles: [output, ...(options.confirmationsPath ? [options.confirmationsPath] : [])] });
+    return result;
+  } finally {
+    if (options.store === undefined) store?.close();
+    lock?.release();
+  }
+}
+
+async function runReconcile(options: ReconcileOptions, store: PackageStore, output: string): Promise<ReconcileResult> {
+  const { ledger, logger, now } = options;
+  const reader = createApiReader({
+    client: options.client,
+    logger,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    ...options.readerOverrides,
+  });
+  const t0 = performance.now();
+  const selection = await selectOrders(options, reader);
+  const t1 = performance.now();
+  logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
+  const gathered = await gatherFromApi({
+    selection,
+    reader,
+    store,
+    ...(ledger ? { ledger } : {}),
+    now,
+    overlapMs: options.overlapMs ?? DEFAULT_OVERLAP_MS,
+    perOrderMax: options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax,
+    bulkReadMin: options.bulkReadMin ?? GATHER_DEFAULTS.bulkReadMin,
+    logger,
+  });
+
+  const t2 = performance.now();
+  const orders = await matchOrders({ selection, gathered, store, reader, options });
+  const t3 = performance.now();
+  const fetched = describeFetch(gathered);
+  rememberRun(store, gathered, selection, orders, options.now);
+
+  const stats = reader.stats();
+  const summaryFacts: [string, string | number][] = [
+    ['Orders selected', selection.description],
+    ['Fetched', fetched],
+    ['API requests', `${stats.requests} (${stats.trackingPages} tracking-update pages, ${stats.retries} retries)`],
+  ];
+  mkdirSync(dirname(output) || '.', { recursive: true });
+  await writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES });
+  if (options.confirmationsPath) await writeConfirmationsCsv(options.confirmationsPath, orders);
+  const t4 = performance.now();
+
+  // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
+  // between the two leaves them different, which makes the next run fetch the whole window: safe).
+  if (gathered.plan) {
+    store.setCoverage(gathered.plan.nextCoverage);
+    ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
+  }
+  const summary = summarize(orders);
+  const timings = { selectMs: t1 - t0, fetchMs: t2 - t1, matchMs: t3 - t2, writeMs: t4 - t3 };
+  logger.info({ summary, output, timings }, 'reconciliation written');
+  return {
+    report: {
+      command: 'reconcile',
+      input: selection.input,
+      summary,
+      orders: orders.map(toJsonOrder),
+      output,
+      ...(options.confirmationsPath ? { confirmations: options.confirmationsPath } : {}),
+    },
+    hasExceptions: orders.some((o) => o.status === 'exception' || o.status === 'not_found'),
+    output,
+    orders,
+    timings,
+  };
+}
+
+/** What a reader of the workbook needs to know to read its numbers right. */
+const READER_NOTES = [
+  'Quantities are units of the product ordered. A bundle shipped as its components counts as shipped when the API marks its line Shipped; its component units are listed on Lines (bundleComponentsShipped), never counted as units of the bundle.',
+  'A replaced package is not live: its units and tracking number are counted once, on the package that replaced it. Confirmations list live packages only.',
+  'Lines the network added (addedByNetwork) record what happened to one of ours (relatedLine): a cancellation or a replacement shipment.',
+];
+
+interface MatchContext {
+  selection: Selection;
+  gathered: Gathered;
+  store: PackageStore;
+  reader: ApiReader;
+  options: ReconcileOptions;
+}
+
+/** Every selected order reconciled, suspicious ones re-read, then the unknown orders found on the way. */
+async function matchOrders({ selection, gathered, store, reader, options }: MatchContext): Promise<ReconciledOrder[]> {
+  const readOf = (id: string) => (gathered.freshReads.has(id) ? gathered.freshReads.get(id) : (selection.reads.get(id) ?? store.getOrderRead(id)?.read));
+  const reconcileOne = (id: string) =>
+    reconcileOrder({
+      expected: selection.expected.get(id),
+      read: readOf(id),
+      packages: packagesFor(gathered, store, id),
+      now: options.now,
+      lateAfterDays: options.lateAfterDays,
+      isLedgerConsulted: options.ledger !== undefined,
+      customerOrderId: id,
+    });
+  const orders = selection.customerOrderIds.map(reconcileOne);
+  // A page that shifted while it was fetched can drop a package: where the API says a line shipped
+  // but its units are missing, and this run saw the order change, its packages are read directly.
+  if (gathered.strategy === 'tracking') {
+    const suspects = orders
+      .map((o, i) => ({ o, i }))
+      .filter(({ o }) => o.exceptions.some((e) => e.type === 'partial_shipment') && (gathered.freshReads.has(o.customerOrderId) || gathered.changed.has(o.customerOrderId)));
+    if (suspects.length > 0) {
+      const packages = await reader.readPackagesOf(suspects.map(({ o }) => o.customerOrderId));
+      for (const [id, records] of packages) {
+        const merged = mergePackages(packagesFor(gathered, store, id), records);
+        gathered.packages.set(id, merged.packages);
+        if (merged.hasChanges) gathered.changed.add(id);
+      }
+      for (const { o, i } of suspects) orders[i] = reconcileOne(o.customerOrderId);
+    }
+  }
+  for (const id of gathered.unknownIds) {
+    const order = reconcileOne(id);
+    // An order of another channel (a marketplace order the network fulfils) is not ours to report.
+    if (order.exceptions.some((e) => e.type === 'unknown_order')) orders.push(order);
+  }
+  return orders;
+}
+
+/**
+ * Writes what this run learnt (packages that changed, fresh reads) to the store for the next run,
+ * then lets go of what the orders were built from: a large run holds each package once from here on.
+ */
+function rememberRun(store: PackageStore, gathered: Gathered, selection: Selection, orders: readonly ReconciledOrder[], now: Date): void {
+  store.putOrderPackages([...gathered.changed].map((id): [string, PackageRecord[]] => [id, gathered.packages.get(id) ?? []]));
+  const readAt = now.toISOString();
+  const reads: [string, StoredOrderRead][] = [];
+  for (const o of orders) {
+    const id = o.customerOrderId;
+    const read = gathered.freshReads.has(id) ? gathered.freshReads.get(id) : selection.reads.get(id);
+    if (read !== undefined) reads.push([id, { read, status: o.status, readAt }]);
+  }
+  store.putOrderReads(reads);
+  gathered.packages.clear();
+  gathered.freshReads.clear();
+  selection.reads.clear();
+}
+
+function describeFetch(gathered: Gathered): string {
+  const reads = `${gathered.freshReads.size} order read(s)`;
+  if (gathered.strategy === 'per-order') return `each order and its packages (${reads})`;
+  if (gathered.strategy === 'none') return 'nothing (no orders selected)';
+  if (!gathered.plan) return reads;
+  const kind = gathered.plan.isIncremental ? 'changes since the last successful run' : 'the whole window';
+  return `tracking updates ${gathered.plan.startDate} to ${gathered.plan.endDate} (${kind}), ${reads}`;
+}

@@ -1,0 +1,103 @@
+/**
+ * The persistent PackageStore: a SQLite file beside the ledger (`<ledger dir>/reconcile.db`).
+ * It is a cache of what the API said, never the only copy of anything: a file of an unknown
+ * version is emptied and rebuilt (the next run fetches the whole window), never migrated.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { OrderRead, PackageRecord } from '../contract/schemas.js';
+import { newestUpdate, normaliseInstant, type Coverage, type PackageStore, type StoredOrderRead } from './package-store.js';
+import type { RollUpStatus } from './types.js';
+
+const SCHEMA_VERSION = 1;
+
+/** Where reconcile keeps its store for a ledger file. */
+export function packageStorePathFor(ledgerPath: string): string {
+  return join(dirname(ledgerPath), 'reconcile.db');
+}
+
+function createSchema(db: Database.Database): void {
+  if ((db.pragma('user_version', { simple: true }) as number) !== SCHEMA_VERSION) {
+    db.exec('DROP TABLE IF EXISTS order_packages; DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS meta;');
+  }
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS order_packages (
+      customer_order_id TEXT PRIMARY KEY,
+      newest_update     TEXT NOT NULL,
+      json              TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS order_packages_by_update ON order_packages (newest_update);
+    CREATE TABLE IF NOT EXISTS orders (
+      customer_order_id TEXT PRIMARY KEY,
+      json              TEXT,
+      status            TEXT NOT NULL,
+      read_at           TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+  `);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+export function openSqlitePackageStore(path: string): PackageStore {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: 5_000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    // A cache: a commit lost to a power cut is fetched again next run.
+    db.pragma('synchronous = NORMAL');
+    createSchema(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const upsertPackages = db.prepare<[string, string, string]>(
+    `INSERT INTO order_packages (customer_order_id, newest_update, json) VALUES (?, ?, ?)
+     ON CONFLICT (customer_order_id) DO UPDATE SET newest_update = excluded.newest_update, json = excluded.json`,
+  );
+  const selectPackages = db.prepare<[string], string>('SELECT json FROM order_packages WHERE customer_order_id = ?').pluck();
+  const ordersUpdatedSince = db.prepare<[string], string>('SELECT customer_order_id FROM order_packages WHERE newest_update >= ?').pluck();
+  const upsertOrder = db.prepare<[string, string | null, string, string]>(
+    `INSERT INTO orders (customer_order_id, json, status, read_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (customer_order_id) DO UPDATE SET json = excluded.json, status = excluded.status, read_at = excluded.read_at`,
+  );
+  const selectOrder = db.prepare<[string], { json: string | null; status: string; read_at: string }>('SELECT json, status, read_at FROM orders WHERE customer_order_id = ?');
+  const selectMeta = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
+  const upsertMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const deleteMeta = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');
+
+  const putPackages = db.transaction((entries: Iterable<[string, readonly PackageRecord[]]>) => {
+    for (const [id, records] of entries) upsertPackages.run(id, newestUpdate(records), JSON.stringify(records));
+  });
+  const putReads = db.transaction((entries: Iterable<[string, StoredOrderRead]>) => {
+    for (const [id, entry] of entries) upsertOrder.run(id, entry.read === null ? null : JSON.stringify(entry.read), entry.status, entry.readAt);
+  });
+
+  return {
+    isPersistent: path !== ':memory:',
+    putOrderPackages: (entries) => putPackages(entries),
+    packagesOf(customerOrderId) {
+      const json = selectPackages.get(customerOrderId);
+      return json === undefined ? [] : (JSON.parse(json) as PackageRecord[]);
+    },
+    orderIdsUpdatedSince: (sinceIso) => ordersUpdatedSince.all(normaliseInstant(sinceIso)),
+    putOrderReads: (entries) => putReads(entries),
+    getOrderRead(customerOrderId): StoredOrderRead | undefined {
+      const row = selectOrder.get(customerOrderId);
+      if (!row) return undefined;
+      return { read: row.json === null ? null : (JSON.parse(row.json) as OrderRead), status: row.status as RollUpStatus, readAt: row.read_at };
+    },
+    getCoverage(): Coverage | null {
+      const value = selectMeta.get('coverage');
+      return value === undefined ? null : (JSON.parse(value) as Coverage);
+    },
+    setCoverage(coverage) {
+      if (coverage === null) deleteMeta.run('coverage');
+      else upsertMeta.run('coverage', JSON.stringify(coverage));
+    },
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Which orders a run reconciles:
+ * - default / --since / --hours: orders the ledger recorded as accepted since then (default 30 days);
+ * - --orders <result file>: the accepted and already_submitted orders of a validate/import result;
+ * - --all: every order the API lists (list orders with lastDays and the disposition filters).
+ * The ledger, when there is one, supplies what we sent for each (the expected order).
+ */
+import type { JsonInput } from '../commands/json-report.js';
+import { LIMITS } from '../contract/limits.js';
+import type { OrderRead } from '../contract/schemas.js';
+import { UsageError } from '../errors.js';
+import type { Ledger } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import { expectOrderFromRecord } from './expected.js';
+import type { ApiReader } from './fetch.js';
+import { readOrdersFile } from './orders-file.js';
+import type { ExpectedOrder } from './types.js';
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_SINCE_DAYS = 30;
+
+export type SelectionMode = 'ledger' | 'orders-file' | 'all';
+
+export interface Selection {
+  mode: SelectionMode;
+  /** For the Summary sheet: what was selected. */
+  description: string;
+  customerOrderIds: string[];
+  expected: Map<string, ExpectedOrder>;
+  /** Order reads the selection already brought (--all lists them). */
+  reads: Map<string, OrderRead>;
+  /** Ledger mode: orders submitted since then; packages of orders the ledger lacks updated since then are unknown orders. */
+  since: Date | null;
+  input: JsonInput[];
+}
+
+export interface SelectOptions {
+  ledger?: Ledger;
+  since?: Date;
+  hours?: number;
+  ordersFile?: string;
+  all?: boolean;
+  sheet?: string;
+  now: Date;
+  /** --all: order dispositions to list (default all) and line dispositions (default: the API's, all). */
+  orderDisposition?: readonly string[];
+  orderLineItemDisposition?: readonly string[];
+  logger: Logger;
+}
+
+/** The start of the window: --since, else --hours before now, else 30 days before now. */
+export function resolveSince(options: Pick<SelectOptions, 'since' | 'hours' | 'now'>): Date {
+  if (options.since && options.hours !== undefined) throw new UsageError('Give --since or --hours, not both.');
+  if (options.since) {
+    if (Number.isNaN(options.since.getTime())) throw new UsageError('--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z.');
+    if (options.since.getTime() > options.now.getTime()) throw new UsageError(`--since ${options.since.toISOString()} is in the future.`);
+    return options.since;
+  }
+  if (options.hours !== undefined) {
+    if (!Number.isFinite(options.hours) || options.hours <= 0) throw new UsageError('--hours takes a positive number of hours.');
+    return new Date(options.now.getTime() - options.hours * 3_600_000);
+  }
+  return new Date(options.now.getTime() - DEFAULT_SINCE_DAYS * DAY_MS);
+}
+
+function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Map<string, ExpectedOrder> {
+  const out = new Map<string, ExpectedOrder>();
+  if (!ledger) return out;
+  for (const [id, record] of ledger.getMany(ids)) out.set(id, expectOrderFromRecord(record));
+  return out;
+}
+
+/** Flags that cannot go together, or a window that makes no sense: refused before anything is read. */
+export function checkSelectOptions(options: Pick<SelectOptions, 'ledger' | 'since' | 'hours' | 'ordersFile' | 'all' | 'now'>): void {
+  if (options.ordersFile !== undefined && (options.all || options.since || options.hours !== undefined)) {
+    throw new UsageError('--orders names the orders itself: leave out --all, --since and --hours.');
+  }
+  if (options.ordersFile === undefined) resolveSince(options);
+  if (options.ordersFile === undefined && !options.all && !options.ledger) {
+    throw new UsageError('reconcile needs the ledger to know which orders were sent; or give --orders <result file> or --all.');
+  }
+}
+
+export async function selectOrders(options: SelectOptions, reader: ApiReader): Promise<Selection> {
+  const { ledger, now } = options;
+  checkSelectOptions(options);
+  if (options.ordersFile !== undefined) {
+    const file = await readOrdersFile(options.ordersFile, { logger: options.logger, ...(options.sheet ? { sheet: options.sheet } : {}) });
+    const skipped = Object.entries(file.skipped).map(([status, n]) => `${n} ${status}`);
+    return {
+      mode: 'orders-file',
+      description: `orders of ${file.file} accepted or already submitted${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}`,
+      customerOrderIds: file.customerOrderIds,
+      expected: expectedFromLedger(ledger, file.customerOrderIds),
+      reads: new Map(),
+      since: null,
+      input: [{ file: file.file, sha256: file.sha256, rows: file.rows, orders: file.customerOrderIds.length }],
+    };
+  }
+  const since = resolveSince(options);
+  if (options.all) {
+    const lastDays = Math.min(LIMITS.lastDaysMax, Math.max(1, Math.ceil((now.getTime() - since.getTime()) / DAY_MS)));
+    const orderDisposition = options.orderDisposition ?? ['all'];
+    const listed = await reader.listOrders({
+      lastDays,
+      orderDisposition,
+      ...(options.orderLineItemDisposition ? { orderLineItemDisposition: options.orderLineItemDisposition } : {}),
+    });
+    const reads = new Map<string, OrderRead>();
+    for (const order of listed) if (!reads.has(order.customerOrderId)) reads.set(order.customerOrderId, order);
+    const ids = [...reads.keys()];
+    return {
+      mode: 'all',
+      description: `every order the API lists for the last ${lastDays} day(s) (order dispositions: ${orderDisposition.join(', ')})`,
+      customerOrderIds: ids,
+      expected: expectedFromLedger(ledger, ids),
+      reads,
+      since: null,
+      input: [],
+    };
+  }
+  if (!ledger) throw new UsageError('reconcile needs the ledger to know which orders were sent; or give --orders <result file> or --all.');
+  const records = ledger.listSubmittedSince(since);
+  const expected = new Map<string, ExpectedOrder>();
+  for (const record of records) expected.set(record.customerOrderId, expectOrderFromRecord(record));
+  return {
+    mode: 'ledger',
+    description: `orders the ledger recorded as accepted since ${since.toISOString()}`,
+    customerOrderIds: [...expected.keys()],
+    expected,
+    reads: new Map(),
+    since,
+    input: [{ file: ledger.path, sha256: null, rows: records.length, orders: records.length }],
+  };
+}

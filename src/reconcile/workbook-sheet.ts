@@ -1,0 +1,103 @@
+/**
+ * A table sheet for exceljs's streaming writer: bold frozen header with a filter, typed columns
+ * (dates as real dates, counts as numbers), rows committed as they are added so 100,000 of them
+ * never sit in memory. Styles are shared constants: exceljs caches a style id per style object.
+ */
+import type ExcelJS from 'exceljs';
+
+export type ColumnKind = 'text' | 'int' | 'datetime' | 'status';
+
+export interface TableColumn {
+  header: string;
+  width: number;
+  kind?: ColumnKind;
+}
+
+export type TableValue = string | number | Date | null | undefined;
+
+const solid = (argb: string): ExcelJS.Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } });
+const FONT: Partial<ExcelJS.Font> = { name: 'Calibri', size: 11, family: 2 };
+
+export const HEADER_STYLE: Partial<ExcelJS.Style> = {
+  font: { ...FONT, bold: true },
+  fill: solid('FFD9E1F2'),
+  border: { bottom: { style: 'thin', color: { argb: 'FF8EA9DB' } } },
+  alignment: { vertical: 'top' },
+};
+
+const TOP: Partial<ExcelJS.Alignment> = { vertical: 'top' };
+const BASE: Record<ColumnKind, Partial<ExcelJS.Style>> = {
+  text: { alignment: TOP },
+  int: { alignment: TOP, numFmt: '0' },
+  // Times are UTC (the Summary sheet says so): Excel cells have no zone.
+  datetime: { alignment: TOP, numFmt: 'yyyy-mm-dd hh:mm' },
+  status: { alignment: TOP },
+};
+
+/** Excel's Good / Neutral / Bad colours, which readers already know. */
+const GOOD: Partial<ExcelJS.Style> = { alignment: TOP, fill: solid('FFC6EFCE'), font: { ...FONT, color: { argb: 'FF006100' } } };
+const NEUTRAL: Partial<ExcelJS.Style> = { alignment: TOP, fill: solid('FFFFEB9C'), font: { ...FONT, color: { argb: 'FF9C5700' } } };
+const BAD: Partial<ExcelJS.Style> = { alignment: TOP, fill: solid('FFFFC7CE'), font: { ...FONT, color: { argb: 'FF9C0006' } } };
+const INFO: Partial<ExcelJS.Style> = { alignment: TOP, fill: solid('FFDDEBF7'), font: { ...FONT, color: { argb: 'FF1F4E78' } } };
+
+/** The colour of a status or exception cell. */
+export const STATUS_STYLES: Readonly<Record<string, Partial<ExcelJS.Style>>> = {
+  delivered: GOOD,
+  shipped: GOOD,
+  partially_shipped: INFO,
+  waiting: INFO,
+  canceled: NEUTRAL,
+  exception: BAD,
+  not_found: BAD,
+  yes: GOOD,
+  no: NEUTRAL,
+  replaced_package: NEUTRAL,
+  canceled_line: NEUTRAL,
+};
+
+export interface TableSheet {
+  add(values: readonly TableValue[]): void;
+  /** Sets the filter over the written rows and commits the sheet. */
+  finish(): void;
+  readonly rows: number;
+}
+
+export function addTableSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: readonly TableColumn[]): TableSheet {
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }] });
+  sheet.columns = columns.map((c) => ({ width: c.width }));
+  const header = sheet.addRow(columns.map((c) => c.header));
+  header.eachCell((cell) => {
+    cell.style = HEADER_STYLE;
+  });
+  header.commit();
+  const kinds = columns.map((c) => c.kind ?? 'text');
+  let rows = 0;
+  return {
+    get rows() {
+      return rows;
+    },
+    add(values) {
+      const row = sheet.addRow(values.map((v) => (v === undefined ? null : v)));
+      // Every cell gets one of the shared style objects: exceljs caches a style id per object, while
+      // a cell left alone gets a fresh merged style object that costs a full style lookup.
+      for (let i = 0; i < columns.length; i++) {
+        const kind = kinds[i]!;
+        const value = values[i];
+        row.getCell(i + 1).style = kind === 'status' ? (typeof value === 'string' ? (STATUS_STYLES[value] ?? BASE.text) : BASE.text) : BASE[kind];
+      }
+      row.commit();
+      rows++;
+    },
+    finish() {
+      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(2, rows + 1), column: columns.length } };
+      sheet.commit();
+    },
+  };
+}
+
+/** An ISO instant as a Date cell (null when absent or unreadable, so the cell stays empty). */
+export function dateCell(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : new Date(ms);
+}

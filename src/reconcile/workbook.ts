@@ -1,0 +1,243 @@
+/**
+ * The reconciliation workbook (PRODUCT.md section 4): Summary, Orders, Lines, Packages, Exceptions,
+ * Confirmations, in that order, written with exceljs's streaming writer to a temporary file renamed
+ * at the end, so a failed run never leaves half a workbook.
+ */
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import { confirmationRows, CONFIRMATION_COLUMNS } from './confirmations.js';
+import { unitsToShip } from './lines.js';
+import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';
+import { addTableSheet, dateCell, HEADER_STYLE, STATUS_STYLES, type TableColumn } from './workbook-sheet.js';
+
+export interface WorkbookSummary {
+  generatedAt: Date;
+  /** Lines of "what was reconciled and how": selection, window fetched, requests made. */
+  facts: [string, string | number][];
+  lateAfterDays: number;
+  notes: string[];
+}
+
+export const SHEET_NAMES = ['Summary', 'Orders', 'Lines', 'Packages', 'Exceptions', 'Confirmations'] as const;
+
+const yesNo = (b: boolean): string => (b ? 'yes' : 'no');
+
+const ORDER_COLUMNS: TableColumn[] = [
+  { header: 'customerOrderId', width: 22 },
+  { header: 'marketplaceOrderId', width: 22 },
+  { header: 'sourceOfSale', width: 18 },
+  { header: 'orderDate', width: 17, kind: 'datetime' },
+  { header: 'status', width: 17, kind: 'status' },
+  { header: 'ordered', width: 9, kind: 'int' },
+  { header: 'shipped', width: 9, kind: 'int' },
+  { header: 'delivered', width: 9, kind: 'int' },
+  { header: 'canceled', width: 9, kind: 'int' },
+  { header: 'livePackages', width: 12, kind: 'int' },
+  { header: 'trackingNumbers', width: 40 },
+  { header: 'exceptions', width: 40 },
+  { header: 'inLedger', width: 9, kind: 'status' },
+];
+
+const LINE_COLUMNS: TableColumn[] = [
+  { header: 'customerOrderId', width: 22 },
+  { header: 'customerLineItemId', width: 20 },
+  { header: 'productId', width: 14 },
+  { header: 'name', width: 30 },
+  { header: 'ordered', width: 9, kind: 'int' },
+  { header: 'shipped', width: 9, kind: 'int' },
+  { header: 'delivered', width: 9, kind: 'int' },
+  { header: 'canceled', width: 9, kind: 'int' },
+  { header: 'status', width: 16 },
+  { header: 'disposition', width: 26 },
+  { header: 'bundleComponentsShipped', width: 30 },
+  { header: 'addedByNetwork', width: 15, kind: 'status' },
+  { header: 'relatedLine', width: 14 },
+];
+
+const PACKAGE_COLUMNS: TableColumn[] = [
+  { header: 'customerOrderId', width: 22 },
+  { header: 'packageId', width: 22 },
+  { header: 'live', width: 7, kind: 'status' },
+  { header: 'trackingNumber', width: 22 },
+  { header: 'carrier', width: 12 },
+  { header: 'serviceLevel', width: 12 },
+  { header: 'originFc', width: 14 },
+  { header: 'shipDate', width: 17, kind: 'datetime' },
+  { header: 'estimatedDeliveryDate', width: 17, kind: 'datetime' },
+  { header: 'delivered', width: 17, kind: 'datetime' },
+  { header: 'lastEvent', width: 18 },
+  { header: 'dateReplaced', width: 17, kind: 'datetime' },
+  { header: 'replacedByPackageId', width: 22 },
+  { header: 'replacementChain', width: 40 },
+  { header: 'contents', width: 40 },
+  { header: 'trackingUrl', width: 40 },
+];
+
+const EXCEPTION_COLUMNS: TableColumn[] = [
+  { header: 'customerOrderId', width: 22 },
+  { header: 'marketplaceOrderId', width: 22 },
+  { header: 'type', width: 22, kind: 'status' },
+  { header: 'customerLineItemId', width: 18 },
+  { header: 'packageId', width: 22 },
+  { header: 'detail', width: 90 },
+  { header: 'orderStatus', width: 17, kind: 'status' },
+];
+
+export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
+  const tmp = `${path}.${process.pid}.partial`;
+  const out = createWriteStream(tmp);
+  // A disk error must fail the write, not hang it.
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  try {
+    await Promise.race([buildWorkbook(out, orders, summary), failed]);
+    await rename(tmp, path);
+  } catch (error) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
+  // Inline strings: shared strings would hold every distinct tracking number in memory.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'order-batch';
+  workbook.created = summary.generatedAt;
+  writeSummary(workbook, orders, summary);
+
+  const orderSheet = addTableSheet(workbook, 'Orders', ORDER_COLUMNS);
+  for (const o of orders) {
+    const sum = (pick: (l: ReconciledOrder['lines'][number]) => number) => o.lines.reduce((n, l) => n + pick(l), 0);
+    const types = [...new Set(o.exceptions.map((e) => e.type))];
+    orderSheet.add([
+      o.customerOrderId,
+      o.marketplaceOrderId,
+      o.sourceOfSale,
+      dateCell(o.orderDate),
+      o.status,
+      sum((l) => (l.isAddedByNetwork ? 0 : l.ordered)),
+      sum((l) => l.shipped),
+      sum((l) => l.delivered),
+      sum((l) => (l.isAddedByNetwork ? 0 : Math.min(l.ordered, l.canceledUnits))),
+      o.packages.filter((p) => p.isLive).length,
+      o.trackingNumbers.join(', '),
+      types.join(', '),
+      yesNo(o.isInLedger),
+    ]);
+  }
+  orderSheet.finish();
+
+  const lineSheet = addTableSheet(workbook, 'Lines', LINE_COLUMNS);
+  for (const o of orders) {
+    for (const l of o.lines) {
+      const components = l.components.map((c) => `${c.productId} x${c.quantity}`).join(', ');
+      lineSheet.add([
+        o.customerOrderId,
+        l.customerLineItemId,
+        l.productId,
+        l.name,
+        l.ordered,
+        l.shipped,
+        l.delivered,
+        l.ordered - unitsToShip(l),
+        l.status ?? (l.isMissingFromApi ? '(not in the API)' : null),
+        l.disposition,
+        components || null,
+        yesNo(l.isAddedByNetwork),
+        l.relatedLineId,
+      ]);
+    }
+  }
+  lineSheet.finish();
+
+  const packageSheet = addTableSheet(workbook, 'Packages', PACKAGE_COLUMNS);
+  for (const o of orders) {
+    for (const p of o.packages) {
+      const contents = p.items
+        .map((i) => `${i.customerLineItemId}: ${i.productId} x${i.quantity}${i.lineItemProductId && i.lineItemProductId !== i.productId ? ` (of ${i.lineItemProductId})` : ''}`)
+        .join('; ');
+      const chain = p.chain.join(' → ') + (p.chainEnd === 'loop' ? ' (loops)' : p.chainEnd === 'missing' ? ' → (not visible yet)' : '');
+      packageSheet.add([
+        o.customerOrderId,
+        p.packageId,
+        yesNo(p.isLive),
+        p.trackingNumber,
+        p.carrier,
+        p.serviceLevel,
+        p.originFc,
+        dateCell(p.shipDate),
+        dateCell(p.estimatedDeliveryDate),
+        dateCell(p.deliveredAt),
+        p.lastEvent,
+        dateCell(p.dateReplaced),
+        p.replacedByPackageId,
+        p.chain.length > 1 || p.chainEnd !== 'live' ? chain : null,
+        contents,
+        p.trackingUrl,
+      ]);
+    }
+  }
+  packageSheet.finish();
+
+  const exceptionSheet = addTableSheet(workbook, 'Exceptions', EXCEPTION_COLUMNS);
+  for (const o of orders) {
+    for (const e of o.exceptions) {
+      exceptionSheet.add([o.customerOrderId, o.marketplaceOrderId, e.type, e.customerLineItemId ?? null, e.packageId ?? null, e.detail, o.status]);
+    }
+  }
+  exceptionSheet.finish();
+
+  const confirmationSheet = addTableSheet(
+    workbook,
+    'Confirmations',
+    CONFIRMATION_COLUMNS.map((header) => ({ header, width: header === 'shipDate' ? 17 : 22, kind: header === 'shipDate' ? 'datetime' : 'text' })),
+  );
+  for (const row of confirmationRows(orders)) {
+    confirmationSheet.add([row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, dateCell(row.shipDate)]);
+  }
+  confirmationSheet.finish();
+  await workbook.commit();
+}
+
+function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: readonly ReconciledOrder[], summary: WorkbookSummary): void {
+  const sheet = workbook.addWorksheet('Summary');
+  sheet.columns = [{ width: 30 }, { width: 80 }];
+  const heading = (text: string) => {
+    const row = sheet.addRow([text]);
+    row.getCell(1).style = HEADER_STYLE;
+    row.commit();
+  };
+  const line = (label: string, value: string | number | Date, status?: string) => {
+    const row = sheet.addRow([label, value]);
+    if (value instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm:ss';
+    const style = status === undefined ? undefined : STATUS_STYLES[status];
+    if (style) row.getCell(1).style = style;
+    row.commit();
+  };
+  heading('Reconciliation');
+  line('Generated (UTC)', summary.generatedAt);
+  for (const [label, value] of summary.facts) line(label, value);
+  line('Late after (days)', summary.lateAfterDays);
+  line('Times', 'All dates and times in this workbook are UTC.');
+  sheet.addRow([]).commit();
+
+  heading('Orders by status');
+  const counts = new Map<string, number>(ROLL_UP_STATUSES.map((s) => [s, 0]));
+  for (const o of orders) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+  line('orders', orders.length);
+  for (const [status, n] of counts) line(status, n, n > 0 ? status : undefined);
+  sheet.addRow([]).commit();
+
+  heading('Exceptions by type');
+  const byType = new Map<string, number>(EXCEPTION_TYPES.map((t) => [t, 0]));
+  for (const o of orders) for (const e of o.exceptions) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
+  for (const [type, n] of byType) line(type, n);
+  if (summary.notes.length > 0) {
+    sheet.addRow([]).commit();
+    heading('Notes');
+    for (const note of summary.notes) line('', note);
+  }
+  sheet.commit();
+}

@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TrackingQuery } from '../../src/api/types.js';
+import type { CreateOrderPayload } from '../../src/contract/schemas.js';
+import { ApiUnusableError } from '../../src/errors.js';
+import { openLedger } from '../../src/ledger/index.js';
+import type { Ledger } from '../../src/ledger/types.js';
+import { silentLogger } from '../../src/log.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
+import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
+import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
+import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
+import { at, nowAt, pkg, readOf } from './builders.js';
+import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ORDERS = 30;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function payload(id: string): CreateOrderPayload {
+  return {
+    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
+    orderDetails: {
+      customerOrderId: id,
+      marketplaceOrderId: `MP-${id}`,
+      orderDate: at(0),
+      sourceOfSale: 'OtherMarketplace',
+      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
+      subTotal: 10,
+      salesTax: 1.5,
+      grandTotal: 11.5,
+    },
+  };
+}
+
+interface World {
+  api: FakeApi;
+  ledger: Ledger;
+  store: PackageStore;
+  dir: string;
+  run(hours: number, extra?: Partial<ReconcileOptions>): ReturnType<typeof reconcile>;
+}
+
+/** 30 accepted orders, the first half shipped at T0+12h, the rest still waiting. */
+function world(): World {
+  const api = createFakeApi();
+  const ledger = openLedger(':memory:');
+  const store = createMemoryPackageStore();
+  const dir = mkdtempSync(join(tmpdir(), 'reconcile-inc-'));
+  dirs.push(dir);
+  const runId = ledger.startRun({ command: 'import', files: [] });
+  for (let i = 0; i < ORDERS; i++) {
+    const id = `O-${String(i).padStart(2, '0')}`;
+    const p = payload(id);
+    ledger.recordIntent({ payload: p }, runId);
+    ledger.markSending(id);
+    ledger.markAccepted(id, { submittedAt: at(1) });
+    const shipped = i < ORDERS / 2;
+    api.orders.set(id, readOf(expectOrderFromPayload(p), shipped ? 'Shipped' : 'Waiting to Clear'));
+    if (shipped) api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+  }
+  ledger.finishRun(runId, { summary: {} });
+  return {
+    api,
+    ledger,
+    store,
+    dir,
+    run: (hours, extra = {}) =>
+      reconcile({
+        ledger,
+        client: api,
+        now: nowAt(hours),
+        lateAfterDays: 3,
+        out: join(dir, `run-${hours}.xlsx`),
+        logger: silentLogger,
+        store,
+        perOrderMax: 0,
+        readerOverrides: { sleep: async () => {}, random: () => 0 },
+        ...extra,
+      }),
+  };
+}
+
+function windows(api: FakeApi): { startDate: string; endDate: string }[] {
+  const seen = new Map<string, { startDate: string; endDate: string }>();
+  for (const c of api.callsOf('getTrackingUpdates')) {
+    const q = c.arg as Extract<TrackingQuery, { startDate: string }>;
+    seen.set(`${q.startDate}/${q.endDate}`, { startDate: q.startDate, endDate: q.endDate });
+  }
+  return [...seen.values()];
+}
+
+describe('the nightly run', () => {
+  it('first fetches every update since the earliest submission, then only what changed since the last run', async () => {
+    const w = world();
+    const first = await w.run(24);
+    expect(first.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
+    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(24) }]);
+    expect(w.api.callsOf('getOrder')).toHaveLength(ORDERS);
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(24));
+
+    // A day later: one shipped package delivered, two waiting orders shipped.
+    w.api.calls.length = 0;
+    w.api.packages.set('P-O-00', pkg({ id: 'P-O-00', order: 'O-00', delivered: true, lastUpdated: at(40), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+    for (const id of ['O-20', 'O-21']) {
+      w.api.orders.get(id)!.lineItems[0]!.status = 'Shipped';
+      w.api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(41), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+    }
+    const second = await w.run(48);
+    expect(windows(w.api)).toEqual([{ startDate: at(23), endDate: at(48) }]);
+    // Settled orders whose packages did not change are not read again: 1 changed + the 15 that were waiting.
+    expect(w.api.callsOf('getOrder')).toHaveLength(16);
+    expect(second.report.summary).toMatchObject({ delivered: 1, shipped: 16, waiting: 13 });
+    expect(second.orders.find((o) => o.customerOrderId === 'O-05')!.trackingNumbers).toEqual(['TRK-P-O-05']);
+  });
+
+  it('after a failed run, the next one starts where the last successful run ended', async () => {
+    const w = world();
+    await w.run(24);
+    w.api.calls.length = 0;
+    w.api.failures.set('getTrackingUpdates', [httpError(500)]);
+    await expect(w.run(48, { maxAttempts: 1 })).rejects.toBeInstanceOf(ApiUnusableError);
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(24));
+    w.api.calls.length = 0;
+    await w.run(72);
+    expect(windows(w.api)).toEqual([{ startDate: at(23), endDate: at(72) }]);
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(72));
+  });
+
+  it('fetches the whole window again when its package store was lost', async () => {
+    const w = world();
+    await w.run(24);
+    w.api.calls.length = 0;
+    await w.run(48, { store: createMemoryPackageStore() });
+    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(48) }]);
+  });
+
+  it('retries a transient failure of a page and of an order read', async () => {
+    const w = world();
+    w.api.failures.set('getTrackingUpdates', [httpError(503)]);
+    w.api.failures.set('getOrder', [httpError(429), httpError(502)]);
+    const out = await w.run(24);
+    expect(out.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
+  });
+
+  it('stops with the API unusable on a refused read, moving no watermark', async () => {
+    const w = world();
+    w.api.failures.set('getOrder', [httpError(400)]);
+    await expect(w.run(24)).rejects.toThrow(/could not read the API/);
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+  });
+
+  it('fetches pages concurrently once the number of pages is known', async () => {
+    const w = world();
+    for (let i = 0; i < 950; i++) {
+      w.api.packages.set(`X-${i}`, pkg({ id: `X-${String(i).padStart(4, '0')}`, order: `O-${String(i % 15).padStart(2, '0')}`, items: [] }));
+    }
+    w.api.peakInFlight = 0;
+    await w.run(24, { concurrency: 4 });
+    const pages = w.api.callsOf('getTrackingUpdates').map((c) => (c.arg as { pageNumber: number }).pageNumber);
+    expect(pages[0]).toBe(1);
+    expect([...pages].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(w.api.peakInFlight).toBe(4);
+  });
+
+  it('reads each order and its packages when there are only a few', async () => {
+    const w = world();
+    const out = await w.run(24, { perOrderMax: 100 });
+    expect(w.api.callsOf('getTrackingUpdates')).toHaveLength(0);
+    expect(w.api.callsOf('getPackages')).toHaveLength(ORDERS);
+    expect(out.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+  });
+
+  it('reads many orders with one list request, and reports an order the ledger never sent', async () => {
+    const w = world();
+    const stray = payload('STRAY-1');
+    w.api.orders.set('STRAY-1', readOf(expectOrderFromPayload(stray), 'Shipped'));
+    w.api.packages.set('P-STRAY', pkg({ id: 'P-STRAY', order: 'STRAY-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+    const out = await w.run(24, { bulkReadMin: 10 });
+    // Our 30 orders in one list request while the pages come in; the stranger, found in the pages, on its own.
+    expect(w.api.callsOf('listOrders')).toHaveLength(1);
+    expect(w.api.callsOf('getOrder').map((c) => c.arg)).toEqual(['STRAY-1']);
+    const unknown = out.orders.find((o) => o.customerOrderId === 'STRAY-1')!;
+    expect([unknown.status, unknown.exceptions.map((e) => e.type)]).toEqual(['exception', ['unknown_order']]);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * Reconcile against the real sandbox after moving its clock: orders created through the API
+ * client and recorded in a ledger file, fulfilled with splits, bundles, replacements and
+ * cancellations, and the result checked against what the sandbox shipped (read back directly).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/types.js';
+import type { CreateOrderPayload, PackageRecord } from '../../src/contract/schemas.js';
+import { openLedger } from '../../src/ledger/index.js';
+import type { Ledger } from '../../src/ledger/types.js';
+import { silentLogger } from '../../src/log.js';
+import { reconcile } from '../../src/reconcile/index.js';
+import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+
+const ORDERS = 40;
+const START = '2031-05-04T08:00:00.000Z';
+let sandbox: SandboxHandle;
+let client: ApiClient;
+let ledger: Ledger;
+let dir: string;
+
+function payload(n: number, orderDate: string): CreateOrderPayload {
+  const products = [...CATALOGUE_IDS.samples, ...CATALOGUE_IDS.bundles];
+  const lines = Array.from({ length: 1 + (n % 3) }, (_, i) => ({
+    productId: products[(n * 7 + i * 5) % products.length]!,
+    customerLineItemId: `L${i + 1}`,
+    name: `Item ${i + 1}`,
+    quantity: 1 + ((n + i) % 4),
+    unitPrice: 12.5,
+    discount: i === 0 ? 2.5 : 0,
+  }));
+  const sub = lines.reduce((s, l) => s + l.unitPrice * l.quantity, 0);
+  return {
+    customerDetails: { shippingAddress: { fullName: 'Ada Lovelace', addressLines: ['1 Main St'], city: 'Springfield', provinceOrState: 'IL', postalOrZipCode: '62701', countryCode: 'US', phone: '2175550100' } },
+    orderDetails: {
+      customerOrderId: `E2E-${String(n).padStart(3, '0')}`,
+      marketplaceOrderId: `MKT-${n}`,
+      orderDate,
+      sourceOfSale: 'OtherMarketplace',
+      lineItems: lines,
+      subTotal: sub,
+      discountTotal: 2.5 * lines[0]!.quantity,
+      salesTax: 1.25,
+      grandTotal: sub + 1.25,
+    },
+    orderShippingDetails: { carrierId: n % 2 === 0 ? 'CarrierXGround' : 'CarrierX2Day' },
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
+  sandbox = await startSandbox({ startTime: START, freezeClock: true, seed: 7, rates: { split: 0.5, replace: 0.3, cancel: 0.15 } });
+  client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
+  ledger = openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
+  const runId = ledger.startRun({ command: 'import', files: [] });
+  for (let n = 0; n < ORDERS; n++) {
+    const p = payload(n, sandbox.now().toISOString());
+    ledger.recordIntent({ payload: p }, runId);
+    ledger.markSending(p.orderDetails.customerOrderId);
+    const created = await client.createOrder(p);
+    expect(created.status).toBe(201);
+    ledger.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    sandbox.advanceClock(0.05);
+  }
+  ledger.finishRun(runId, { summary: {} });
+});
+
+afterAll(async () => {
+  ledger?.close();
+  await client?.close();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (name: string, extra: Partial<Parameters<typeof reconcile>[0]> = {}) =>
+  reconcile({ ledger, client, now: sandbox.now(), lateAfterDays: 3, out: join(dir, `${name}.xlsx`), logger: silentLogger, perOrderMax: 0, ...extra });
+
+describe('reconcile against the sandbox', () => {
+  it('sees orders waiting before anything shipped', async () => {
+    const out = await run('early');
+    expect(out.report.summary.waiting).toBe(ORDERS);
+    expect(out.orders.every((o) => o.trackingNumbers.length === 0)).toBe(true);
+  });
+
+  it('matches what the sandbox shipped a week later: splits, bundles, replacements and cancellations', async () => {
+    sandbox.advanceClock(24 * 7);
+    const out = await run('week', { confirmationsPath: join(dir, 'confirm.csv') });
+    expect(out.report.orders).toHaveLength(ORDERS);
+
+    let splits = 0;
+    let replaced = 0;
+    let bundles = 0;
+    for (const order of out.orders) {
+      const truth: PackageRecord[] = (await client.getPackages(order.customerOrderId)).data;
+      const live = truth.filter((p) => !p.replacedByPackageId);
+      replaced += truth.length - live.length;
+      if (live.length > 1) splits++;
+      expect(order.trackingNumbers).toEqual(live.map((p) => p.trackingDetail.trackingNumber));
+      const read = (await client.getOrder(order.customerOrderId))!.order;
+      for (const line of order.lines.filter((l) => !l.isAddedByNetwork)) {
+        const contents = live.flatMap((p) => p.packageContents).filter((c) => c.customerLineItemId === line.customerLineItemId);
+        const apiLine = read.lineItems.find((l) => l.customerLineItemId === line.customerLineItemId)!;
+        if (contents.some((c) => c.productId !== line.productId)) {
+          bundles++;
+          // A bundle counts in bundles: shipped when the API says so, never its component units.
+          expect(line.shipped).toBe(apiLine.status === 'Shipped' ? line.ordered - line.canceledUnits : 0);
+        } else {
+          expect(line.shipped).toBe(contents.reduce((n, c) => n + c.quantity, 0));
+        }
+        expect(line.status).toBe(apiLine.status);
+      }
+    }
+    expect(splits).toBeGreaterThan(0);
+    expect(replaced).toBeGreaterThan(0);
+    expect(bundles).toBeGreaterThan(0);
+    const types = new Set(out.orders.flatMap((o) => o.exceptions.map((e) => e.type)));
+    expect(types).toContain('replaced_package');
+    expect(types).toContain('canceled_line');
+    // The sandbox reads amounts back as PRODUCT.md section 6 says; nothing is late after a week when all shipped.
+    expect(types).not.toContain('amount_mismatch');
+    expect(out.report.summary.waiting).toBe(0);
+    expect(out.report.summary.not_found).toBe(0);
+    expect((out.report.summary.delivered ?? 0) + (out.report.summary.shipped ?? 0)).toBeGreaterThan(ORDERS / 2);
+  });
+
+  it('gives the same answer reading order by order as paging tracking updates incrementally', async () => {
+    sandbox.advanceClock(24);
+    const incremental = await run('incremental');
+    const perOrder = await run('per-order', { perOrderMax: 1000 });
+    expect(incremental.report.orders).toEqual(perOrder.report.orders);
+  });
+
+  it('reports an order the API does not know as not_found', async () => {
+    const runId = ledger.startRun({ command: 'import', files: [] });
+    const ghost = payload(999, sandbox.now().toISOString());
+    ledger.recordIntent({ payload: ghost }, runId);
+    ledger.markSending(ghost.orderDetails.customerOrderId);
+    ledger.markAccepted(ghost.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    const out = await run('ghost');
+    const order = out.orders.find((o) => o.customerOrderId === ghost.orderDetails.customerOrderId)!;
+    expect([order.status, order.exceptions.map((e) => e.type)]).toEqual(['not_found', ['missing_order']]);
+    expect(out.hasExceptions).toBe(true);
+  });
+});
