@@ -7,5 +7,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    reporters: ['default', './test/support/plain-summary-reporter.ts'],
   },
 });

@@ -1,4 +1,272 @@
 #!/usr/bin/env node
-// Placeholder entry until the commands land; replaced by the real CLI.
-console.error('order-batch: not built yet');
-process.exit(2);
+/**
+ * The only place that reads argv and the environment, prints, and sets the exit code.
+ * Each command is a function taking typed options and returning a result (src/commands/).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { AuthError, ForbiddenError, isRetryable } from './api/errors.js';
+import { EXIT, ApiUnusableError, InputError, UsageError } from './errors.js';
+import { createLogger, silentLogger, type Logger } from './log.js';
+import { resolveOptions, type RawFlags, type ResolvedOptions } from './options.js';
+import { createByteProgress, createOrderProgress } from './commands/progress.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runDemo } from './commands/demo.js';
+import { importFiles } from './commands/import.js';
+import { reconcileCommand } from './commands/reconcile.js';
+import { formatReconcileText, formatValidateText } from './commands/text-report.js';
+import { validateFiles } from './commands/validate.js';
+import { templateCommand } from './commands/template.js';
+import { runSandbox } from './sandbox/main.js';
+
+const VERSION = '0.1.0';
+
+function loggerFor(options: ResolvedOptions): Logger {
+  if (options.logLevel === 'silent') return silentLogger;
+  return createLogger({ level: options.logLevel, pretty: Boolean(process.stderr.isTTY) });
+}
+
+function resolve(flags: RawFlags): ResolvedOptions {
+  return resolveOptions(flags, process.env, new Date());
+}
+
+function addCommonOptions(cmd: Command, extra: { sheet?: boolean; out?: boolean } = {}): Command {
+  if (extra.out !== false) cmd.option('--out <path>', 'result file (.xlsx or .csv), or a folder when several files are given');
+  cmd
+    .option('--json', 'print the machine-readable report on stdout (logs go to stderr)')
+    .option('--now <iso>', 'evaluate date rules as of this instant (default: now)')
+    .option('--timezone <iana>', 'zone for dates written without an offset (default UTC)')
+    .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, connection, ...)')
+    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent'));
+  if (extra.sheet !== false) cmd.option('--sheet <name>', 'worksheet of an xlsx file (default: the first visible one)');
+  return cmd;
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command()
+    .name('order-batch')
+    .description('Move orders from spreadsheets into the fulfillment network, and bring shipment results back.')
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+
+  addCommonOptions(
+    program
+      .command('validate')
+      .description('check order sheets offline and write a result file beside each')
+      .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
+      .option('--online', 'also ask the API: unknown products, stock, orders it already has')
+      .option('--sandbox', 'with --online: ask the embedded sandbox')
+      .option('--ledger <path>', 'with --online: the ledger that tells our own orders apart'),
+  ).action(async (files: string[], flags: RawFlags) => {
+    const options = resolve(flags);
+    const logger = loggerFor(options);
+    const result = await validateFiles({
+      files,
+      out: options.out,
+      sheet: options.sheet,
+      context: { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale },
+      online: options.online
+        ? { connection: options.connection, useSandbox: options.useSandbox, ledgerPath: options.ledgerPath, maxAttempts: options.maxAttempts, concurrency: options.concurrency }
+        : undefined,
+      logger,
+      progress: options.json ? undefined : createByteProgress(process.stderr),
+    });
+    if (options.json) printJson(result.report);
+    else process.stdout.write(formatValidateText(result.report));
+    exitCode = result.hasUnusableInput ? EXIT.usage : result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
+  });
+
+  addCommonOptions(
+    program
+      .command('import')
+      .description('validate, submit the valid orders, and write a result file beside each sheet')
+      .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
+      .option('--concurrency <n>', 'orders sent at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
+      .option('--dry-run', 'do everything but send the orders')
+      .option('--sandbox', 'start the embedded sandbox and send the orders there')
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
+  ).action(async (files: string[], flags: RawFlags) => {
+    const options = resolve(flags);
+    const logger = loggerFor(options);
+    const result = await importFiles({
+      files,
+      out: options.out,
+      sheet: options.sheet,
+      context: { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale },
+      connection: options.connection,
+      useSandbox: options.useSandbox,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      dryRun: options.dryRun,
+      ledgerPath: options.ledgerPath,
+      archiveDir: options.archiveDir,
+      logger,
+      progress: options.json ? undefined : createByteProgress(process.stderr),
+      orderProgress: options.json ? undefined : createOrderProgress(process.stderr),
+    });
+    if (options.json) printJson(result.report);
+    else process.stdout.write(formatValidateText(result.report));
+    if (result.apiUnusable) process.stderr.write(`order-batch: ${result.apiUnusable.message}\n`);
+    exitCode = result.apiUnusable ? EXIT.apiUnusable : result.hasUnusableInput ? EXIT.usage : result.hasProblems ? EXIT.someFailed : EXIT.ok;
+  });
+
+  addCommonOptions(
+    program
+      .command('reconcile')
+      .description('pull orders, packages and tracking; write the reconciliation workbook')
+      .option('--since <iso>', 'orders the ledger submitted since this instant (default: the last 30 days)')
+      .option('--hours <n>', 'orders the ledger submitted in the last n hours')
+      .option('--orders <result file>', 'the orders of a validate/import result file')
+      .option('--all', 'every order the API lists (last 365 days)')
+      .option('--confirmations <csv>', 'also write tracking confirmations for the marketplaces')
+      .option('--concurrency <n>', 'requests at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
+      .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
+    { sheet: true },
+  ).action(async (flags: RawFlags & { since?: string; hours?: string; orders?: string; all?: boolean; confirmations?: string }) => {
+    const options = resolve(flags);
+    const logger = loggerFor(options);
+    let hours: number | undefined;
+    if (flags.hours !== undefined) {
+      hours = Number(flags.hours);
+      if (!Number.isInteger(hours) || hours < 1) throw new UsageError(`--hours takes a whole number of hours, not "${flags.hours}".`);
+    }
+    let since: Date | undefined;
+    if (flags.since !== undefined) {
+      since = new Date(flags.since);
+      if (Number.isNaN(since.getTime())) throw new UsageError(`--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z, not "${flags.since}".`);
+    }
+    const result = await reconcileCommand({
+      connection: options.connection,
+      useSandbox: options.useSandbox,
+      ledgerPath: options.ledgerPath,
+      now: options.now,
+      isNowPinned: options.isNowPinned,
+      since,
+      hours,
+      ordersFile: flags.orders,
+      all: flags.all,
+      out: options.out,
+      confirmationsPath: flags.confirmations,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      lateAfterDays: options.lateAfterDays,
+      sheet: options.sheet,
+      logger,
+    });
+    if (options.json) printJson(result.report);
+    else process.stdout.write(formatReconcileText(result.report));
+    exitCode = result.hasExceptions ? EXIT.someFailed : EXIT.ok;
+  });
+
+  program
+    .command('demo')
+    .description('the whole loop on the embedded sandbox: import the samples, let them ship, reconcile (npm start)')
+    .option('--out <dir>', 'where the demo writes its files', 'demo-output')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
+    .action(async (flags: RawFlags) => {
+      const options = resolve(flags);
+      await runDemo({
+        samplesDir: join(dirname(fileURLToPath(import.meta.url)), '..', 'samples'),
+        outDir: options.out ?? 'demo-output',
+        logger: loggerFor(options),
+        print: (line) => process.stdout.write(`${line}\n`),
+      });
+    });
+
+  program
+    .command('template')
+    .description('write the blank order template')
+    .addOption(new Option('--format <format>', 'xlsx or csv (default: from --out, else xlsx)').choices(['xlsx', 'csv']))
+    .option('--out <path>', 'where to write it (default order-template.xlsx or .csv)')
+    .option('--config <file>', 'JSON config file (its sourcesOfSale feed the dropdown)')
+    .action(async (flags: RawFlags & { format?: 'xlsx' | 'csv' }) => {
+      const options = resolve(flags);
+      const path = await templateCommand({ format: flags.format, out: options.out, sourcesOfSale: options.sourcesOfSale });
+      process.stdout.write(`${path}\n`);
+    });
+
+  program
+    .command('sandbox')
+    .description('run the local imitation of the fulfillment API')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--client-id <id>', 'client id the sandbox accepts')
+    .option('--client-secret <secret>', 'client secret the sandbox accepts')
+    .option('--seed <n>', 'seed for the simulated fulfillment and faults', '1')
+    .option('--state <file>', 'keep the sandbox state in this file across restarts')
+    .option('--latency-ms <n>', 'added latency per request')
+    .option('--fault-rate <p>', 'share of requests answered 429/5xx or reset (0 to 1)')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens')
+    .action(async (flags: Record<string, string | undefined>) => {
+      const num = (name: string, value: string | undefined, opts: { min: number; max: number; integer?: boolean }): number | undefined => {
+        if (value === undefined) return undefined;
+        const n = Number(value);
+        if (!Number.isFinite(n) || n < opts.min || n > opts.max || (opts.integer && !Number.isInteger(n))) {
+          throw new UsageError(`--${name} takes ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min} to ${opts.max}, not "${value}".`);
+        }
+        return n;
+      };
+      const server = await runSandbox({
+        port: num('port', flags.port, { min: 0, max: 65535, integer: true }),
+        host: flags.host,
+        clientId: flags.clientId,
+        clientSecret: flags.clientSecret,
+        seed: num('seed', flags.seed, { min: 0, max: 2 ** 31, integer: true }),
+        statePath: flags.state,
+        latencyMs: num('latency-ms', flags.latencyMs, { min: 0, max: 600_000, integer: true }),
+        faultRate: num('fault-rate', flags.faultRate, { min: 0, max: 1 }),
+        tokenTtlSeconds: num('token-ttl', flags.tokenTtl, { min: 1, max: 86_400 * 365, integer: true }),
+        print: (line: string) => process.stdout.write(`${line}\n`),
+      });
+      await new Promise<void>((resolveStop) => {
+        const stop = () => {
+          void server.close().then(resolveStop);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+function reportError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Commander has already printed its message; --help and --version end here with code 0.
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (err instanceof UsageError || err instanceof InputError) {
+    process.stderr.write(`order-batch: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof AuthError || err instanceof ForbiddenError || isRetryable(err)) {
+    process.stderr.write(`order-batch: the fulfillment API could not be used: ${(err as Error).message}\n`);
+    return EXIT.apiUnusable;
+  }
+  if (err instanceof ApiUnusableError) {
+    process.stderr.write(`order-batch: ${err.message}\n`);
+    return EXIT.apiUnusable;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`order-batch: internal error: ${message}\nThis is a bug; please report it with the command you ran (add --log-level debug for details).\n`);
+  if (process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  return EXIT.someFailed;
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

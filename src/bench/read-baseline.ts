@@ -86,7 +86,8 @@ const LAST = ['Lopez', 'Smith', 'Khan', 'Chen', 'Johnson', "O'Brien", 'Garcia', 
 const STREETS = ['Main St', 'Oak Ave', 'Maple Dr', 'Cedar Ln', 'Elm St', 'Park Blvd', 'Lakeview Rd', 'Washington Ave'];
 const CARRIERS = ['CarrierXGround', 'CarrierX2Day', 'CarrierXOvernight', ''];
 const ITEM_NAMES = ['Ceramic mug, blue', 'Cotton T-shirt (M)', 'Steel water bottle 750 ml', 'Notebook "A5", dotted', 'Desk lamp'];
-const PRODUCTS = Array.from({ length: 50 }, (_, i) => ({ id: `PRD-${1001 + i}`, name: ITEM_NAMES[i % 5]!, priceCents: 499 + ((i * 737) % 9000) }));
+/** PRD-1001..PRD-1020: the sandbox stocks these plentifully in every center, so benchmark imports never run out. */
+const PRODUCTS = Array.from({ length: 20 }, (_, i) => ({ id: `PRD-${1001 + i}`, name: ITEM_NAMES[i % 5]!, priceCents: 499 + ((i * 737) % 9000) }));
 
 /** mulberry32: small, fast and seedable, so a sheet is the same on every run. */
 function createRandom(seed: number): () => number {

@@ -171,9 +171,15 @@ export function chooseTarget(file: string, internals: ReaderInternals, wanted: s
     if (!match) throw unknownSheet(file, wanted, sheets.map((s) => s.name));
     return { name: match.name, sheetNo: match.sheetNo };
   }
-  const chosen = sheets.find((s) => s.isVisible) ?? sheets[0]!;
+  // A result workbook of this tool (Results, Fix, Summary) is uploaded again for its Fix sheet:
+  // the rows to correct, in template form. Reading Results would resend every row.
+  const isResultWorkbook = RESULT_SHEETS.every((name) => sheets.some((s) => s.name === name));
+  const fix = isResultWorkbook ? sheets.find((s) => s.name === 'Fix') : undefined;
+  const chosen = fix ?? sheets.find((s) => s.isVisible) ?? sheets[0]!;
   return { name: chosen.name, sheetNo: chosen.sheetNo };
 }
+
+const RESULT_SHEETS = ['Results', 'Fix', 'Summary'];
 
 function unknownSheet(file: string, wanted: string, names: string[]): InputError {
   const list = names.map((n) => `"${n}"`).join(', ');

@@ -1,0 +1,107 @@
+/**
+ * Where the API is: the embedded sandbox (--sandbox) or the configured base URL. The tool never
+ * guesses where to send real orders: with neither, it stops and says how to set both.
+ */
+import { createApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/types.js';
+import { dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Ledger } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import type { ConnectionSettings } from '../options.js';
+import { startSandbox } from '../sandbox/index.js';
+
+export interface Connection {
+  client: ApiClient;
+  /** Where requests go, for logs and the Summary sheet (never credentials). */
+  baseUrl: string;
+  isSandbox: boolean;
+  /** The embedded sandbox's simulated clock (absent for a real API). */
+  sandboxNow?: () => Date;
+  /** The embedded sandbox, for the demo (moving its clock). */
+  advanceSandboxClock?: (hours: number) => void;
+  close(): Promise<void>;
+}
+
+export const MISSING_CONNECTION_MESSAGE =
+  'No fulfillment API is configured. Set FULFILLMENT_BASE_URL, FULFILLMENT_CLIENT_ID and FULFILLMENT_CLIENT_SECRET ' +
+  '(or baseUrl, clientId and clientSecret in --config), or add --sandbox to try it against the built-in sandbox.';
+
+/**
+ * A ledger remembers which API it records orders for: orders accepted by the sandbox must never
+ * pass for orders sent to the real network, nor orders of one account for another's.
+ */
+export function endpointIdentity(connection: Connection): string {
+  return connection.isSandbox ? 'sandbox' : connection.baseUrl.replace(/\/+$/, '');
+}
+
+export async function connect(options: {
+  connection: ConnectionSettings;
+  useSandbox: boolean;
+  /** The embedded sandbox's clock starts here (so --now and the sandbox agree). */
+  sandboxStart?: Date;
+  /** Keep the embedded sandbox's orders and clock here, so import and reconcile runs share one world. */
+  sandboxStatePath?: string;
+  concurrency: number;
+  logger: Logger;
+}): Promise<Connection> {
+  if (options.useSandbox) {
+    const sandbox = await startSandbox({ port: 0, startTime: options.sandboxStart, statePath: options.sandboxStatePath });
+    const client = createApiClient({
+      baseUrl: sandbox.url,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      auth: options.connection.auth,
+      connections: Math.max(options.concurrency, 4),
+      logger: options.logger,
+    });
+    options.logger.info({ baseUrl: sandbox.url }, 'using the embedded sandbox');
+    return {
+      client,
+      baseUrl: sandbox.url,
+      isSandbox: true,
+      sandboxNow: () => sandbox.now(),
+      advanceSandboxClock: (hours: number) => sandbox.advanceClock(hours),
+      async close() {
+        await client.close();
+        await sandbox.close();
+      },
+    };
+  }
+  const { baseUrl, clientId, clientSecret } = options.connection;
+  if (!baseUrl) throw new UsageError(MISSING_CONNECTION_MESSAGE);
+  if (!clientId || !clientSecret) {
+    throw new UsageError('FULFILLMENT_CLIENT_ID and FULFILLMENT_CLIENT_SECRET must both be set (or clientId and clientSecret in --config).');
+  }
+  const client = createApiClient({
+    baseUrl,
+    clientId,
+    clientSecret,
+    auth: options.connection.auth,
+    connections: Math.max(options.concurrency, 4),
+    logger: options.logger,
+  });
+  return { client, baseUrl, isSandbox: false, close: () => client.close() };
+}
+
+/** The embedded sandbox keeps its world beside the (sandbox) ledger. */
+export function sandboxStatePathFor(ledgerPath: string): string {
+  return join(dirname(ledgerPath), 'sandbox-state.json');
+}
+
+const ENDPOINT_KEY = 'endpoint';
+
+/** Ties a ledger to the API it records orders for on first use, and refuses to mix them later. */
+export function bindLedgerToEndpoint(ledger: Ledger, identity: string): void {
+  const bound = ledger.getSetting(ENDPOINT_KEY);
+  if (bound === null) {
+    ledger.setSetting(ENDPOINT_KEY, identity);
+    return;
+  }
+  if (bound !== identity) {
+    throw new UsageError(
+      `The ledger ${ledger.path} records orders sent to ${bound}, not ${identity}. ` +
+        'Use --ledger <file> to keep a separate ledger for each API (the sandbox has its own by default).',
+    );
+  }
+}

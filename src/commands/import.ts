@@ -1,0 +1,289 @@
+/**
+ * `order-batch import <file...>`: validate, check against the API, submit the valid orders through
+ * the ledger, and write a result file for each sheet. Returns a result; the CLI or the web app
+ * decides what to print and which exit code follows.
+ */
+import { mkdirSync, renameSync, copyFileSync, unlinkSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { hasErrors, type Issue } from '../issues/index.js';
+import { checkOrderOnline, fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
+import { sheetColumnsOf } from '../import/sheet-cells.js';
+import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
+import { isRetryable } from '../api/errors.js';
+import { openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import type { ConnectionSettings } from '../options.js';
+import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import { checkFile } from './check-file.js';
+import { bindLedgerToEndpoint, connect, endpointIdentity, sandboxStatePathFor, type Connection } from './connect.js';
+import { expandInputs } from './input-files.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from './json-report.js';
+import { resultPathFor } from './output-path.js';
+import type { OrderProgress, Progress } from './progress.js';
+import { countByStatus, type OrderOutcomeView } from './result-rows.js';
+import { writeResultFile } from './write-result.js';
+
+export interface ImportOptions {
+  files: readonly string[];
+  out?: string;
+  sheet?: string;
+  context: CheckContext;
+  connection: ConnectionSettings;
+  useSandbox: boolean;
+  concurrency: number;
+  maxAttempts: number;
+  dryRun: boolean;
+  ledgerPath: string;
+  archiveDir?: string;
+  logger: Logger;
+  progress?: Progress;
+  orderProgress?: OrderProgress;
+  /** For tests and the web app: an existing connection instead of building one. */
+  connectionOverride?: Connection;
+  /** Backoff for retries; default 0.5 s doubling to 30 s. Tests shorten it. */
+  backoff?: { baseMs: number; maxMs: number };
+  /** Called for each order as it is done (the web app shows live progress). */
+  onOrderDone?: (done: number, total: number, status: string) => void;
+}
+
+export interface ImportResult {
+  report: JsonReport;
+  hasUnusableInput: boolean;
+  /** Some order is invalid, rejected or failed. */
+  hasProblems: boolean;
+  /** The API could not be used at all (auth refused, 403, unreachable). */
+  apiUnusable?: StopReason;
+  runId?: string;
+}
+
+interface FileState {
+  file: string;
+  sheet: CheckedSheet;
+  /** Outcome per order (same index as sheet.orders). */
+  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string })[];
+}
+
+const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
+
+function outcomeView(status: string, issues: Issue[], extra?: { httpStatus?: number; requestId?: string; submittedAt?: string }): FileState['outcomes'][number] {
+  const needsFix = status === 'invalid' || status === 'rejected';
+  return {
+    status,
+    issues,
+    needsFix,
+    extra: { httpStatus: extra?.httpStatus ?? null, requestId: extra?.requestId ?? null, submittedAt: extra?.submittedAt ?? null },
+    ...extra,
+  };
+}
+
+export async function importFiles(options: ImportOptions): Promise<ImportResult> {
+  const { logger } = options;
+  const files = expandInputs(options.files);
+  const inputs: JsonInput[] = [];
+  const states: FileState[] = [];
+  let hasUnusableInput = false;
+
+  for (const file of files) {
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger, progress: options.progress });
+    if (!checked.ok) {
+      hasUnusableInput = true;
+      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+      continue;
+    }
+    const { sheet } = checked;
+    if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues) });
+    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
+  }
+
+  const ledger = openLedger(options.ledgerPath, { logger });
+  const lock = await ledger.acquireRunLock({ command: 'import' });
+  let connection: Connection | undefined;
+  let apiUnusable: StopReason | undefined;
+  let runId: string | undefined;
+  const outputs: string[] = [];
+  try {
+    connection =
+      options.connectionOverride ??
+      (await connect({
+        connection: options.connection,
+        useSandbox: options.useSandbox,
+        sandboxStart: options.context.now,
+        sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
+        concurrency: options.concurrency,
+        logger,
+      }));
+    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+
+    const candidates = states.flatMap((state) =>
+      state.sheet.orders.flatMap((order, index) => (state.outcomes[index]!.status === 'valid' && order.payload ? [{ state, order, index }] : [])),
+    );
+    const known = ledger.getMany(candidates.map((c) => c.order.payload!.orderDetails.customerOrderId));
+    const isOurs = (id: string) => {
+      const state = known.get(id)?.state;
+      return state !== undefined && state !== 'pending' && state !== 'rejected';
+    };
+
+    let facts: OnlineFacts | undefined;
+    try {
+      facts = await fetchOnlineFacts({
+        client: connection.client,
+        productIds: new Set(candidates.flatMap((c) => c.order.payload!.orderDetails.lineItems.map((l) => l.productId))),
+        customerOrderIds: new Set(candidates.map((c) => c.order.payload!.orderDetails.customerOrderId)),
+        maxAttempts: options.maxAttempts,
+        concurrency: options.concurrency,
+        logger,
+      });
+    } catch (err) {
+      apiUnusable = stopReasonOf(err);
+      if (!apiUnusable) throw err;
+    }
+
+    const jobs: (SubmissionJob & { state: FileState; index: number })[] = [];
+    for (const { state, order, index } of candidates) {
+      if (apiUnusable || !facts) {
+        state.outcomes[index] = outcomeView('failed', [...order.issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API is reachable.`)]);
+        continue;
+      }
+      const online = checkOrderOnline(order, sheetColumnsOf(state.sheet), facts, isOurs);
+      if (hasErrors(online)) {
+        state.outcomes[index] = outcomeView('invalid', [...order.issues, ...online]);
+        continue;
+      }
+      const id = order.payload!.orderDetails.customerOrderId;
+      if (options.dryRun) {
+        const record = known.get(id);
+        state.outcomes[index] = record?.state === 'accepted'
+          ? outcomeView('already_submitted', [...order.issues], { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined })
+          : outcomeView('valid', [...order.issues, ...online]);
+        continue;
+      }
+      jobs.push({ order: order as SubmissionJob['order'], sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index });
+    }
+
+    if (jobs.length > 0) {
+      options.orderProgress?.start(jobs.length);
+      let done = 0;
+      const result = await submitOrders(jobs, {
+        client: connection.client,
+        ledger,
+        runId,
+        concurrency: options.concurrency,
+        maxAttempts: options.maxAttempts,
+        logger,
+        backoff: options.backoff,
+        onOutcome: (_job, outcome) => {
+          done++;
+          options.orderProgress?.tick(outcome.status);
+          options.onOrderDone?.(done, jobs.length, outcome.status);
+        },
+      });
+      options.orderProgress?.stop();
+      jobs.forEach((job, i) => {
+        const outcome: SubmitOutcome = result.outcomes[i]!;
+        job.state.outcomes[job.index] = outcomeView(outcome.status, [...job.order.issues, ...outcome.issues], {
+          httpStatus: outcome.httpStatus,
+          requestId: outcome.requestId,
+          submittedAt: outcome.submittedAt,
+        });
+      });
+      const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
+      if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) apiUnusable = result.stopped;
+    }
+
+    for (const state of states) {
+      const path = resultPathFor(state.file, options.out, files.length, 'import-result');
+      const written = await writeResultFile({
+        command: 'import',
+        sheet: state.sheet,
+        outcomes: state.outcomes,
+        extraColumns: EXTRA_COLUMNS,
+        path,
+        isDefaultPath: options.out === undefined,
+        generatedAt: new Date(),
+        notes: [
+          `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`,
+          `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
+          ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
+        ],
+        sourcesOfSale: options.context.sourcesOfSale,
+        logger,
+      });
+      outputs.push(written);
+      if (options.archiveDir && !options.dryRun) archiveIfDone(state, written, options.archiveDir, logger);
+    }
+    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: outputs });
+  } finally {
+    if (!options.connectionOverride) await connection?.close();
+    lock.release();
+    ledger.close();
+  }
+
+  const orders: JsonOrder[] = states.flatMap((state) =>
+    state.sheet.orders.map((order, i) => {
+      const outcome = state.outcomes[i]!;
+      const entry: JsonOrder = { customerOrderId: order.customerOrderId, file: state.file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
+      if (outcome.httpStatus !== undefined) entry.httpStatus = outcome.httpStatus;
+      if (outcome.requestId !== undefined) entry.requestId = outcome.requestId;
+      if (outcome.submittedAt !== undefined) entry.submittedAt = outcome.submittedAt;
+      return entry;
+    }),
+  );
+  const summary = countByStatus(orders.map((o) => o.status));
+  const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) > 0;
+  return {
+    report: { command: 'import', input: inputs, summary, orders, output: outputField(outputs) },
+    hasUnusableInput,
+    hasProblems,
+    ...(apiUnusable ? { apiUnusable } : {}),
+    ...(runId ? { runId } : {}),
+  };
+}
+
+function apiIssue(row: number | null, message: string): Issue {
+  return { row, column: null, code: 'failed', severity: 'error', message };
+}
+
+function stopReasonOf(err: unknown): StopReason | undefined {
+  const name = (err as Error | undefined)?.name;
+  if (name === 'AuthError') return { kind: 'auth', message: `the API refused the credentials (${(err as Error).message})` };
+  if (name === 'ForbiddenError') return { kind: 'forbidden', message: `the API forbade the request (${(err as Error).message})` };
+  if (isRetryable(err)) return { kind: 'unavailable', message: `the API could not be reached (${(err as Error).message})` };
+  return undefined;
+}
+
+/**
+ * Moves a processed sheet and its result into the archive once every outcome is durable. A sheet
+ * with a failed order stays where it is, so the next run picks it up again.
+ */
+function archiveIfDone(state: FileState, resultPath: string, archiveDir: string, logger: Logger): void {
+  if (state.outcomes.some((o) => o.status === 'failed')) {
+    logger.warn({ file: state.file }, 'not archived: some orders failed and will be retried by the next run');
+    return;
+  }
+  mkdirSync(archiveDir, { recursive: true });
+  for (const path of [state.file, resultPath]) {
+    const target = uniqueTarget(join(archiveDir, basename(path)));
+    moveFile(path, target);
+  }
+  logger.info({ file: state.file, archive: archiveDir }, 'archived');
+}
+
+function uniqueTarget(path: string): string {
+  if (!existsSync(path)) return path;
+  const dot = path.lastIndexOf('.');
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}.${stamp}${path.slice(dot)}` : `${path}.${stamp}`;
+}
+
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    copyFileSync(from, to);
+    unlinkSync(from);
+  }
+}

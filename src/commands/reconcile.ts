@@ -1,0 +1,66 @@
+/**
+ * `order-batch reconcile`: the connection and the ledger around src/reconcile, for the CLI and the web app.
+ * With the embedded sandbox, "now" is the sandbox's clock unless --now pins it.
+ */
+import type { Logger } from '../log.js';
+import { openLedger } from '../ledger/index.js';
+import type { ConnectionSettings } from '../options.js';
+import { reconcile, type ReconcileResult } from '../reconcile/index.js';
+import { bindLedgerToEndpoint, connect, endpointIdentity, sandboxStatePathFor, type Connection } from './connect.js';
+
+export interface ReconcileCommandOptions {
+  connection: ConnectionSettings;
+  useSandbox: boolean;
+  ledgerPath: string;
+  now: Date;
+  isNowPinned: boolean;
+  since?: Date;
+  hours?: number;
+  ordersFile?: string;
+  all?: boolean;
+  out?: string;
+  confirmationsPath?: string;
+  concurrency: number;
+  maxAttempts: number;
+  lateAfterDays: number;
+  sheet?: string;
+  logger: Logger;
+  connectionOverride?: Connection;
+}
+
+export async function reconcileCommand(options: ReconcileCommandOptions): Promise<ReconcileResult> {
+  const ledger = openLedger(options.ledgerPath, { logger: options.logger });
+  let connection: Connection | undefined;
+  try {
+    connection =
+      options.connectionOverride ??
+      (await connect({
+        connection: options.connection,
+        useSandbox: options.useSandbox,
+        sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
+        concurrency: options.concurrency,
+        logger: options.logger,
+      }));
+    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    const now = !options.isNowPinned && connection.sandboxNow ? connection.sandboxNow() : options.now;
+    return await reconcile({
+      ledger,
+      client: connection.client,
+      now,
+      since: options.since,
+      hours: options.hours,
+      ordersFile: options.ordersFile,
+      all: options.all,
+      out: options.out,
+      confirmationsPath: options.confirmationsPath,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      lateAfterDays: options.lateAfterDays,
+      sheet: options.sheet,
+      logger: options.logger,
+    });
+  } finally {
+    if (!options.connectionOverride) await connection?.close();
+    ledger.close();
+  }
+}

@@ -1,0 +1,68 @@
+/** The human summary printed when --json is not given: what happened, where the result is, the first problems. */
+import type { JsonReport } from './json-report.js';
+
+/** Enough to act on at a glance; the result file holds every issue. */
+const MAX_LISTED_ISSUES = 20;
+
+export function formatValidateText(report: JsonReport): string {
+  const lines: string[] = [];
+  const outputs = report.output === null ? [] : Array.isArray(report.output) ? report.output : [report.output];
+  for (const input of report.input) {
+    if (input.error) {
+      lines.push(`${input.file}: ${input.error.message}`);
+      continue;
+    }
+    lines.push(`${input.file}: ${input.rows} row${input.rows === 1 ? '' : 's'}, ${input.orders} order${input.orders === 1 ? '' : 's'}`);
+    for (const issue of input.issues ?? []) lines.push(`  ${issue.severity}: ${issue.message}`);
+  }
+  const counts = Object.entries(report.summary)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  if (counts) lines.push(`Orders: ${counts}`);
+
+  let listed = 0;
+  let total = 0;
+  for (const order of report.orders as { customerOrderId: string | null; issues: { row: number | null; column: string | null; severity: string; message: string }[] }[]) {
+    for (const issue of order.issues) {
+      if (issue.severity !== 'error') continue;
+      total++;
+      if (listed >= MAX_LISTED_ISSUES) continue;
+      if (listed === 0) lines.push('Problems:');
+      const where = [issue.row !== null ? `row ${issue.row}` : null, issue.column].filter(Boolean).join(', ');
+      lines.push(`  ${where}: ${issue.message}`);
+      listed++;
+    }
+  }
+  if (total > listed) lines.push(`  ... and ${total - listed} more in the result file.`);
+  for (const out of outputs) lines.push(`Result: ${out}`);
+  return `${lines.join('\n')}\n`;
+}
+
+interface ReconciledJson {
+  customerOrderId: string;
+  status: string;
+  exceptions: { type: string; detail: string }[];
+}
+
+export function formatReconcileText(report: JsonReport & { confirmations?: string }): string {
+  const lines: string[] = [];
+  const counts = Object.entries(report.summary)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  lines.push(`Orders: ${counts || 'none selected'}`);
+  let listed = 0;
+  let total = 0;
+  for (const order of report.orders as ReconciledJson[]) {
+    for (const ex of order.exceptions) {
+      total++;
+      if (listed >= MAX_LISTED_ISSUES) continue;
+      if (listed === 0) lines.push('Exceptions:');
+      lines.push(`  ${order.customerOrderId}: ${ex.type}: ${ex.detail}`);
+      listed++;
+    }
+  }
+  if (total > listed) lines.push(`  ... and ${total - listed} more in the workbook.`);
+  if (report.output) lines.push(`Workbook: ${String(report.output)}`);
+  if (report.confirmations) lines.push(`Confirmations: ${report.confirmations}`);
+  return `${lines.join('\n')}\n`;
+}

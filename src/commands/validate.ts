@@ -1,0 +1,140 @@
+/**
+ * `order-batch validate <file...>`: check sheets offline and write a result file for each.
+ * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
+ */
+import { existsSync } from 'node:fs';
+import { checkOrderOnline, fetchOnlineFacts } from '../import/online-checks.js';
+import { sheetColumnsOf } from '../import/sheet-cells.js';
+import { hasErrors, type Issue } from '../issues/index.js';
+import { openLedger } from '../ledger/index.js';
+import type { ConnectionSettings } from '../options.js';
+import type { CheckedSheet } from '../orders/types.js';
+import { connect, sandboxStatePathFor, type Connection } from './connect.js';
+import type { Logger } from '../log.js';
+import type { CheckContext } from '../orders/types.js';
+import { checkFile } from './check-file.js';
+import { expandInputs } from './input-files.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from './json-report.js';
+import { resultPathFor } from './output-path.js';
+import type { Progress } from './progress.js';
+import { countByStatus, type OrderOutcomeView } from './result-rows.js';
+import { writeResultFile } from './write-result.js';
+
+export interface ValidateOptions {
+  files: readonly string[];
+  out?: string;
+  sheet?: string;
+  context: CheckContext;
+  logger: Logger;
+  progress?: Progress;
+  /** Skip writing result files (the web app writes on demand). Default false. */
+  skipResultFile?: boolean;
+  /** --online: also ask the API about products, stock and existing orders. */
+  online?: {
+    connection: ConnectionSettings;
+    useSandbox: boolean;
+    ledgerPath: string;
+    maxAttempts: number;
+    concurrency: number;
+    connectionOverride?: Connection;
+  };
+}
+
+export interface ValidateResult {
+  report: JsonReport;
+  /** A file could not be used at all (unreadable, unsupported, empty, missing column). */
+  hasUnusableInput: boolean;
+  hasInvalidOrders: boolean;
+}
+
+export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutcomeView {
+  const invalid = hasErrors(issues);
+  return { status: invalid ? 'invalid' : 'valid', issues, needsFix: invalid };
+}
+
+export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
+  const files = expandInputs(options.files);
+  const inputs: JsonInput[] = [];
+  const orders: JsonOrder[] = [];
+  const outputs: string[] = [];
+  const statuses: string[] = [];
+  let hasUnusableInput = false;
+
+  const checkedSheets: CheckedSheet[] = [];
+  for (const file of files) {
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
+    if (!checked.ok) {
+      hasUnusableInput = true;
+      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+      continue;
+    }
+    checkedSheets.push(checked.sheet);
+  }
+  const onlineIssues = options.online ? await checkOnline(checkedSheets, options.online, options.logger) : undefined;
+
+  for (const sheet of checkedSheets) {
+    const file = sheet.file;
+    if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
+    const extra = onlineIssues?.get(sheet);
+    const outcomes = sheet.orders.map((o, i) => validationOutcome([...o.issues, ...(extra?.[i] ?? [])]));
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues) });
+    sheet.orders.forEach((order, i) => {
+      const outcome = outcomes[i]!;
+      statuses.push(outcome.status);
+      orders.push({ customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) });
+    });
+    if (!options.skipResultFile) {
+      const path = resultPathFor(file, options.out, files.length, 'result');
+      outputs.push(
+        await writeResultFile({
+          command: 'validate',
+          sheet,
+          outcomes,
+          extraColumns: [],
+          path,
+          isDefaultPath: options.out === undefined,
+          generatedAt: new Date(),
+          notes: [`Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`],
+          sourcesOfSale: options.context.sourcesOfSale,
+          logger: options.logger,
+        }),
+      );
+    }
+  }
+
+  const summary = countByStatus(statuses);
+  return {
+    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs) },
+    hasUnusableInput,
+    hasInvalidOrders: (summary.invalid ?? 0) > 0,
+  };
+}
+
+/** API-side issues per sheet and order index; the ledger (when there is one) tells our own orders apart. */
+async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
+  const valid = sheets.flatMap((sheet) => sheet.orders.filter((o) => o.status === 'valid' && o.payload));
+  const ids = new Set(valid.map((o) => o.payload!.orderDetails.customerOrderId));
+  const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
+  const ours = ledger ? ledger.getMany(ids) : new Map();
+  ledger?.close();
+  const connection =
+    online.connectionOverride ??
+    (await connect({ connection: online.connection, useSandbox: online.useSandbox, sandboxStatePath: sandboxStatePathFor(online.ledgerPath), concurrency: online.concurrency, logger }));
+  try {
+    const facts = await fetchOnlineFacts({
+      client: connection.client,
+      productIds: new Set(valid.flatMap((o) => o.payload!.orderDetails.lineItems.map((l) => l.productId))),
+      customerOrderIds: ids,
+      maxAttempts: online.maxAttempts,
+      concurrency: online.concurrency,
+      logger,
+    });
+    const isOurs = (id: string) => {
+      const state = ours.get(id)?.state;
+      return state !== undefined && state !== 'pending' && state !== 'rejected';
+    };
+    return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order) => checkOrderOnline(order, sheetColumnsOf(sheet), facts, isOurs))]));
+  } finally {
+    if (!online.connectionOverride) await connection.close();
+  }
+}

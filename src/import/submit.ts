@@ -1,0 +1,247 @@
+/**
+ * Submitting valid orders (PRODUCT.md section 5): every order recorded in the ledger before it is
+ * sent and after it is answered; an order whose outcome is unknown is looked up with GET before it
+ * is ever sent again; retries only for what is transient, with backoff and full jitter; the run
+ * slows down and stops early when the API fails wholesale; 401 is the client's (one refresh),
+ * a refused token or a 403 stops the run.
+ */
+import pLimit from 'p-limit';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
+import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable } from '../api/errors.js';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry.js';
+import type { ApiClient } from '../api/types.js';
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import type { Issue } from '../issues/index.js';
+import { LOOKUP_STATES } from '../ledger/intent.js';
+import type { Ledger, OrderIntent } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import type { CheckedOrder } from '../orders/types.js';
+import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
+
+export type SubmitStatus = 'accepted' | 'rejected' | 'already_submitted' | 'failed';
+
+export interface SubmitOutcome {
+  status: SubmitStatus;
+  httpStatus?: number;
+  requestId?: string;
+  submittedAt?: string;
+  issues: Issue[];
+  /** POSTs sent for the order in this run. */
+  posts: number;
+}
+
+export interface SubmissionJob {
+  order: CheckedOrder & { payload: CreateOrderPayload };
+  sheet: SheetColumns;
+  file: string;
+  sha256: string;
+}
+
+export type StopReason = { kind: 'auth' | 'forbidden' | 'unavailable'; message: string };
+
+export interface SubmitOptions {
+  client: ApiClient;
+  ledger: Ledger;
+  runId: string;
+  concurrency: number;
+  maxAttempts: number;
+  logger: Logger;
+  /** Milliseconds since the epoch; default Date.now. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  guard?: FailureGuard;
+  backoff?: { baseMs: number; maxMs: number };
+  onOutcome?: (job: SubmissionJob, outcome: SubmitOutcome) => void;
+}
+
+export interface SubmitResult {
+  outcomes: SubmitOutcome[];
+  stopped?: StopReason;
+}
+
+const DUPLICATE_MESSAGE = /already exists/i;
+const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
+
+export async function submitOrders(jobs: readonly SubmissionJob[], options: SubmitOptions): Promise<SubmitResult> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  const random = options.random ?? Math.random;
+  const guard = options.guard ?? createFailureGuard({ now });
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const { client, ledger, logger } = options;
+  let stopped: StopReason | undefined;
+
+  // One commit records every order before the first POST leaves.
+  const intents: OrderIntent[] = jobs.map((job) => ({ payload: job.order.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
+  const decisions = ledger.recordIntents(intents, options.runId);
+
+  const notSent = (job: SubmissionJob, why: string): SubmitOutcome => ({
+    status: 'failed',
+    posts: 0,
+    issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not sent: ${why} Run the import again to send it.`)],
+  });
+
+  async function lookup(id: string): Promise<{ found: boolean; requestId?: string } | 'failed'> {
+    for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
+      try {
+        const found = await client.getOrder(id);
+        guard.record('success');
+        return found ? { found: true, requestId: found.requestId } : { found: false };
+      } catch (err) {
+        if (!isRetryable(err)) throw err;
+        guard.record('failure');
+        if (attempt === options.maxAttempts || guard.shouldStop()) return 'failed';
+        await sleep(backoffDelayMs(attempt, { ...backoff, retryAfterMs: (err as HttpError).retryAfterMs }, random));
+      }
+    }
+    return 'failed';
+  }
+
+  async function submitOne(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
+    const id = job.order.payload.orderDetails.customerOrderId;
+    const decision = decisions[index]!;
+    if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
+
+    if (decision.action === 'already_submitted' || decision.action === 'duplicate_in_run') {
+      const record = ledger.get(id);
+      if (decision.action === 'duplicate_in_run' || record?.state !== 'accepted') {
+        return {
+          status: 'rejected',
+          posts: 0,
+          issues: [issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" appears more than once in this run (another file or sheet has the same customerOrderId); it was sent once.`)],
+        };
+      }
+      const issues: Issue[] = [];
+      if (decision.payloadChanged) {
+        issues.push(issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" was already sent by this tool with different contents; the fulfillment network keeps the first version. Use a new customerOrderId for a different order.`));
+      }
+      return { status: 'already_submitted', posts: 0, issues, submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined, httpStatus: record.httpStatus ?? undefined };
+    }
+
+    let mustLookUp = decision.action === 'lookup';
+    let sawUnknown = false;
+    let posts = 0;
+    let lastProblem = 'no answer';
+    let lastStatus: number | undefined;
+
+    for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
+      const pause = guard.delayBeforeNextMs();
+      if (pause > 0) await sleep(pause);
+      if (guard.shouldStop() && !stopped) stopped = { kind: 'unavailable', message: 'the fulfillment API kept failing' };
+      if (stopped) break;
+
+      if (mustLookUp) {
+        const found = await lookup(id);
+        if (found === 'failed') {
+          lastProblem = 'the order could not be looked up';
+          break;
+        }
+        if (found.found) {
+          ledger.markAccepted(id, { requestId: found.requestId ?? null, message: 'found by lookup after an unknown outcome' });
+          const record = ledger.get(id);
+          return { status: 'accepted', posts, issues: [], requestId: found.requestId, submittedAt: record?.submittedAt ?? undefined, httpStatus: record?.httpStatus ?? undefined };
+        }
+        mustLookUp = false;
+      }
+
+      ledger.markSending(id);
+      posts++;
+      try {
+        const created = await client.createOrder(job.order.payload);
+        guard.record('success');
+        ledger.markAccepted(id, { httpStatus: created.status, requestId: created.requestId ?? null });
+        const record = ledger.get(id);
+        return { status: 'accepted', posts, issues: [], httpStatus: created.status, requestId: created.requestId, submittedAt: record?.submittedAt ?? new Date(now()).toISOString() };
+      } catch (err) {
+        if (err instanceof AuthError || err instanceof ForbiddenError) {
+          const unknown = isOutcomeUnknown(err);
+          if (unknown) ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
+          else ledger.markFailed(id, { httpStatus: err.status, message: err.message });
+          stopped ??= { kind: err instanceof AuthError ? 'auth' : 'forbidden', message: err.message };
+          return { status: 'failed', posts, httpStatus: err.status, issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted: ${err.message}`)] };
+        }
+        if (err instanceof HttpError && !isRetryable(err)) {
+          guard.record('success');
+          if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message) && (sawUnknown || (decision.previous !== null && LOOKUP_STATES.has(decision.previous.state)))) {
+            // Ours: an earlier POST of this very order was stored although its answer never came back.
+            const found = await lookup(id);
+            if (found !== 'failed' && found.found) {
+              ledger.markAccepted(id, { requestId: found.requestId ?? err.requestId ?? null, message: 'duplicate of our own earlier send' });
+              const record = ledger.get(id);
+              return { status: 'accepted', posts, issues: [], requestId: found.requestId ?? err.requestId, submittedAt: record?.submittedAt ?? undefined, httpStatus: record?.httpStatus ?? undefined };
+            }
+          }
+          ledger.markRejected(id, { httpStatus: err.status, requestId: err.requestId ?? null, message: err.message });
+          return { status: 'rejected', posts, httpStatus: err.status, requestId: err.requestId, issues: rejectionIssues(job, err) };
+        }
+        if (!isRetryable(err)) throw err;
+        guard.record('failure');
+        lastStatus = err instanceof HttpError ? err.status : undefined;
+        lastProblem = err instanceof Error ? err.message : String(err);
+        if (isOutcomeUnknown(err)) {
+          sawUnknown = true;
+          mustLookUp = true;
+          ledger.markUnknown(id, { httpStatus: lastStatus ?? null, message: lastProblem });
+        }
+        logger.debug({ customerOrderId: id, attempt, status: lastStatus, unknown: mustLookUp }, 'create order failed; will retry');
+        if (attempt < options.maxAttempts) {
+          await sleep(backoffDelayMs(attempt, { ...backoff, retryAfterMs: err instanceof HttpError ? err.retryAfterMs : undefined }, random));
+        }
+      }
+    }
+
+    if (sawUnknown || mustLookUp) ledger.markUnknown(id, { httpStatus: lastStatus ?? null, message: lastProblem });
+    else if (posts > 0) ledger.markFailed(id, { httpStatus: lastStatus ?? null, message: lastProblem });
+    if (posts === 0 && stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
+    return {
+      status: 'failed',
+      posts,
+      httpStatus: lastStatus,
+      issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted after ${posts} attempt${posts === 1 ? '' : 's'} (${lastProblem}). Run the import again: it checks whether the order arrived before sending it again.`)],
+    };
+  }
+
+  const limit = pLimit(options.concurrency);
+  const outcomes = await Promise.all(
+    jobs.map((job, index) =>
+      limit(async () => {
+        const outcome = await submitOne(job, index);
+        options.onOutcome?.(job, outcome);
+        return outcome;
+      }),
+    ),
+  );
+  return stopped ? { outcomes, stopped } : { outcomes };
+}
+
+/** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */
+export function rejectionIssues(job: SubmissionJob, err: HttpError): Issue[] {
+  const { order, sheet } = job;
+  const firstRow = order.rows[0] ?? null;
+  const stock = OUT_OF_STOCK_MESSAGE.exec(err.message);
+  if (err.status === 409 && stock) {
+    const lineIndex = order.payload.orderDetails.lineItems.findIndex((l) => l.productId === stock[1]);
+    return [issueAt(sheet, lineIndex >= 0 ? rowOfLine(order, lineIndex) : firstRow, 'productId', 'out_of_stock', `${err.message} No fulfillment center has it: remove the line or wait for stock.`)];
+  }
+  if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message)) {
+    return [issueAt(sheet, firstRow, 'customerOrderId', 'already_exists', `${err.message} It was not sent by this tool: use a new customerOrderId if this is a different order.`)];
+  }
+  const details = detailErrors(err.body);
+  if (details.length === 0) return [issueAt(sheet, firstRow, null, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${err.message}`)];
+  return details.map((d) => {
+    const { field, lineIndex } = fieldOfApiPath(d.field);
+    const row = lineIndex !== null ? rowOfLine(order, lineIndex) : firstRow;
+    return issueAt(sheet, row, field, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${d.field ? `${d.field}: ` : ''}${d.message}`);
+  });
+}
+
+function detailErrors(body: unknown): { field?: string; message: string }[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .filter((e): e is { field?: unknown; message: unknown } => typeof e === 'object' && e !== null && 'message' in e)
+    .map((e) => ({ field: typeof e.field === 'string' ? e.field : undefined, message: String(e.message) }));
+}

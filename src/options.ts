@@ -1,0 +1,173 @@
+/**
+ * Options flow once: flags, then environment, then the config file, then defaults, merged here into
+ * one typed object. Nothing below this module reads process.env or argv.
+ */
+import { readFileSync } from 'node:fs';
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import type { AuthFlow } from './api/types.js';
+import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
+import { UsageError } from './errors.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
+
+/** The config file (`--config file.json`): every key optional; flags and environment win over it. */
+const configFileSchema = z
+  .strictObject({
+    baseUrl: z.string().url().optional(),
+    clientId: z.string().optional(),
+    clientSecret: z.string().optional(),
+    auth: z.enum(['oauth', 'getToken']).optional(),
+    timezone: z.string().optional(),
+    sourcesOfSale: z.array(z.string().min(1)).min(1).optional(),
+    concurrency: z.number().int().min(1).max(64).optional(),
+    maxAttempts: z.number().int().min(1).max(20).optional(),
+    ledger: z.string().optional(),
+    lateAfterDays: z.number().min(0).optional(),
+    logLevel: z.enum(LOG_LEVELS).optional(),
+  });
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** Flags as the CLI parsed them (strings as typed, before checking). */
+export interface RawFlags {
+  out?: string;
+  json?: boolean;
+  now?: string;
+  timezone?: string;
+  sheet?: string;
+  config?: string;
+  logLevel?: string;
+  concurrency?: string;
+  maxAttempts?: string;
+  dryRun?: boolean;
+  sandbox?: boolean;
+  ledger?: string;
+  archive?: string;
+  online?: boolean;
+}
+
+export interface ConnectionSettings {
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  auth: AuthFlow;
+}
+
+export interface ResolvedOptions {
+  out?: string;
+  json: boolean;
+  now: Date;
+  /** True when --now was given: the clock is pinned rather than read once at start. */
+  isNowPinned: boolean;
+  timezone: string;
+  sheet?: string;
+  logLevel: LogLevel;
+  sourcesOfSale: readonly string[];
+  concurrency: number;
+  maxAttempts: number;
+  dryRun: boolean;
+  useSandbox: boolean;
+  /** The ledger file; by default one for the real API and a separate one for the sandbox (see ledgerPathFor). */
+  ledgerPath: string;
+  archiveDir?: string;
+  online: boolean;
+  lateAfterDays: number;
+  connection: ConnectionSettings;
+}
+
+export const DEFAULTS = {
+  timezone: 'UTC',
+  concurrency: 8,
+  maxAttempts: 6,
+  ledgerPath: '.order-batch/ledger.db',
+  /** The sandbox's orders are never mixed with real ones: its own ledger and its state beside it. */
+  sandboxLedgerPath: '.order-batch/sandbox/ledger.db',
+  lateAfterDays: 3,
+  logLevel: 'info' as LogLevel,
+};
+
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`Config file ${path} is not valid JSON: ${(err as Error).message}.`);
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first?.path.length ? first.path.join('.') : '(top level)';
+    throw new UsageError(`Config file ${path}: ${where}: ${first?.message ?? 'invalid'}.`);
+  }
+  return parsed.data;
+}
+
+function parsePositiveInt(flag: string, text: string, max: number): number {
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag} takes a whole number, not "${text}".`);
+  const n = Number(text);
+  if (n < 1 || n > max) throw new UsageError(`${flag} must be between 1 and ${max}, not ${n}.`);
+  return n;
+}
+
+export function parseNow(text: string): Date {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw new UsageError(`--now takes an ISO 8601 instant such as 2026-11-21T12:00:00Z, not "${text}".`);
+  return new Date(ms);
+}
+
+export function checkTimezone(zone: string): string {
+  if (!IANAZone.isValidZone(zone)) throw new UsageError(`--timezone takes an IANA zone such as America/New_York or UTC, not "${zone}".`);
+  return zone;
+}
+
+function pick<T>(...values: (T | undefined)[]): T | undefined {
+  for (const v of values) if (v !== undefined && v !== '') return v;
+  return undefined;
+}
+
+/**
+ * Merge flags, environment and config file. `env` is handed in (the CLI passes process.env) and
+ * `wallClock` is the start instant used when --now is absent.
+ */
+export function resolveOptions(flags: RawFlags, env: Record<string, string | undefined>, wallClock: Date): ResolvedOptions {
+  const config: ConfigFile = flags.config ? readConfigFile(flags.config) : {};
+  const logLevel = pick(flags.logLevel, env.ORDER_BATCH_LOG_LEVEL, config.logLevel) ?? DEFAULTS.logLevel;
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+  }
+  const auth = pick(env.FULFILLMENT_AUTH, config.auth) ?? 'oauth';
+  if (auth !== 'oauth' && auth !== 'getToken') throw new UsageError(`FULFILLMENT_AUTH takes oauth or getToken, not "${auth}".`);
+  const baseUrl = pick(env.FULFILLMENT_BASE_URL, config.baseUrl);
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
+    throw new UsageError(`FULFILLMENT_BASE_URL must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
+  }
+  return {
+    out: flags.out,
+    json: flags.json ?? false,
+    now: flags.now ? parseNow(flags.now) : wallClock,
+    isNowPinned: Boolean(flags.now),
+    timezone: checkTimezone(pick(flags.timezone, config.timezone) ?? DEFAULTS.timezone),
+    sheet: flags.sheet,
+    logLevel: logLevel as LogLevel,
+    sourcesOfSale: config.sourcesOfSale ?? DEFAULT_SOURCES_OF_SALE,
+    concurrency: flags.concurrency ? parsePositiveInt('--concurrency', flags.concurrency, 64) : (config.concurrency ?? DEFAULTS.concurrency),
+    maxAttempts: flags.maxAttempts ? parsePositiveInt('--max-attempts', flags.maxAttempts, 20) : (config.maxAttempts ?? DEFAULTS.maxAttempts),
+    dryRun: flags.dryRun ?? false,
+    useSandbox: flags.sandbox ?? false,
+    ledgerPath: pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger) ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
+    archiveDir: flags.archive,
+    online: flags.online ?? false,
+    lateAfterDays: config.lateAfterDays ?? DEFAULTS.lateAfterDays,
+    connection: {
+      baseUrl,
+      clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),
+      clientSecret: pick(env.FULFILLMENT_CLIENT_SECRET, config.clientSecret),
+      auth,
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Prints one closing line, `tests: N passed, N failed, N skipped`, after vitest's own report, so CI
+ * logs end with a count any reader (or tool) understands.
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class PlainSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+    }
+    failed += unhandledErrors.length;
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  }
+}
