@@ -54,7 +54,7 @@ describe('order-batch validate (end to end)', () => {
       expect(byRow.get(5)).toEqual(expect.arrayContaining(['duplicate_line_item_id', 'conflicting_order_value']));
       expect(byRow.get(6)).toEqual(expect.arrayContaining(['duplicate_line_item_id', 'not_positive', 'conflicting_order_value']));
       expect(byRow.get(7)).toContain('required');
-      expect(byRow.get(8)).toBeUndefined(); // out of stock, but only the API knows
+      expect(byRow.get(8)).toEqual(['computed_total', 'computed_total']); // out of stock, but only the API knows
       expect(byRow.get(11)).toContain('invalid_postal_code');
       expect(byRow.get(12)).toContain('subtotal_mismatch');
       expect(byRow.get(9)).toContain('scientific_notation');
@@ -65,6 +65,19 @@ describe('order-batch validate (end to end)', () => {
       expect(report.summary.valid).toBe(2); // SO-20001 (padded ZIP, a warning) and SO-20005 (stock is only known online)
     });
   }
+
+  it('reads a result workbook back from its Fix sheet: only the orders to correct, same problems', async () => {
+    const dir = tempDir();
+    const first = join(dir, 'first.xlsx');
+    const res = await runCli(['validate', join(SAMPLES, 'orders-with-mistakes.csv'), '--now', SAMPLE_NOW, '--json', '--out', first]);
+    const firstReport = JSON.parse(res.stdout);
+    const again = await runCli(['validate', first, '--now', SAMPLE_NOW, '--json', '--out', join(dir, 'second.xlsx')]);
+    expect(again.code).toBe(1);
+    const report = JSON.parse(again.stdout);
+    expect(report.summary).toEqual({ invalid: firstReport.summary.invalid });
+    const codes = (r: { orders: JsonOrder[] }) => r.orders.flatMap((o) => o.issues.filter((i) => i.severity === 'error').map((i) => i.code)).sort();
+    expect(codes(report)).toEqual(codes(firstReport));
+  });
 
   it('evaluates the 30-day window as of --now, not the wall clock', async () => {
     const dir = tempDir();
@@ -78,7 +91,7 @@ describe('order-batch validate (end to end)', () => {
   it('writes a CSV result that neutralises formulas and keeps the input columns', async () => {
     const dir = tempDir();
     const input = join(dir, 'in.csv');
-    const text = readFileSync(join(SAMPLES, 'orders-valid.csv'), 'utf8').replace('Maria Lopez', '=HYPERLINK("http://x","y")');
+    const text = readFileSync(join(SAMPLES, 'orders-valid.csv'), 'utf8').replace('Maria Lopez', '"=HYPERLINK(""http://x"",""y"")"');
     writeFileSync(input, text);
     const out = join(dir, 'out.csv');
     const res = await runCli(['validate', input, '--now', SAMPLE_NOW, '--out', out]);

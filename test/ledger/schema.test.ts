@@ -27,7 +27,7 @@ describe('ledger schema', () => {
     const ledger = openLedger(path);
     ledger.close();
     expect(existsSync(path)).toBe(true);
-    expect(tableNames(path)).toEqual(['orders', 'run_lock', 'runs', 'watermarks']);
+    expect(tableNames(path)).toEqual(['orders', 'run_lock', 'runs', 'settings', 'watermarks']);
     const db = new Database(path, { readonly: true });
     expect(readSchemaVersion(db)).toBe(MIGRATIONS.length);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

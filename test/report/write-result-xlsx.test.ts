@@ -240,10 +240,18 @@ describe('writeResultXlsx: reading the result back with the tool\'s own reader',
     expect(rows[0]!.cells[TEMPLATE_HEADERS.indexOf('orderDate')]).toEqual(new Date(Date.UTC(2026, 10, 20, 14, 30)));
   });
 
-  test('without --sheet the reader takes Results, the user\'s own rows', async () => {
+  test('without --sheet the reader takes the Fix sheet, the rows to upload again', async () => {
     const path = file('readback-default.xlsx');
     await writeResultXlsx(path, sampleInput());
     const opened = await openSheet(path);
+    for await (const batch of opened.rows) void batch;
+    expect(opened.sheetName).toBe('Fix');
+  });
+
+  test('--sheet Results still reads the user\'s own rows', async () => {
+    const path = file('readback-results.xlsx');
+    await writeResultXlsx(path, sampleInput());
+    const opened = await openSheet(path, { sheet: 'Results' });
     for await (const batch of opened.rows) void batch;
     expect(opened.sheetName).toBe('Results');
     expect(opened.headers.slice(0, HEADERS.length)).toEqual(HEADERS);
