@@ -55,6 +55,8 @@ export interface ImportResult {
   /** The API could not be used at all (auth refused, 403, unreachable). */
   apiUnusable?: StopReason;
   runId?: string;
+  /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
+  timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
 }
 
 interface FileState {
@@ -79,6 +81,13 @@ function outcomeView(status: string, issues: Issue[], extra?: { httpStatus?: num
 
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
+  const timings = { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 0 };
+  let mark = performance.now();
+  const lap = (key: 'checkMs' | 'onlineMs' | 'submitMs' | 'writeMs') => {
+    const t = performance.now();
+    timings[key] += t - mark;
+    mark = t;
+  };
   const files = expandInputs(options.files);
   const inputs: JsonInput[] = [];
   const states: FileState[] = [];
@@ -97,6 +106,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
 
+  lap('checkMs');
   const ledger = openLedger(options.ledgerPath, { logger });
   const lock = await ledger.acquireRunLock({ command: 'import' });
   let connection: Connection | undefined;
@@ -117,10 +127,14 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     bindLedgerToEndpoint(ledger, endpointIdentity(connection));
     runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
+    // order.payload is rebuilt from the stored rows on every read: take it once.
     const candidates = states.flatMap((state) =>
-      state.sheet.orders.flatMap((order, index) => (state.outcomes[index]!.status === 'valid' && order.payload ? [{ state, order, index }] : [])),
+      state.sheet.orders.flatMap((order, index) => {
+        const payload = state.outcomes[index]!.status === 'valid' ? order.payload : undefined;
+        return payload ? [{ state, order, index, payload }] : [];
+      }),
     );
-    const known = ledger.getMany(candidates.map((c) => c.order.payload!.orderDetails.customerOrderId));
+    const known = ledger.getMany(candidates.map((c) => c.payload.orderDetails.customerOrderId));
     const isOurs = (id: string) => {
       const state = known.get(id)?.state;
       return state !== undefined && state !== 'pending' && state !== 'rejected';
@@ -130,8 +144,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     try {
       facts = await fetchOnlineFacts({
         client: connection.client,
-        productIds: new Set(candidates.flatMap((c) => c.order.payload!.orderDetails.lineItems.map((l) => l.productId))),
-        customerOrderIds: new Set(candidates.map((c) => c.order.payload!.orderDetails.customerOrderId)),
+        productIds: new Set(candidates.flatMap((c) => c.payload.orderDetails.lineItems.map((l) => l.productId))),
+        customerOrderIds: new Set(candidates.map((c) => c.payload.orderDetails.customerOrderId)),
         maxAttempts: options.maxAttempts,
         concurrency: options.concurrency,
         logger,
@@ -142,17 +156,17 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
 
     const jobs: (SubmissionJob & { state: FileState; index: number })[] = [];
-    for (const { state, order, index } of candidates) {
+    for (const { state, order, index, payload } of candidates) {
       if (apiUnusable || !facts) {
         state.outcomes[index] = outcomeView('failed', [...order.issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API is reachable.`)]);
         continue;
       }
-      const online = checkOrderOnline(order, sheetColumnsOf(state.sheet), facts, isOurs);
+      const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, isOurs);
       if (hasErrors(online)) {
         state.outcomes[index] = outcomeView('invalid', [...order.issues, ...online]);
         continue;
       }
-      const id = order.payload!.orderDetails.customerOrderId;
+      const id = payload.orderDetails.customerOrderId;
       if (options.dryRun) {
         const record = known.get(id);
         state.outcomes[index] = record?.state === 'accepted'
@@ -160,10 +174,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
           : outcomeView('valid', [...order.issues, ...online]);
         continue;
       }
-      jobs.push({ order: order as SubmissionJob['order'], sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index });
+      jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index });
     }
 
+    lap('onlineMs');
     if (jobs.length > 0) {
+      timings.sent = jobs.length;
       options.orderProgress?.start(jobs.length);
       let done = 0;
       const result = await submitOrders(jobs, {
@@ -193,6 +209,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) apiUnusable = result.stopped;
     }
 
+    lap('submitMs');
     for (const state of states) {
       const path = resultPathFor(state.file, options.out, files.length, 'import-result');
       const written = await writeResultFile({
@@ -214,6 +231,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       outputs.push(written);
       if (options.archiveDir && !options.dryRun) archiveIfDone(state, written, options.archiveDir, logger);
     }
+    lap('writeMs');
     ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
@@ -239,6 +257,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(runId ? { runId } : {}),
+    timings,
   };
 }
 

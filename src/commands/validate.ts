@@ -112,8 +112,10 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
 
 /** API-side issues per sheet and order index; the ledger (when there is one) tells our own orders apart. */
 async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
-  const valid = sheets.flatMap((sheet) => sheet.orders.filter((o) => o.status === 'valid' && o.payload));
-  const ids = new Set(valid.map((o) => o.payload!.orderDetails.customerOrderId));
+  // order.payload is rebuilt on every read: take each once.
+  const payloads = new Map(sheets.map((sheet) => [sheet, sheet.orders.map((o) => (o.status === 'valid' ? o.payload : undefined))]));
+  const valid = [...payloads.values()].flat().filter((p): p is NonNullable<typeof p> => p !== undefined);
+  const ids = new Set(valid.map((p) => p.orderDetails.customerOrderId));
   const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
   const ours = ledger ? ledger.getMany(ids) : new Map();
   ledger?.close();
@@ -123,7 +125,7 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
   try {
     const facts = await fetchOnlineFacts({
       client: connection.client,
-      productIds: new Set(valid.flatMap((o) => o.payload!.orderDetails.lineItems.map((l) => l.productId))),
+      productIds: new Set(valid.flatMap((p) => p.orderDetails.lineItems.map((l) => l.productId))),
       customerOrderIds: ids,
       maxAttempts: online.maxAttempts,
       concurrency: online.concurrency,
@@ -133,7 +135,7 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
       const state = ours.get(id)?.state;
       return state !== undefined && state !== 'pending' && state !== 'rejected';
     };
-    return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order) => checkOrderOnline(order, sheetColumnsOf(sheet), facts, isOurs))]));
+    return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order, i) => checkOrderOnline(order, payloads.get(sheet)![i], sheetColumnsOf(sheet), facts, isOurs))]));
   } finally {
     if (!online.connectionOverride) await connection.close();
   }

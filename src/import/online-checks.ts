@@ -8,7 +8,7 @@ import { isRetryable } from '../api/errors.js';
 import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
 import type { ApiClient } from '../api/types.js';
 import { LIMITS } from '../contract/limits.js';
-import type { InventoryItem } from '../contract/schemas.js';
+import type { CreateOrderPayload, InventoryItem } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
@@ -87,9 +87,14 @@ export function hasStock(item: InventoryItem): boolean {
  * API-side issues of one valid order. `isOurs(id)` says the ledger shows this tool sent the order:
  * then an existing order is not an error (the caller reports it already_submitted).
  */
-export function checkOrderOnline(order: CheckedOrder, sheet: SheetColumns, facts: OnlineFacts, isOurs: (customerOrderId: string) => boolean): Issue[] {
+export function checkOrderOnline(
+  order: CheckedOrder,
+  payload: CreateOrderPayload | undefined,
+  sheet: SheetColumns,
+  facts: OnlineFacts,
+  isOurs: (customerOrderId: string) => boolean,
+): Issue[] {
   const issues: Issue[] = [];
-  const payload = order.payload;
   if (!payload) return issues;
   payload.orderDetails.lineItems.forEach((line, index) => {
     const row = rowOfLine(order, index);

@@ -32,7 +32,9 @@ export interface SubmitOutcome {
 }
 
 export interface SubmissionJob {
-  order: CheckedOrder & { payload: CreateOrderPayload };
+  order: CheckedOrder;
+  /** The order's payload, built once (the checker builds it afresh on every read of order.payload). */
+  payload: CreateOrderPayload;
   sheet: SheetColumns;
   file: string;
   sha256: string;
@@ -74,7 +76,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   let stopped: StopReason | undefined;
 
   // One commit records every order before the first POST leaves.
-  const intents: OrderIntent[] = jobs.map((job) => ({ payload: job.order.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
+  const intents: OrderIntent[] = jobs.map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
   const decisions = ledger.recordIntents(intents, options.runId);
 
   const notSent = (job: SubmissionJob, why: string): SubmitOutcome => ({
@@ -100,7 +102,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   }
 
   async function submitOne(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
-    const id = job.order.payload.orderDetails.customerOrderId;
+    const id = job.payload.orderDetails.customerOrderId;
     const decision = decisions[index]!;
     if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
 
@@ -149,11 +151,11 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       ledger.markSending(id);
       posts++;
       try {
-        const created = await client.createOrder(job.order.payload);
+        const created = await client.createOrder(job.payload);
         guard.record('success');
-        ledger.markAccepted(id, { httpStatus: created.status, requestId: created.requestId ?? null });
-        const record = ledger.get(id);
-        return { status: 'accepted', posts, issues: [], httpStatus: created.status, requestId: created.requestId, submittedAt: record?.submittedAt ?? new Date(now()).toISOString() };
+        const submittedAt = new Date(now()).toISOString();
+        ledger.markAccepted(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });
+        return { status: 'accepted', posts, issues: [], httpStatus: created.status, requestId: created.requestId, submittedAt };
       } catch (err) {
         if (err instanceof AuthError || err instanceof ForbiddenError) {
           const unknown = isOutcomeUnknown(err);
@@ -222,7 +224,7 @@ export function rejectionIssues(job: SubmissionJob, err: HttpError): Issue[] {
   const firstRow = order.rows[0] ?? null;
   const stock = OUT_OF_STOCK_MESSAGE.exec(err.message);
   if (err.status === 409 && stock) {
-    const lineIndex = order.payload.orderDetails.lineItems.findIndex((l) => l.productId === stock[1]);
+    const lineIndex = job.payload.orderDetails.lineItems.findIndex((l) => l.productId === stock[1]);
     return [issueAt(sheet, lineIndex >= 0 ? rowOfLine(order, lineIndex) : firstRow, 'productId', 'out_of_stock', `${err.message} No fulfillment center has it: remove the line or wait for stock.`)];
   }
   if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message)) {
