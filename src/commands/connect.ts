@@ -105,3 +105,30 @@ export function bindLedgerToEndpoint(ledger: Ledger, identity: string): void {
     );
   }
 }
+
+/**
+ * The connection a command uses with a ledger: the given one (tests, the web app), or a new one
+ * whose embedded sandbox keeps its world beside the ledger. Either way the ledger is bound to it.
+ */
+export async function connectWithLedger(
+  ledger: Ledger,
+  options: { connection: ConnectionSettings; useSandbox: boolean; ledgerPath: string; sandboxStart?: Date; concurrency: number; logger: Logger; connectionOverride?: Connection },
+): Promise<Connection> {
+  const connection =
+    options.connectionOverride ??
+    (await connect({
+      connection: options.connection,
+      useSandbox: options.useSandbox,
+      sandboxStart: options.sandboxStart,
+      sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
+      concurrency: options.concurrency,
+      logger: options.logger,
+    }));
+  try {
+    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+  } catch (err) {
+    if (!options.connectionOverride) await connection.close();
+    throw err;
+  }
+  return connection;
+}

@@ -16,7 +16,7 @@ import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
-import { bindLedgerToEndpoint, connect, endpointIdentity, sandboxStatePathFor, type Connection } from './connect.js';
+import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from './json-report.js';
 import { resultPathFor } from './output-path.js';
@@ -114,17 +114,15 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   let runId: string | undefined;
   const outputs: string[] = [];
   try {
-    connection =
-      options.connectionOverride ??
-      (await connect({
-        connection: options.connection,
-        useSandbox: options.useSandbox,
-        sandboxStart: options.context.now,
-        sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
-        concurrency: options.concurrency,
-        logger,
-      }));
-    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    connection = await connectWithLedger(ledger, {
+      connection: options.connection,
+      useSandbox: options.useSandbox,
+      ledgerPath: options.ledgerPath,
+      sandboxStart: options.context.now,
+      concurrency: options.concurrency,
+      logger,
+      connectionOverride: options.connectionOverride,
+    });
     runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
     // order.payload is rebuilt from the stored rows on every read: take it once.

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { openLedger } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import { reconcile, type ReconcileResult } from '../reconcile/index.js';
-import { bindLedgerToEndpoint, connect, endpointIdentity, sandboxStatePathFor, type Connection } from './connect.js';
+import { connectWithLedger, type Connection } from './connect.js';
 
 export interface ReconcileCommandOptions {
   connection: ConnectionSettings;
@@ -32,16 +32,7 @@ export async function reconcileCommand(options: ReconcileCommandOptions): Promis
   const ledger = openLedger(options.ledgerPath, { logger: options.logger });
   let connection: Connection | undefined;
   try {
-    connection =
-      options.connectionOverride ??
-      (await connect({
-        connection: options.connection,
-        useSandbox: options.useSandbox,
-        sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
-        concurrency: options.concurrency,
-        logger: options.logger,
-      }));
-    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    connection = await connectWithLedger(ledger, { ...options, connectionOverride: options.connectionOverride });
     const now = !options.isNowPinned && connection.sandboxNow ? connection.sandboxNow() : options.now;
     return await reconcile({
       ledger,
