@@ -1,0 +1,67 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { resolveOptions } from '../../src/options.js';
+
+const NOW = new Date('2031-03-10T12:00:00Z');
+
+function configFile(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'order-batch-options-'));
+  const path = join(dir, 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+describe('resolveOptions', () => {
+  it('takes flags over the environment over the config file over defaults', () => {
+    const config = configFile({ timezone: 'Europe/Paris', concurrency: 4, baseUrl: 'https://from-config.example', ledger: 'config.db' });
+    const fromConfig = resolveOptions({ config }, {}, NOW);
+    expect(fromConfig.timezone).toBe('Europe/Paris');
+    expect(fromConfig.concurrency).toBe(4);
+    expect(fromConfig.connection.baseUrl).toBe('https://from-config.example');
+    expect(fromConfig.ledgerPath).toBe('config.db');
+
+    const fromEnv = resolveOptions({ config }, { FULFILLMENT_BASE_URL: 'https://from-env.example', ORDER_BATCH_LEDGER: 'env.db' }, NOW);
+    expect(fromEnv.connection.baseUrl).toBe('https://from-env.example');
+    expect(fromEnv.ledgerPath).toBe('env.db');
+
+    const fromFlags = resolveOptions({ config, timezone: 'America/New_York', concurrency: '12', ledger: 'flag.db' }, { ORDER_BATCH_LEDGER: 'env.db' }, NOW);
+    expect(fromFlags.timezone).toBe('America/New_York');
+    expect(fromFlags.concurrency).toBe(12);
+    expect(fromFlags.ledgerPath).toBe('flag.db');
+  });
+
+  it('uses the wall clock handed in unless --now pins it', () => {
+    expect(resolveOptions({}, {}, NOW).now).toEqual(NOW);
+    expect(resolveOptions({}, {}, NOW).isNowPinned).toBe(false);
+    const pinned = resolveOptions({ now: '2032-01-01T00:00:00Z' }, {}, NOW);
+    expect(pinned.now.toISOString()).toBe('2032-01-01T00:00:00.000Z');
+    expect(pinned.isNowPinned).toBe(true);
+  });
+
+  it('keeps the sandbox ledger apart from the real one', () => {
+    expect(resolveOptions({}, {}, NOW).ledgerPath).toBe('.order-batch/ledger.db');
+    expect(resolveOptions({ sandbox: true }, {}, NOW).ledgerPath).toBe('.order-batch/sandbox/ledger.db');
+  });
+
+  const refusals: [string, () => unknown, RegExp][] = [
+    ['a --now that is no instant', () => resolveOptions({ now: 'tomorrow' }, {}, NOW), /--now/],
+    ['an unknown time zone', () => resolveOptions({ timezone: 'Mars/Base' }, {}, NOW), /--timezone/],
+    ['a concurrency of 0', () => resolveOptions({ concurrency: '0' }, {}, NOW), /--concurrency/],
+    ['a concurrency that is no number', () => resolveOptions({ concurrency: 'many' }, {}, NOW), /--concurrency/],
+    ['an unknown FULFILLMENT_AUTH', () => resolveOptions({}, { FULFILLMENT_AUTH: 'basic' }, NOW), /FULFILLMENT_AUTH/],
+    ['a base URL that is no address', () => resolveOptions({}, { FULFILLMENT_BASE_URL: 'api.example.com' }, NOW), /FULFILLMENT_BASE_URL/],
+    ['a missing config file', () => resolveOptions({ config: '/nonexistent/order-batch.json' }, {}, NOW), /Cannot read config file/],
+    ['a config file that is not JSON', () => resolveOptions({ config: configFile('{ nope') }, {}, NOW), /not valid JSON/],
+    ['an unknown config key', () => resolveOptions({ config: configFile({ concurency: 3 }) }, {}, NOW), /concurency|Unrecognized/i],
+    ['an empty sourcesOfSale list', () => resolveOptions({ config: configFile({ sourcesOfSale: [] }) }, {}, NOW), /sourcesOfSale/],
+  ];
+  for (const [name, call, message] of refusals) {
+    it(`refuses ${name} with a usage error`, () => {
+      expect(call).toThrow(UsageError);
+      expect(call).toThrow(message);
+    });
+  }
+});
