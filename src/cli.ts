@@ -18,6 +18,7 @@ import { formatReconcileText, formatValidateText } from './commands/text-report.
 import { validateFiles } from './commands/validate.js';
 import { templateCommand } from './commands/template.js';
 import { runSandbox } from './sandbox/main.js';
+import { runServe } from './web/server.js';
 
 const VERSION = '0.1.0';
 
@@ -182,6 +183,46 @@ async function main(argv: string[]): Promise<number> {
         print: (line) => process.stdout.write(`${line}\n`),
       });
     });
+
+  addCommonOptions(
+    program
+      .command('serve')
+      .description('the local web app for operations staff')
+      .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
+      .option('--host <host>', 'address to bind (default: this computer only)', '127.0.0.1')
+      .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--concurrency <n>', 'orders sent at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
+      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
+    { out: false, sheet: false },
+  ).action(async (flags: RawFlags & { port?: string; host?: string; maxUploadMb?: string }) => {
+    const options = resolve(flags);
+    const port = Number(flags.port ?? '8080');
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
+    const maxUploadMb = Number(flags.maxUploadMb ?? '50');
+    if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    const app = await runServe({
+      port,
+      host: flags.host ?? '127.0.0.1',
+      useSandbox: options.useSandbox,
+      connection: options.connection,
+      ledgerPath: options.ledgerPath,
+      context: { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale },
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      lateAfterDays: options.lateAfterDays,
+      maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
+      logger: loggerFor(options),
+      ...(options.isNowPinned ? { now: options.now } : {}),
+      print: (line: string) => process.stdout.write(`${line}\n`),
+    });
+    await new Promise<void>((done) => {
+      const stop = () => void app.close().then(done);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  });
 
   program
     .command('template')

@@ -1,0 +1,29 @@
+/**
+ * The Fix sheet as a CSV: the same rows the result workbook's Fix sheet holds (the report module's
+ * collector picks them, in template form), for people who would rather correct a plain CSV and
+ * upload it again. The `issues` column says what to correct; the checker ignores it on re-upload.
+ */
+import { writeFile } from 'node:fs/promises';
+import Papa from 'papaparse';
+import { buildResultRows } from '../commands/result-rows.js';
+import { validationOutcome } from '../commands/validate.js';
+import type { CheckedSheet } from '../orders/types.js';
+import { MAX_FIX_ROWS } from '../report/index.js';
+import { toCsvValue } from '../report/cell-values.js';
+import { createFixCollector } from '../report/fix-sheet.js';
+import { TEMPLATE_HEADERS } from '../report/template-form.js';
+import { UNPARSE_CONFIG } from '../report/write-result-csv.js';
+
+/** Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written). */
+export async function writeFixCsv(path: string, sheet: CheckedSheet): Promise<number> {
+  const outcomes = sheet.orders.map((o) => validationOutcome(o.issues));
+  const collector = createFixCollector(sheet.columns, MAX_FIX_ROWS);
+  for (const row of buildResultRows(sheet, outcomes)) collector.add(row);
+  const fix = collector.finish();
+  if (fix.rows.length === 0) return 0;
+  const data = fix.rows.map((row) => [...row.values.map((v) => toCsvValue(v)), row.issues]);
+  const text = Papa.unparse({ fields: [...TEMPLATE_HEADERS, 'issues'], data }, UNPARSE_CONFIG);
+  // A BOM so Excel reads UTF-8, as the result CSV and the template do.
+  await writeFile(path, `\ufeff${text}\r\n`, 'utf8');
+  return fix.rows.length;
+}

@@ -1,0 +1,66 @@
+/** The script, the stylesheet, the template, and the history of runs with their result files. */
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openLedger } from '../../ledger/index.js';
+import { writeTemplate } from '../../report/index.js';
+import { renderHistoryPage, type HistoryEntry } from '../pages/history-page.js';
+import { APP_CSS } from '../public/app-css.js';
+import { APP_SCRIPT } from '../public/app-script.js';
+import { sendHtml, type AppServices } from '../services.js';
+import { sendFile } from './send-file.js';
+import { notFound } from './upload-routes.js';
+
+const HISTORY_LIMIT = 100;
+const RUN_ID_PATTERN = /^[0-9a-f-]{36}$/;
+
+export function registerPageRoutes(app: FastifyInstance, services: AppServices): void {
+  app.get('/static/app.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(APP_CSS));
+  app.get('/static/app.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(APP_SCRIPT));
+
+  // The template is written from the configured sourcesOfSale the first time it is asked for.
+  const templates = new Map<'xlsx' | 'csv', Promise<string>>();
+  const templatePath = (format: 'xlsx' | 'csv') => {
+    let pending = templates.get(format);
+    if (!pending) {
+      const path = join(services.workDir.dirOf('template', 'current'), `order-template.${format}`);
+      pending = writeTemplate(path, { format, sourcesOfSale: services.options.context.sourcesOfSale }).then(() => path);
+      pending.catch(() => templates.delete(format));
+      templates.set(format, pending);
+    }
+    return pending;
+  };
+  for (const format of ['xlsx', 'csv'] as const) {
+    app.get(`/template.${format}`, async (_request, reply) => sendFile(services, reply, await templatePath(format), `order-template.${format}`));
+  }
+
+  app.get('/history', async (request, reply) => {
+    const runs = readRuns(services.options.ledgerPath, (ledger) => ledger.listRuns(HISTORY_LIMIT)) ?? [];
+    const jobs = services.jobs.jobIdsByRun();
+    const entries: HistoryEntry[] = runs.map((run) => {
+      const jobId = jobs.get(run.runId);
+      return { run, ...(jobId ? { jobId } : {}), isServable: run.resultFiles.map((f) => existsSync(f) && services.workDir.contains(f)) };
+    });
+    return sendHtml(reply, renderHistoryPage(services.pageContext(request), entries, { ledgerPath: services.options.ledgerPath, limit: HISTORY_LIMIT }));
+  });
+
+  app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', async (request, reply) => {
+    const { runId, index } = request.params;
+    if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
+    const run = readRuns(services.options.ledgerPath, (ledger) => ledger.getRun(runId));
+    const file = run?.resultFiles[Number(index)];
+    if (!file || !existsSync(file) || !services.workDir.contains(file)) return notFound(services, request, reply);
+    return sendFile(services, reply, file, basename(file));
+  });
+}
+
+/** Reads the ledger without creating it: a server that never submitted has no history. */
+function readRuns<T>(ledgerPath: string, read: (ledger: ReturnType<typeof openLedger>) => T): T | undefined {
+  if (!existsSync(ledgerPath)) return undefined;
+  const ledger = openLedger(ledgerPath);
+  try {
+    return read(ledger);
+  } finally {
+    ledger.close();
+  }
+}

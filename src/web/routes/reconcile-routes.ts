@@ -1,0 +1,53 @@
+/** The reconciliation page, running a reconciliation, its workbook, and the sandbox's clock. */
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { renderReconcilePage } from '../pages/reconcile-page.js';
+import { isUserError, userMessage } from '../jobs.js';
+import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { isId } from '../work-dir.js';
+import { sendFile } from './send-file.js';
+import { notFound } from './upload-routes.js';
+
+const CLOCK_STEPS = new Set([24, 48, 96]);
+
+export function registerReconcileRoutes(app: FastifyInstance, services: AppServices): void {
+  const page = (request: FastifyRequest, error?: string) => {
+    const latest = services.reconciler.latest();
+    const sandboxNow = services.sandbox?.sandboxNow?.();
+    return renderReconcilePage(services.pageContext(request), {
+      ...(latest ? { latest } : {}),
+      ...(error ? { error } : {}),
+      ...(sandboxNow ? { sandboxNow } : {}),
+      ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}),
+    });
+  };
+
+  app.get('/reconcile', async (request, reply) => sendHtml(reply, page(request)));
+
+  app.post<{ Body: Record<string, string> | undefined }>('/reconcile', async (request, reply) => {
+    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    if (services.apiProblem) return sendHtml(reply, page(request, services.apiProblem), 409);
+    try {
+      await services.reconciler.run();
+    } catch (error) {
+      if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
+      return sendHtml(reply, page(request, userMessage(error)), isUserError(error) ? 502 : 500);
+    }
+    return reply.redirect('/reconcile', 303);
+  });
+
+  app.get<{ Params: { id: string } }>('/reconcile/:id/workbook', async (request, reply) => {
+    const snapshot = isId(request.params.id) ? services.reconciler.get(request.params.id) : undefined;
+    if (!snapshot) return notFound(services, request, reply);
+    return sendFile(services, reply, join(services.workDir.dirOf('reconcile', snapshot.id), snapshot.workbook), snapshot.workbook);
+  });
+
+  app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', async (request, reply) => {
+    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    const hours = Number(request.body?.hours);
+    if (!services.sandbox?.advanceSandboxClock) return notFound(services, request, reply);
+    if (!CLOCK_STEPS.has(hours)) return sendError(services, request, reply, 400, 'Not a clock step', 'Choose 24, 48 or 96 hours.');
+    services.sandbox.advanceSandboxClock(hours);
+    return reply.redirect('/reconcile', 303);
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * Uploading and checking a sheet, its verdict page and downloads, and submitting its valid orders.
+ * The upload streams to disk under the size limit; the CSRF field comes first in the form, so a
+ * forged upload is refused before its bytes are stored.
+ */
+import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { openLedger } from '../../ledger/index.js';
+import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
+import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
+import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
+import { isId, newId, safeFileName } from '../work-dir.js';
+import { sendFile } from './send-file.js';
+
+/** Room for the multipart envelope around the file (boundaries, part headers, the small fields). */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+class UploadRefused extends Error {
+  constructor(readonly status: number, readonly title: string, message: string) {
+    super(message);
+  }
+}
+
+export function registerUploadRoutes(app: FastifyInstance, services: AppServices): void {
+  const tooBig = () => `The file is larger than the ${formatBytes(services.maxUploadBytes)} this app accepts. Split the sheet into smaller files and upload them one by one.`;
+
+  app.get('/', async (request, reply) =>
+    sendHtml(reply, renderUploadPage(services.pageContext(request), { maxUploadBytes: services.maxUploadBytes, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}) })),
+  );
+
+  app.post('/upload', async (request, reply) => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > services.maxUploadBytes + MULTIPART_OVERHEAD) {
+      // Refused unread: say so and close, rather than swallow megabytes only to throw them away.
+      reply.header('connection', 'close');
+      return sendError(services, request, reply, 413, 'File too large', tooBig());
+    }
+    if (!request.isMultipart()) return sendError(services, request, reply, 400, 'No file', 'Choose a CSV or XLSX file to upload.');
+    const id = newId();
+    try {
+      const upload = await receiveUpload(services, request, id, tooBig);
+      const verdict = await services.uploads.check({ id, ...upload });
+      return reply.redirect(`/uploads/${verdict.id}`, 303);
+    } catch (error) {
+      rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
+      if (error instanceof UploadRefused) {
+        if (error.status === 413) reply.header('connection', 'close');
+        if (error.status === 400) {
+          return sendHtml(reply, renderUploadPage(services.pageContext(request), { maxUploadBytes: services.maxUploadBytes, error: error.message }), 400);
+        }
+        return sendError(services, request, reply, error.status, error.title, error.message);
+      }
+      throw error;
+    }
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string } }>('/uploads/:id', async (request, reply) => {
+    const verdict = verdictOf(services, request.params.id);
+    if (!verdict) return notFound(services, request, reply);
+    const page = Number.parseInt(request.query.page ?? '1', 10);
+    return sendHtml(
+      reply,
+      renderVerdictPage(services.pageContext(request), verdict, {
+        show: parseRowFilter(request.query.show),
+        q: typeof request.query.q === 'string' ? request.query.q.slice(0, 200) : '',
+        page: Number.isFinite(page) ? page : 1,
+        submit: submitState(services, verdict),
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/uploads/:id/result', async (request, reply) => {
+    const verdict = verdictOf(services, request.params.id);
+    if (!verdict?.resultFile) return notFound(services, request, reply);
+    return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.resultFile), verdict.resultFile);
+  });
+
+  app.get<{ Params: { id: string } }>('/uploads/:id/fix', async (request, reply) => {
+    const verdict = verdictOf(services, request.params.id);
+    if (!verdict?.fixFile) return notFound(services, request, reply);
+    return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.fixFile), verdict.fixFile);
+  });
+
+  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', async (request, reply) => {
+    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    const verdict = verdictOf(services, request.params.id);
+    if (!verdict || verdict.error) return notFound(services, request, reply);
+    if (services.apiProblem) return sendError(services, request, reply, 409, 'No API configured', services.apiProblem);
+    const job = services.jobs.submit({
+      uploadId: verdict.id,
+      fileName: verdict.fileName,
+      file: verdict.file,
+      ...(verdict.sheet ? { sheet: verdict.sheet } : {}),
+      expected: verdict.counts.valid,
+    });
+    return reply.redirect(`/jobs/${job.id}`, 303);
+  });
+}
+
+async function receiveUpload(services: AppServices, request: FastifyRequest, id: string, tooBig: () => string): Promise<{ fileName: string; file: string; sheet?: string }> {
+  let isCsrfValid = hasValidCsrf(services, request);
+  let stored: { fileName: string; file: string } | undefined;
+  let sheet: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      const value = typeof part.value === 'string' ? part.value : '';
+      if (part.fieldname === '_csrf') isCsrfValid ||= hasValidCsrf(services, request, value);
+      else if (part.fieldname === 'sheet') sheet = value.trim() || undefined;
+      continue;
+    }
+    if (!isCsrfValid) {
+      part.file.resume();
+      throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
+    }
+    if (part.fieldname !== 'file' || stored || part.filename === '') {
+      part.file.resume();
+      continue;
+    }
+    const fileName = safeFileName(part.filename);
+    const file = join(services.workDir.dirOf('uploads', id), fileName);
+    await pipeline(part.file, createWriteStream(file));
+    if (part.file.truncated) throw new UploadRefused(413, 'File too large', tooBig());
+    stored = { fileName, file };
+  }
+  if (!isCsrfValid) throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
+  if (!stored) throw new UploadRefused(400, 'No file', 'Choose a CSV or XLSX file to upload.');
+  return { ...stored, ...(sheet ? { sheet } : {}) };
+}
+
+function verdictOf(services: AppServices, id: string): Verdict | undefined {
+  return isId(id) ? services.uploads.get(id) : undefined;
+}
+
+/** What the ledger already holds of the sheet's valid orders (read-only; a ledger not yet created holds nothing). */
+function submitState(services: AppServices, verdict: Verdict): SubmitState {
+  const alreadySubmitted = new Map<string, string | null>();
+  const ids = validOrderIds(verdict);
+  const { ledgerPath } = services.options;
+  if (ids.length > 0 && existsSync(ledgerPath)) {
+    const ledger = openLedger(ledgerPath);
+    try {
+      // A ledger that records another API's orders says nothing about this one's.
+      const bound = ledger.getSetting('endpoint');
+      if (bound === null || bound === services.endpoint) {
+        for (const [id, record] of ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
+      }
+    } finally {
+      ledger.close();
+    }
+  }
+  const active = services.jobs.activeFor(verdict.id);
+  return { alreadySubmitted, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}), ...(active ? { activeJobId: active } : {}) };
+}
+
+export function notFound(services: AppServices, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(services, request, reply, 404, 'Not found', 'There is nothing at this address. Uploads and results are kept in the work folder; one that was deleted cannot be shown.');
+}

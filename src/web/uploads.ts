@@ -1,0 +1,104 @@
+/**
+ * Checking an uploaded sheet: the CLI's own checkFile and result writer, plus the Fix CSV, and the
+ * verdict kept on disk beside them (so a verdict page outlives the server) and a few in memory.
+ */
+import { basename, extname, join } from 'node:path';
+import { checkFile } from '../commands/check-file.js';
+import { validationOutcome } from '../commands/validate.js';
+import { writeResultFile } from '../commands/write-result.js';
+import type { Logger } from '../log.js';
+import type { CheckContext } from '../orders/types.js';
+import { writeFixCsv } from './fix-csv.js';
+import { buildVerdict, type Verdict } from './verdict.js';
+import type { WorkDir } from './work-dir.js';
+
+export interface UploadChecker {
+  /** Checks a stored upload and keeps its verdict (and result files) in the upload's folder. */
+  check(upload: { id: string; fileName: string; file: string; sheet?: string }): Promise<Verdict>;
+  get(id: string): Verdict | undefined;
+}
+
+const CACHE_SIZE = 8;
+const VERDICT_FILE = 'verdict.json';
+
+export function createUploadChecker(options: {
+  workDir: WorkDir;
+  context: Omit<CheckContext, 'now'>;
+  /** The instant date rules are evaluated at (a pinned --now, else the wall clock). */
+  checkNow: () => Date;
+  wallClock: () => Date;
+  logger: Logger;
+}): UploadChecker {
+  const { workDir, logger } = options;
+  const cache = new Map<string, Verdict>();
+  const remember = (verdict: Verdict) => {
+    cache.delete(verdict.id);
+    cache.set(verdict.id, verdict);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return verdict;
+  };
+
+  return {
+    async check(upload) {
+      const now = options.checkNow();
+      const context: CheckContext = { ...options.context, now };
+      const meta = {
+        id: upload.id,
+        fileName: upload.fileName,
+        file: upload.file,
+        ...(upload.sheet ? { sheet: upload.sheet } : {}),
+        uploadedAt: options.wallClock().toISOString(),
+        checkedAsOf: now.toISOString(),
+        timezone: context.timezone,
+      };
+      const checked = await checkFile(upload.file, { context, sheet: upload.sheet, logger });
+      let verdict: Verdict;
+      if (!checked.ok) {
+        verdict = {
+          ...meta,
+          error: { code: checked.code, message: checked.message },
+          headers: [],
+          fileIssues: [],
+          rows: [],
+          rowsLeftOff: 0,
+          orders: [],
+          counts: { rows: 0, orders: 0, valid: 0, invalid: 0, rowsWithWarnings: 0 },
+          fixRows: 0,
+        };
+      } else {
+        const { sheet } = checked;
+        const dir = workDir.dirOf('uploads', upload.id);
+        const stem = basename(upload.fileName, extname(upload.fileName));
+        const resultPath = await writeResultFile({
+          command: 'validate',
+          sheet,
+          outcomes: sheet.orders.map((o) => validationOutcome(o.issues)),
+          extraColumns: [],
+          path: join(dir, `${stem}.result.xlsx`),
+          isDefaultPath: true,
+          generatedAt: options.wallClock(),
+          notes: [`Checked in the web app as of ${now.toISOString()} (dates without an offset read in ${context.timezone}).`],
+          sourcesOfSale: context.sourcesOfSale,
+          logger,
+        });
+        const fixName = `${stem}.fix.csv`;
+        const fixRows = await writeFixCsv(join(dir, fixName), sheet);
+        verdict = {
+          ...buildVerdict(sheet, meta),
+          resultFile: basename(resultPath),
+          ...(fixRows > 0 ? { fixFile: fixName } : {}),
+          fixRows,
+        };
+      }
+      workDir.writeJson('uploads', upload.id, VERDICT_FILE, verdict);
+      logger.info({ upload: upload.id, orders: verdict.counts.orders, valid: verdict.counts.valid }, 'upload checked');
+      return remember(verdict);
+    },
+    get(id) {
+      const cached = cache.get(id);
+      if (cached) return remember(cached);
+      const stored = workDir.readJson<Verdict>('uploads', id, VERDICT_FILE);
+      return stored ? remember(stored) : undefined;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The verdict on one uploaded sheet, as the page shows it: each row with its display text, its
+ * order's status and its own issues (pointing at cells). Built from the checker's output with the
+ * same functions the CLI's result file uses, kept as JSON so it outlives the server process.
+ */
+import type { Issue } from '../issues/index.js';
+import type { CheckedSheet } from '../orders/types.js';
+import { formatSheetDate } from '../report/index.js';
+import { buildResultRows } from '../commands/result-rows.js';
+import { validationOutcome } from '../commands/validate.js';
+import type { CellValue } from '../sheet/types.js';
+
+export interface VerdictRow {
+  /** The spreadsheet row number. */
+  n: number;
+  cells: string[];
+  /** The order's status: valid or invalid. */
+  status: string;
+  orderId: string | null;
+  issues: Issue[];
+  /** Rows of the same order that carry its errors, when this row has none. */
+  related?: number[];
+}
+
+export interface VerdictOrder {
+  customerOrderId: string | null;
+  rows: number[];
+  status: 'valid' | 'invalid';
+}
+
+export interface Verdict {
+  id: string;
+  /** The name the user's file had (made safe). */
+  fileName: string;
+  /** Where the upload is stored (inside the work folder). */
+  file: string;
+  sheet?: string;
+  uploadedAt: string;
+  checkedAsOf: string;
+  timezone: string;
+  /** The file could not be used at all. */
+  error?: { code: string; message: string };
+  headers: string[];
+  fileIssues: Issue[];
+  /** The rows the page shows: every row with a problem and the first clean ones (see buildVerdict). */
+  rows: VerdictRow[];
+  /** Rows not kept for the page (the result workbook has them all). */
+  rowsLeftOff: number;
+  orders: VerdictOrder[];
+  counts: { rows: number; orders: number; valid: number; invalid: number; rowsWithWarnings: number };
+  /** File names inside the upload's folder. */
+  resultFile?: string;
+  fixFile?: string;
+  fixRows: number;
+}
+
+export type RowFilter = 'all' | 'invalid' | 'valid' | 'warnings';
+export const ROW_FILTERS: readonly RowFilter[] = ['all', 'invalid', 'valid', 'warnings'];
+
+export function displayText(value: CellValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return formatSheetDate(value);
+  return String(value);
+}
+
+/**
+ * The page is for finding what to fix: it keeps every row with a problem (up to a bound) and the
+ * first clean rows, so a 200,000-row sheet does not become a 100 MB page. The result workbook has every row.
+ */
+export const PAGE_ROW_LIMITS = { withProblems: 20_000, clean: 1_000 };
+
+export function buildVerdict(
+  sheet: CheckedSheet,
+  meta: Pick<Verdict, 'id' | 'fileName' | 'file' | 'sheet' | 'uploadedAt' | 'checkedAsOf' | 'timezone'>,
+  limits = PAGE_ROW_LIMITS,
+): Omit<Verdict, 'resultFile' | 'fixFile' | 'fixRows'> {
+  const outcomes = sheet.orders.map((o) => validationOutcome(o.issues));
+  const rows: VerdictRow[] = [];
+  let withProblems = 0;
+  let clean = 0;
+  let rowsLeftOff = 0;
+  let rowsWithWarnings = 0;
+  for (const row of buildResultRows(sheet, outcomes)) {
+    if (row.issues.some((i) => i.severity === 'warning')) rowsWithWarnings++;
+    const hasProblem = row.issues.length > 0 || row.status !== 'valid';
+    if (hasProblem ? withProblems >= limits.withProblems : clean >= limits.clean) {
+      rowsLeftOff++;
+      continue;
+    }
+    if (hasProblem) withProblems++;
+    else clean++;
+    const index = sheet.orderIndexOfRow(row.rowNumber);
+    const entry: VerdictRow = {
+      n: row.rowNumber,
+      cells: sheet.headers.map((_, i) => displayText(row.cells[i])),
+      status: row.status,
+      orderId: index === undefined ? null : (sheet.orders[index]?.customerOrderId ?? null),
+      issues: row.issues,
+    };
+    if (row.relatedErrorRows) entry.related = row.relatedErrorRows;
+    rows.push(entry);
+  }
+  const orders: VerdictOrder[] = sheet.orders.map((o, i) => ({ customerOrderId: o.customerOrderId, rows: o.rows, status: outcomes[i]!.status as 'valid' | 'invalid' }));
+  const valid = orders.filter((o) => o.status === 'valid').length;
+  return {
+    ...meta,
+    headers: sheet.headers,
+    fileIssues: sheet.fileIssues,
+    rows,
+    rowsLeftOff,
+    orders,
+    counts: { rows: rows.length + rowsLeftOff, orders: orders.length, valid, invalid: orders.length - valid, rowsWithWarnings },
+  };
+}
+
+export function hasWarning(row: VerdictRow): boolean {
+  return row.issues.some((i) => i.severity === 'warning');
+}
+
+export function parseRowFilter(text: unknown): RowFilter {
+  return ROW_FILTERS.includes(text as RowFilter) ? (text as RowFilter) : 'all';
+}
+
+/** The text a search matches: every cell, the status and every message of the row. */
+export function searchTextOf(row: VerdictRow): string {
+  return [String(row.n), row.status, ...row.cells, ...row.issues.map((i) => `${i.code} ${i.message}`)].join('\n').toLowerCase();
+}
+
+export function matchesFilter(row: VerdictRow, show: RowFilter, query: string): boolean {
+  if (show === 'invalid' && row.status !== 'invalid') return false;
+  if (show === 'valid' && row.status !== 'valid') return false;
+  if (show === 'warnings' && !hasWarning(row)) return false;
+  const q = query.trim().toLowerCase();
+  return q === '' || searchTextOf(row).includes(q);
+}
+
+/** The ids of the valid orders: what a submission would send (the ledger says which it already has). */
+export function validOrderIds(verdict: Pick<Verdict, 'orders'>): string[] {
+  return verdict.orders.flatMap((o) => (o.status === 'valid' && o.customerOrderId ? [o.customerOrderId] : []));
+}

@@ -1,0 +1,80 @@
+/** Starting the web app for a test: its own temp folder, the embedded sandbox, the samples' date pinned. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FormData, request } from 'undici';
+import { silentLogger } from '../../src/log.js';
+import { startWebApp, type WebApp, type WebAppOptions } from '../../src/web/server.js';
+
+/** The samples' orders were placed 2026-11-16..19; checked as of this instant, they pass on any date. */
+export const SAMPLES_AS_OF = new Date('2026-11-20T12:00:00Z');
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const SAMPLES = join(REPO_ROOT, 'samples');
+
+export interface TestApp {
+  app: WebApp;
+  dir: string;
+  workDir: string;
+  ledgerPath: string;
+  /** The app's Host header value (127.0.0.1:PORT). */
+  host: string;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<WebAppOptions> = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'order-batch-web-'));
+  const workDir = join(dir, 'web');
+  const ledgerPath = join(dir, 'ledger.db');
+  const app = await startWebApp({
+    port: 0,
+    useSandbox: true,
+    connection: { auth: 'oauth' },
+    ledgerPath,
+    workDir,
+    context: { now: SAMPLES_AS_OF, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+    concurrency: 4,
+    maxAttempts: 3,
+    lateAfterDays: 3,
+    logger: silentLogger,
+    now: SAMPLES_AS_OF,
+    ...overrides,
+  });
+  return {
+    app,
+    dir,
+    workDir,
+    ledgerPath,
+    host: new URL(app.url).host,
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+/** What a browser holds after opening the start page: the session cookie and the page's CSRF token. */
+export async function openSession(url: string): Promise<Session> {
+  const response = await request(`${url}/`);
+  const setCookie = response.headers['set-cookie'];
+  const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0]!;
+  const page = await response.body.text();
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page)?.[1];
+  if (!csrf) throw new Error('no CSRF token on the start page');
+  return { cookie, csrf };
+}
+
+/** A multipart body with the fields in the order given (the CSRF field first, as the page's form has it). */
+export function uploadForm(parts: { csrf?: string; fileName: string; content: Buffer | string; sheet?: string }): FormData {
+  const form = new FormData();
+  if (parts.csrf !== undefined) form.append('_csrf', parts.csrf);
+  if (parts.sheet !== undefined) form.append('sheet', parts.sheet);
+  form.append('file', new Blob([parts.content]), parts.fileName);
+  return form;
+}
