@@ -17,6 +17,8 @@ export interface HttpRequest {
   body?: string | FormData;
   signal?: AbortSignal;
   stage: ApiStage;
+  /** An unpaged answer that grows with the data (list orders): allowed up to MAX_LARGE_RESPONSE_BYTES. */
+  isLargeAnswer?: boolean;
 }
 
 export interface HttpReply {
@@ -43,6 +45,12 @@ export interface HttpTransportOptions {
 
 /** A page of 100 packages is tens of kilobytes; anything near this is not our API talking. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/**
+ * The one unpaged answer that grows with the data: list orders, under 1 KB per order. A nightly
+ * reconcile of a few hundred thousand orders must still fit (32 MB stopped near 50,000 orders).
+ * undici caps per pool, so such requests go through a second pool of their own.
+ */
+export const MAX_LARGE_RESPONSE_BYTES = 512 * 1024 * 1024;
 /** Connecting should be quick; a hung SYN is a connect_timeout (known not sent), not a request timeout. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -50,13 +58,17 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const { timeoutMs, logger } = options;
-  const pool = new Pool(base.origin, {
-    connections: options.connections,
-    connect: { timeout: Math.min(timeoutMs, CONNECT_TIMEOUT_MS) },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    maxResponseSize: MAX_RESPONSE_BYTES,
-  });
+  const poolOf = (connections: number, maxResponseSize: number) =>
+    new Pool(base.origin, {
+      connections,
+      connect: { timeout: Math.min(timeoutMs, CONNECT_TIMEOUT_MS) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      maxResponseSize,
+    });
+  const pool = poolOf(options.connections, MAX_RESPONSE_BYTES);
+  // Opened on the first large request: one list-orders call per run at most.
+  let largePool: Pool | undefined;
 
   const pathOf = (path: string, query?: URLSearchParams): string => {
     const search = query?.toString() ?? '';
@@ -81,15 +93,17 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     // The caller's signal is linked by hand and unlinked after: AbortSignal.any() on a run-long
     // signal leaks one dependant per request (nodejs/node#55351).
     const controller = new AbortController();
-    const timeoutReason = new DeadlineExceeded();
-    const timer = setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+    // Made only when the deadline passes: an Error captures a stack, too dear to build per request.
+    let timeoutReason: DeadlineExceeded | undefined;
+    const timer = setTimeout(() => controller.abort((timeoutReason = new DeadlineExceeded())), timeoutMs);
     const callerSignal = request.signal;
     const onCallerAbort = () => controller.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     const { signal } = controller;
     const started = performance.now();
     try {
-      const response = await pool.request({
+      const via = request.isLargeAnswer ? (largePool ??= poolOf(1, MAX_LARGE_RESPONSE_BYTES)) : pool;
+      const response = await via.request({
         method: request.method,
         path: pathOf(request.path, request.query),
         headers: { accept: 'application/json', 'user-agent': 'order-batch', ...request.headers },
@@ -105,7 +119,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       return { status: response.statusCode, headers, text, url };
     } catch (error) {
       const transportError =
-        error === timeoutReason
+        timeoutReason !== undefined && error === timeoutReason
           ? fail(error, { code: 'timeout', isSent: true })
           : callerSignal?.aborted && error === callerSignal.reason
             ? fail(error, { code: 'aborted', isSent: true })
@@ -118,7 +132,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     }
   }
 
-  return { send, urlOf, close: () => pool.close() };
+  return { send, urlOf, close: async () => void (await Promise.all([pool.close(), largePool?.close()])) };
 }
 
 class DeadlineExceeded extends Error {

@@ -21,6 +21,7 @@ import { Pool } from 'undici';
 import { createApiClient } from '../api/client.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
+import { measureTimerCeiling } from './import.js';
 import { silentLogger } from '../log.js';
 import { reconcile } from '../reconcile/index.js';
 
@@ -35,6 +36,8 @@ export interface ReconcileBench {
   packages: number;
   orders: number;
   requests: string;
+  /** 8 loops of bare setTimeout(20) x 100 packages, measured just before: what timers allow on this machine now. */
+  timerPackagesPerSecond: number;
 }
 
 const LATENCY_MS = 20;
@@ -162,6 +165,7 @@ export async function benchReconcile(packages: number): Promise<ReconcileBench> 
 
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
     const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => simulatedNowMs });
+    const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
     globalThis.gc?.();
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -188,6 +192,7 @@ export async function benchReconcile(packages: number): Promise<ReconcileBench> 
       writeMs: result.timings.writeMs,
       packages: fetched,
       orders: result.orders.length,
+      timerPackagesPerSecond,
       requests: `${Object.entries(result.timings).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}; CPU of the whole run ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
     };
   } finally {
@@ -220,4 +225,5 @@ if (process.argv.includes(CHILD_FLAG)) {
       `in ${(r.ms / 1000).toFixed(2)} s, ${(r.ratioToCeiling * 100).toFixed(0)}% of the ceiling; then the workbook in ${(r.writeMs / 1000).toFixed(2)} s; peak RSS ${Math.round(r.peakRssMb)} MB`,
   );
   console.log(`  phases (ms): ${r.requests}`);
+  console.log(`  bare setTimeout(${LATENCY_MS}) x${CONCURRENCY} x ${PAGE_SIZE} packages on this machine just before: ${Math.round(r.timerPackagesPerSecond).toLocaleString('en-US')} packages/s`);
 }

@@ -24,6 +24,8 @@ import { startSandbox } from '../sandbox/index.js';
 const CONCURRENCY = 16;
 const TRACKING_ORDERS = 500;
 const PAGE_SIZE = 20;
+/** What reconcile asks for: the realistic tracking page. */
+const FULL_PAGE_SIZE = 100;
 
 export interface SandboxBench {
   createRps: number;
@@ -32,6 +34,9 @@ export interface SandboxBench {
   ceilingRps: number;
   /** The bare server answering the tracking-page requests. */
   trackingCeilingRps: number;
+  /** Tracking pages of FULL_PAGE_SIZE packages (reconcile's page size), and the bare server on those requests. */
+  fullPageRps: number;
+  fullPageCeilingRps: number;
 }
 
 type ServerKind = 'ceiling' | 'sandbox';
@@ -132,15 +137,19 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
     for (let n = 0; n < TRACKING_ORDERS; n++) await call(tracking.pool, post(setupHeaders, n));
     await call(tracking.pool, { method: 'POST', path: '/sandbox/clock', headers: setupHeaders, body: JSON.stringify({ advanceHours: 72 }) });
     const readHeaders = await bearer(tracking.pool);
-    const pages = Math.ceil(TRACKING_ORDERS / PAGE_SIZE);
-    let page = 0;
-    const pageRequest = (): RequestOptions => ({
-      method: 'GET',
-      path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=${(page++ % pages) + 1}&itemsPerPage=${PAGE_SIZE}`,
-      headers: readHeaders,
-    });
+    const pagesOf = (size: number) => {
+      const pages = Math.ceil(TRACKING_ORDERS / size);
+      let page = 0;
+      return (): RequestOptions => ({
+        method: 'GET',
+        path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=${(page++ % pages) + 1}&itemsPerPage=${size}`,
+        headers: readHeaders,
+      });
+    };
+    const pageRequest = pagesOf(PAGE_SIZE);
+    const fullPageRequest = pagesOf(FULL_PAGE_SIZE);
 
-    const best: SandboxBench = { ceilingRps: 0, createRps: 0, trackingRps: 0, trackingCeilingRps: 0 };
+    const best: SandboxBench = { ceilingRps: 0, createRps: 0, trackingRps: 0, trackingCeilingRps: 0, fullPageRps: 0, fullPageCeilingRps: 0 };
     let ceilingNext = 0;
     // Round 0 is a warm-up (JIT, connection setup) and is not counted.
     for (let round = 0; round <= rounds; round++) {
@@ -148,7 +157,11 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
       const o = await measure(creating.pool, roundMs, () => post(createHeaders, next++));
       const tc = await measure(ceiling.pool, roundMs, pageRequest);
       const t = await measure(tracking.pool, roundMs, pageRequest);
+      const fc = await measure(ceiling.pool, roundMs, fullPageRequest);
+      const f = await measure(tracking.pool, roundMs, fullPageRequest);
       if (round === 0) continue;
+      best.fullPageCeilingRps = Math.max(best.fullPageCeilingRps, fc);
+      best.fullPageRps = Math.max(best.fullPageRps, f);
       best.ceilingRps = Math.max(best.ceilingRps, c);
       best.createRps = Math.max(best.createRps, o);
       best.trackingCeilingRps = Math.max(best.trackingCeilingRps, tc);
@@ -175,4 +188,5 @@ if (!isMainThread && (workerData as { kind?: ServerKind } | null)?.kind) {
   console.log(`                               sandbox   bare node:http (fixed JSON)`);
   console.log(`  create order          ${format(r.createRps)} ${format(r.ceilingRps)}   ${(r.createRps / r.ceilingRps).toFixed(2)} x ceiling`);
   console.log(`  tracking page (${PAGE_SIZE})    ${format(r.trackingRps)} ${format(r.trackingCeilingRps)}   ${(r.trackingRps / r.trackingCeilingRps).toFixed(2)} x ceiling`);
+  console.log(`  tracking page (${FULL_PAGE_SIZE})   ${format(r.fullPageRps)} ${format(r.fullPageCeilingRps)}   ${(r.fullPageRps / r.fullPageCeilingRps).toFixed(2)} x ceiling`);
 }
