@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * The only place that reads argv and the environment, prints, and sets the exit code.
  * Each command is a function taking typed options and returning a result (src/commands/).

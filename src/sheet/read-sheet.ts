@@ -16,12 +16,12 @@ import type { CellValue, OpenedSheet, RawRow, ReadOptions } from './types.js';
 export interface OpenSheetOptions extends ReadOptions {
   /** More data rows than this stop the read (default 2,000,000): split the file. */
   maxRows?: number;
-  /** Rows per batch handed to the checker (default 2,000). */
+  /** Rows per batch handed to the checker (default 250: small batches die young, see read-csv.ts). */
   batchSize?: number;
 }
 
 export const DEFAULT_MAX_ROWS = 2_000_000;
-export const DEFAULT_BATCH_SIZE = 2_000;
+export const DEFAULT_BATCH_SIZE = 250;
 
 export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet> {
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
