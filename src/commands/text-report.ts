@@ -7,6 +7,8 @@ const MAX_LISTED_ISSUES = 20;
 export function formatValidateText(report: JsonReport): string {
   const lines: string[] = [];
   const outputs = report.output === null ? [] : Array.isArray(report.output) ? report.output : [report.output];
+  // A watched folder with nothing new is a normal night, not an error.
+  if (report.input.length === 0) return 'No order sheets found: nothing to do.\n';
   for (const input of report.input) {
     if (input.error) {
       lines.push(`${input.file}: ${input.error.message}`);
