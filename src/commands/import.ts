@@ -208,8 +208,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
 
     lap('submitMs');
+    const takenOutputs = new Set<string>();
     for (const state of states) {
-      const path = resultPathFor(state.file, options.out, files.length, 'import-result');
+      const path = resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs);
       const written = await writeResultFile({
         command: 'import',
         sheet: state.sheet,

@@ -19,11 +19,18 @@ export function formatOfPath(path: string): ResultFormat | null {
  * `orders.csv` -> `orders.result.xlsx` beside it. With several inputs, --out names a folder.
  * `suffix` distinguishes commands (validate: result, import: import-result).
  */
-export function resultPathFor(input: string, out: string | undefined, fileCount: number, suffix: string): string {
+export function resultPathFor(input: string, out: string | undefined, fileCount: number, suffix: string, taken: Set<string> = new Set()): string {
   const stem = basename(input, extname(input));
-  if (out === undefined) return join(dirname(input), `${stem}.${suffix}.xlsx`);
-  const isDir = (existsSync(out) && statSync(out).isDirectory()) || out.endsWith('/');
-  if (isDir) return join(out, `${stem}.${suffix}.xlsx`);
+  const isDir = out !== undefined && ((existsSync(out) && statSync(out).isDirectory()) || out.endsWith('/'));
+  if (out === undefined || isDir) {
+    const folder = out ?? dirname(input);
+    // orders.csv and orders.xlsx in one run must not overwrite each other's result.
+    let path = join(folder, `${stem}.${suffix}.xlsx`);
+    if (taken.has(path)) path = join(folder, `${stem}-${extname(input).slice(1).toLowerCase()}.${suffix}.xlsx`);
+    for (let n = 2; taken.has(path); n++) path = join(folder, `${stem}-${n}.${suffix}.xlsx`);
+    taken.add(path);
+    return path;
+  }
   if (fileCount > 1) throw new UsageError(`--out ${out}: with several input files, --out must be an existing folder.`);
   if (!formatOfPath(out)) throw new UsageError(`--out ${out}: the result file must end in .xlsx or .csv.`);
   return out;

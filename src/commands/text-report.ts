@@ -1,4 +1,5 @@
 /** The human summary printed when --json is not given: what happened, where the result is, the first problems. */
+import { basename } from 'node:path';
 import type { JsonReport } from './json-report.js';
 
 /** Enough to act on at a glance; the result file holds every issue. */
@@ -24,13 +25,15 @@ export function formatValidateText(report: JsonReport): string {
 
   let listed = 0;
   let total = 0;
-  for (const order of report.orders as { customerOrderId: string | null; issues: { row: number | null; column: string | null; severity: string; message: string }[] }[]) {
+  const isSeveralFiles = report.input.length > 1;
+  for (const order of report.orders as { customerOrderId: string | null; file?: string; issues: { row: number | null; column: string | null; severity: string; message: string }[] }[]) {
     for (const issue of order.issues) {
       if (issue.severity !== 'error') continue;
       total++;
       if (listed >= MAX_LISTED_ISSUES) continue;
       if (listed === 0) lines.push('Problems:');
-      const where = [issue.row !== null ? `row ${issue.row}` : null, issue.column].filter(Boolean).join(', ');
+      const file = isSeveralFiles && order.file ? basename(order.file) : null;
+      const where = [file, issue.row !== null ? `row ${issue.row}` : null, issue.column].filter(Boolean).join(', ');
       lines.push(`  ${where}: ${issue.message}`);
       listed++;
     }

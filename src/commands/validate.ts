@@ -61,6 +61,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   let hasUnusableInput = false;
 
   const checkedSheets: CheckedSheet[] = [];
+  const takenOutputs = new Set<string>();
   for (const file of files) {
     const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
     if (!checked.ok) {
@@ -84,7 +85,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
       orders.push({ customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) });
     });
     if (!options.skipResultFile) {
-      const path = resultPathFor(file, options.out, files.length, 'result');
+      const path = resultPathFor(file, options.out, files.length, 'result', takenOutputs);
       outputs.push(
         await writeResultFile({
           command: 'validate',
