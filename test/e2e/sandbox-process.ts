@@ -29,7 +29,9 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET, ...args], {
+  // Port 0 unless the test names one: test files run in parallel and must never meet on 8787.
+  const portArgs = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET, ...portArgs, ...args], {
     cwd: ROOT,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
