@@ -6,10 +6,10 @@
 import { mkdirSync, renameSync, copyFileSync, unlinkSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { checkOrderOnline, fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
+import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool, type OnlineFacts } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { isRetryable } from '../api/errors.js';
+import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
@@ -133,17 +133,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       }),
     );
     const known = ledger.getMany(candidates.map((c) => c.payload.orderDetails.customerOrderId));
-    const isOurs = (id: string) => {
-      const state = known.get(id)?.state;
-      return state !== undefined && state !== 'pending' && state !== 'rejected';
-    };
+    const isOurs = (id: string) => isSentByThisTool(known.get(id));
 
     let facts: OnlineFacts | undefined;
     try {
       facts = await fetchOnlineFacts({
         client: connection.client,
-        productIds: new Set(candidates.flatMap((c) => c.payload.orderDetails.lineItems.map((l) => l.productId))),
-        customerOrderIds: new Set(candidates.map((c) => c.payload.orderDetails.customerOrderId)),
+        payloads: candidates.map((c) => c.payload),
         maxAttempts: options.maxAttempts,
         concurrency: options.concurrency,
         logger,
@@ -265,9 +261,8 @@ function apiIssue(row: number | null, message: string): Issue {
 }
 
 function stopReasonOf(err: unknown): StopReason | undefined {
-  const name = (err as Error | undefined)?.name;
-  if (name === 'AuthError') return { kind: 'auth', message: `the API refused the credentials (${(err as Error).message})` };
-  if (name === 'ForbiddenError') return { kind: 'forbidden', message: `the API forbade the request (${(err as Error).message})` };
+  if (err instanceof AuthError) return { kind: 'auth', message: `the API refused the credentials (${err.message})` };
+  if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
   if (isRetryable(err)) return { kind: 'unavailable', message: `the API could not be reached (${(err as Error).message})` };
   return undefined;
 }

@@ -3,10 +3,10 @@
  * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
  */
 import { existsSync } from 'node:fs';
-import { checkOrderOnline, fetchOnlineFacts } from '../import/online-checks.js';
+import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { openLedger } from '../ledger/index.js';
+import { openLedger, type OrderRecord } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { connect, sandboxStatePathFor, type Connection } from './connect.js';
@@ -116,9 +116,8 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
   // order.payload is rebuilt on every read: take each once.
   const payloads = new Map(sheets.map((sheet) => [sheet, sheet.orders.map((o) => (o.status === 'valid' ? o.payload : undefined))]));
   const valid = [...payloads.values()].flat().filter((p): p is NonNullable<typeof p> => p !== undefined);
-  const ids = new Set(valid.map((p) => p.orderDetails.customerOrderId));
   const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
-  const ours = ledger ? ledger.getMany(ids) : new Map();
+  const ours = ledger ? ledger.getMany(valid.map((p) => p.orderDetails.customerOrderId)) : new Map<string, OrderRecord>();
   ledger?.close();
   const connection =
     online.connectionOverride ??
@@ -126,16 +125,12 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
   try {
     const facts = await fetchOnlineFacts({
       client: connection.client,
-      productIds: new Set(valid.flatMap((p) => p.orderDetails.lineItems.map((l) => l.productId))),
-      customerOrderIds: ids,
+      payloads: valid,
       maxAttempts: online.maxAttempts,
       concurrency: online.concurrency,
       logger,
     });
-    const isOurs = (id: string) => {
-      const state = ours.get(id)?.state;
-      return state !== undefined && state !== 'pending' && state !== 'rejected';
-    };
+    const isOurs = (id: string) => isSentByThisTool(ours.get(id));
     return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order, i) => checkOrderOnline(order, payloads.get(sheet)![i], sheetColumnsOf(sheet), facts, isOurs))]));
   } finally {
     if (!online.connectionOverride) await connection.close();

@@ -10,6 +10,7 @@ import type { ApiClient } from '../api/types.js';
 import { LIMITS } from '../contract/limits.js';
 import type { CreateOrderPayload, InventoryItem } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
+import type { OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
@@ -23,8 +24,8 @@ export interface OnlineFacts {
 
 export interface FetchFactsOptions {
   client: ApiClient;
-  productIds: ReadonlySet<string>;
-  customerOrderIds: ReadonlySet<string>;
+  /** The orders about to be checked: their productIds and customerOrderIds are looked up. */
+  payloads: readonly CreateOrderPayload[];
   maxAttempts: number;
   concurrency: number;
   logger: Logger;
@@ -36,24 +37,26 @@ const PRODUCT_LOOKUP_THRESHOLD = 40;
 
 export async function fetchOnlineFacts(options: FetchFactsOptions): Promise<OnlineFacts> {
   const { client, logger } = options;
+  const productIdSet = new Set(options.payloads.flatMap((p) => p.orderDetails.lineItems.map((l) => l.productId)));
+  const orderIdSet = new Set(options.payloads.map((p) => p.orderDetails.customerOrderId));
   const retry = <T>(fn: () => Promise<T>) =>
     retrying(fn, { maxAttempts: options.maxAttempts, policy: DEFAULT_BACKOFF, shouldRetry: isRetryable, signal: options.signal });
   const products = new Map<string, InventoryItem>();
 
-  if (options.productIds.size > 0 && options.productIds.size <= PRODUCT_LOOKUP_THRESHOLD) {
+  if (productIdSet.size > 0 && productIdSet.size <= PRODUCT_LOOKUP_THRESHOLD) {
     const limit = pLimit(options.concurrency);
     await Promise.all(
-      [...options.productIds].map((productId) =>
+      [...productIdSet].map((productId) =>
         limit(async () => {
           const page = await retry(() => client.listInventory({ productId, pageNumber: 1, itemsPerPage: 1 }, { signal: options.signal }));
           for (const item of page.data) if (item.productId === productId) products.set(productId, item);
         }),
       ),
     );
-  } else if (options.productIds.size > 0) {
+  } else if (productIdSet.size > 0) {
     const first = await retry(() => client.listInventory({ pageNumber: 1, itemsPerPage: LIMITS.itemsPerPageMax }, { signal: options.signal }));
     const keep = (items: InventoryItem[]) => {
-      for (const item of items) if (options.productIds.has(item.productId)) products.set(item.productId, item);
+      for (const item of items) if (productIdSet.has(item.productId)) products.set(item.productId, item);
     };
     keep(first.data);
     const totalPages = first.pagination?.totalPages ?? 1;
@@ -66,15 +69,23 @@ export async function fetchOnlineFacts(options: FetchFactsOptions): Promise<Onli
   }
 
   const existingOrderIds = new Set<string>();
-  if (options.customerOrderIds.size > 0) {
+  if (orderIdSet.size > 0) {
     // One listing of every order the API holds for the longest window it offers.
     const listed = await retry(() =>
       client.listOrders({ lastDays: LIMITS.lastDaysMax, orderDisposition: ['all'], orderLineItemDisposition: ['all'] }, { signal: options.signal }),
     );
-    for (const order of listed.data) if (options.customerOrderIds.has(order.customerOrderId)) existingOrderIds.add(order.customerOrderId);
+    for (const order of listed.data) if (orderIdSet.has(order.customerOrderId)) existingOrderIds.add(order.customerOrderId);
   }
   logger.debug({ products: products.size, existingOrders: existingOrderIds.size }, 'online facts fetched');
   return { products, existingOrderIds };
+}
+
+/**
+ * The ledger shows this tool sent the order (its POST may have reached the API): an existing order
+ * with this id is ours, not someone else's. Pending was never sent; rejected was refused.
+ */
+export function isSentByThisTool(record: Pick<OrderRecord, 'state'> | undefined): boolean {
+  return record !== undefined && record.state !== 'pending' && record.state !== 'rejected';
 }
 
 /** Total stock over every fulfillment center (409 comes only when no center has any). */
