@@ -3,6 +3,8 @@
  * what the API says (order read, packages), and what the two make together.
  */
 
+import type { LineItemStatus } from '../contract/enums.js';
+
 /** Order roll-up statuses, in the contract's order. */
 export const ROLL_UP_STATUSES = ['waiting', 'partially_shipped', 'shipped', 'delivered', 'canceled', 'exception', 'not_found'] as const;
 export type RollUpStatus = (typeof ROLL_UP_STATUSES)[number];
@@ -20,9 +22,9 @@ export const EXCEPTION_TYPES = [
 ] as const;
 export type ExceptionType = (typeof EXCEPTION_TYPES)[number];
 
-/** The line status the API gives a canceled line (api-spec.md section 3). */
-export const CANCELED_LINE_STATUS = 'Order Canceled';
-export const SHIPPED_LINE_STATUS = 'Shipped';
+/** The line statuses the API gives a canceled and a shipped line (api-spec.md section 3). */
+export const CANCELED_LINE_STATUS: LineItemStatus = 'Order Canceled';
+export const SHIPPED_LINE_STATUS: LineItemStatus = 'Shipped';
 /** The disposition of a line we created (api-spec.md 2.3) and of an order we created (2.2). */
 export const API_LINE_DISPOSITION = 'api_order';
 export const API_ORDER_DISPOSITION = 'api';

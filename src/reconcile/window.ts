@@ -10,6 +10,7 @@
  * backwards) fetches the selection's whole span again.
  */
 import type { Coverage } from './package-store.js';
+import { CANCELED_LINE_STATUS, SHIPPED_LINE_STATUS } from './types.js';
 
 /** The ledger watermark's name. */
 export const TRACKING_WATERMARK = 'reconcile.tracking';
@@ -59,5 +60,5 @@ export function planTrackingWindow(input: WindowInput): WindowPlan {
  */
 export function needsFreshRead(stored: { read: { lineItems: { status?: string }[] } | null; status: string } | undefined, hasPackageChanges: boolean): boolean {
   if (!stored || hasPackageChanges || stored.read === null || stored.status === 'not_found') return true;
-  return !stored.read.lineItems.every((l) => l.status === 'Shipped' || l.status === 'Order Canceled');
+  return !stored.read.lineItems.every((l) => l.status === SHIPPED_LINE_STATUS || l.status === CANCELED_LINE_STATUS);
 }

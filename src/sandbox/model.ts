@@ -1,5 +1,6 @@
 /** The sandbox's own data: what it stores per order, and the fulfillment plan derived from it. */
 import type { CreateOrderPayload } from '../contract/schemas.js';
+import type { LineItemStatus } from '../contract/enums.js';
 
 /** Shares of simulated trouble, each in [0, 1]. */
 export interface FulfillmentRates {
@@ -34,7 +35,8 @@ export interface StoredOrder {
   allocations: LineAllocation[];
 }
 
-export type PlannedStatus = 'Waiting to Clear' | 'Shipped' | 'Order Canceled';
+/** The statuses the sandbox plans are exactly the contract's (api-spec.md section 3). */
+export type PlannedStatus = LineItemStatus;
 
 export interface PlannedLine {
   customerLineItemId: string;
