@@ -48,27 +48,11 @@ export function parseMoneyText(text: string): number | MoneyProblem {
     }
     i = skipSpaces(text, i + 1, end);
   }
-  let whole = 0;
-  let digits = 0;
-  let groupDigits = 0;
-  let grouped = false;
-  while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      whole = whole * 10 + (c - 48);
-      if (whole > 0) digits++;
-      groupDigits++;
-    } else if (c === 44) {
-      if (groupDigits === 0 || (grouped ? groupDigits !== 3 : groupDigits > 3)) return 'format';
-      grouped = true;
-      groupDigits = 0;
-    } else {
-      break;
-    }
-    i++;
-  }
-  if (grouped && groupDigits !== 3) return 'format';
-  const sawWhole = groupDigits > 0 || grouped;
+  if (!scanWholePart(text, i, end)) return 'format';
+  const whole = wholePart.value;
+  const digits = wholePart.significantDigits;
+  const sawWhole = wholePart.hasDigits;
+  i = wholePart.next;
   let cents = 0;
   let fracDigits = 0;
   let extraNonZero = false;
@@ -118,24 +102,9 @@ export function parseIntegerText(text: string): number | IntegerProblem {
     negative = first === 45;
     i = 1;
   }
-  let value = 0;
-  let groupDigits = 0;
-  let grouped = false;
-  while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      value = value * 10 + (c - 48);
-      groupDigits++;
-    } else if (c === 44) {
-      if (groupDigits === 0 || (grouped ? groupDigits !== 3 : groupDigits > 3)) return 'format';
-      grouped = true;
-      groupDigits = 0;
-    } else {
-      break;
-    }
-    i++;
-  }
-  if (groupDigits === 0 || (grouped && groupDigits !== 3)) return 'format';
+  if (!scanWholePart(text, i, end) || !wholePart.hasDigits) return 'format';
+  const value = wholePart.value;
+  i = wholePart.next;
   let fraction = false;
   if (i < end && text.charCodeAt(i) === 46) {
     i++;
@@ -163,6 +132,41 @@ export function integerFromCell(raw: Exclude<CellValue, null>, text: string): nu
   }
   if (typeof raw === 'string') return parseIntegerText(text);
   return 'format';
+}
+
+/** What the last scanWholePart read; one object reused for every cell, so the hot path allocates nothing. */
+const wholePart = { value: 0, significantDigits: 0, hasDigits: false, next: 0 };
+
+/**
+ * The whole part of a number from `i`: digits, with thousands commas that must group by three
+ * (`1,234,567`; not `1,23` nor `1234,567`). False when the grouping is wrong; else fills wholePart.
+ */
+function scanWholePart(text: string, i: number, end: number): boolean {
+  let value = 0;
+  let significantDigits = 0;
+  let groupDigits = 0;
+  let grouped = false;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      if (value > 0) significantDigits++;
+      groupDigits++;
+    } else if (c === 44) {
+      if (groupDigits === 0 || (grouped ? groupDigits !== 3 : groupDigits > 3)) return false;
+      grouped = true;
+      groupDigits = 0;
+    } else {
+      break;
+    }
+    i++;
+  }
+  if (grouped && groupDigits !== 3) return false;
+  wholePart.value = value;
+  wholePart.significantDigits = significantDigits;
+  wholePart.hasDigits = groupDigits > 0;
+  wholePart.next = i;
+  return true;
 }
 
 function skipSpaces(text: string, i: number, end: number): number {
