@@ -45,16 +45,11 @@ export async function connect(options: {
   concurrency: number;
   logger: Logger;
 }): Promise<Connection> {
+  const clientFor = (baseUrl: string, clientId: string, clientSecret: string) =>
+    createApiClient({ baseUrl, clientId, clientSecret, auth: options.connection.auth, connections: Math.max(options.concurrency, 4), logger: options.logger });
   if (options.useSandbox) {
     const sandbox = await startSandbox({ port: 0, startTime: options.sandboxStart, statePath: options.sandboxStatePath });
-    const client = createApiClient({
-      baseUrl: sandbox.url,
-      clientId: sandbox.clientId,
-      clientSecret: sandbox.clientSecret,
-      auth: options.connection.auth,
-      connections: Math.max(options.concurrency, 4),
-      logger: options.logger,
-    });
+    const client = clientFor(sandbox.url, sandbox.clientId, sandbox.clientSecret);
     options.logger.info({ baseUrl: sandbox.url }, 'using the embedded sandbox');
     return {
       client,
@@ -73,14 +68,7 @@ export async function connect(options: {
   if (!clientId || !clientSecret) {
     throw new UsageError('FULFILLMENT_CLIENT_ID and FULFILLMENT_CLIENT_SECRET must both be set (or clientId and clientSecret in --config).');
   }
-  const client = createApiClient({
-    baseUrl,
-    clientId,
-    clientSecret,
-    auth: options.connection.auth,
-    connections: Math.max(options.concurrency, 4),
-    logger: options.logger,
-  });
+  const client = clientFor(baseUrl, clientId, clientSecret);
   return { client, baseUrl, isSandbox: false, close: () => client.close() };
 }
 

@@ -46,10 +46,12 @@ export function createOrderProgress(stream: NodeJS.WriteStream): OrderProgress |
   let bar: cliProgress.SingleBar | null = null;
   const counts = { accepted: 0, rejected: 0, failed: 0, already_submitted: 0 };
   let startedAt = 0;
+  let done = 0;
   return {
     start(total) {
       if (total === 0) return;
       startedAt = Date.now();
+      done = 0;
       bar = new cliProgress.SingleBar(
         {
           stream,
@@ -63,8 +65,8 @@ export function createOrderProgress(stream: NodeJS.WriteStream): OrderProgress |
     },
     tick(status) {
       if (status in counts) counts[status as keyof typeof counts]++;
+      done++;
       const seconds = (Date.now() - startedAt) / 1000;
-      const done = (bar?.getProgress() ?? 0) * (bar?.getTotal() ?? 0) + 1;
       bar?.increment(1, { rate: seconds > 0 ? (done / seconds).toFixed(0) : '0', ...counts });
     },
     stop() {
