@@ -14,7 +14,7 @@ import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
-import type { Ledger, OrderIntent } from '../ledger/types.js';
+import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
@@ -63,6 +63,21 @@ export interface SubmitResult {
   stopped?: StopReason;
 }
 
+/**
+ * Intents are recorded, and first sends marked 'sending', this many orders ahead of the POSTs: one
+ * commit per chunk instead of one per order. A run killed mid-chunk leaves the chunk's unsent
+ * orders 'sending'; the next run looks each up with a GET (404) before sending it, so the price of
+ * a kill is a few GETs, never a second POST.
+ */
+export const PREPARE_CHUNK = 64;
+/**
+ * Accepted answers are committed together: when this many have gathered, or ACCEPT_FLUSH_MS after
+ * the first of them. A mark a kill loses leaves its order 'sending', which the next run looks up
+ * (found: accepted) instead of sending again.
+ */
+const ACCEPT_BATCH = 64;
+const ACCEPT_FLUSH_MS = 100;
+
 const DUPLICATE_MESSAGE = /already exists/i;
 const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
 
@@ -75,9 +90,27 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const { client, ledger, logger } = options;
   let stopped: StopReason | undefined;
 
-  // One commit records every order before the first POST leaves.
-  const intents: OrderIntent[] = jobs.map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
-  const decisions = ledger.recordIntents(intents, options.runId);
+  let crashed: { error: unknown } | undefined;
+  const accepted = createAcceptedBatch(ledger, logger);
+
+  // The ledger decides each order's fate in chunks, just ahead of the sending.
+  const decisions: IntentResult[] = new Array<IntentResult>(jobs.length);
+  /** Marked 'sending' by prepareSends and not yet POSTed. */
+  const premarked: boolean[] = new Array<boolean>(jobs.length).fill(false);
+  let prepared = 0;
+  function decisionFor(index: number): IntentResult {
+    if (index >= prepared) {
+      const from = prepared;
+      const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
+      const intents = jobs.slice(from, to).map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
+      ledger.prepareSends(intents, options.runId).forEach((result, k) => {
+        decisions[from + k] = result;
+        premarked[from + k] = result.action === 'send';
+      });
+      prepared = to;
+    }
+    return decisions[index]!;
+  }
 
   const notSent = (job: SubmissionJob, why: string): SubmitOutcome => ({
     status: 'failed',
@@ -103,8 +136,9 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
   async function submitOne(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
     const id = job.payload.orderDetails.customerOrderId;
-    const decision = decisions[index]!;
     if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
+    if (crashed) return notSent(job, 'the run stopped after an unexpected error.');
+    const decision = decisionFor(index);
 
     if (decision.action === 'already_submitted' || decision.action === 'duplicate_in_run') {
       const record = ledger.get(id);
@@ -148,13 +182,14 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         mustLookUp = false;
       }
 
-      ledger.markSending(id);
+      if (premarked[index]) premarked[index] = false;
+      else ledger.markSending(id);
       posts++;
       try {
         const created = await client.createOrder(job.payload);
         guard.record('success');
         const submittedAt = new Date(now()).toISOString();
-        ledger.markAccepted(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });
+        accepted.add(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });
         return { status: 'accepted', posts, issues: [], httpStatus: created.status, requestId: created.requestId, submittedAt };
       } catch (err) {
         if (err instanceof AuthError || err instanceof ForbiddenError) {
@@ -206,16 +241,61 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   }
 
   const limit = pLimit(options.concurrency);
-  const outcomes = await Promise.all(
+  const settled = await Promise.allSettled(
     jobs.map((job, index) =>
       limit(async () => {
-        const outcome = await submitOne(job, index);
-        options.onOutcome?.(job, outcome);
-        return outcome;
+        try {
+          const outcome = await submitOne(job, index);
+          options.onOutcome?.(job, outcome);
+          return outcome;
+        } catch (error) {
+          // A bug or a broken ledger: the orders not yet started are not sent; those in flight finish.
+          crashed ??= { error };
+          throw error;
+        }
       }),
     ),
   );
+  accepted.flush();
+  const unsent = jobs.flatMap((job, index) => (premarked[index] ? [job.payload.orderDetails.customerOrderId] : []));
+  if (unsent.length > 0) ledger.releaseUnsent(unsent);
+  if (crashed) throw crashed.error;
+  const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
   return stopped ? { outcomes, stopped } : { outcomes };
+}
+
+function unreachable(): never {
+  throw new Error('a submission failed without stopping the run');
+}
+
+/** Accepted marks gathered into one commit: ACCEPT_BATCH of them, or ACCEPT_FLUSH_MS after the first. */
+function createAcceptedBatch(ledger: Ledger, logger: Logger) {
+  let batch: { customerOrderId: string; info: AcceptedInfo }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0) return;
+    const marks = batch;
+    batch = [];
+    ledger.markAcceptedMany(marks);
+  };
+  return {
+    add(customerOrderId: string, info: AcceptedInfo): void {
+      batch.push({ customerOrderId, info });
+      if (batch.length >= ACCEPT_BATCH) flush();
+      else
+        timer ??= setTimeout(() => {
+          try {
+            flush();
+          } catch (err) {
+            // The orders stay 'sending': the next run looks them up rather than sending them again.
+            logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'recording accepted orders in the ledger failed');
+          }
+        }, ACCEPT_FLUSH_MS).unref();
+    },
+    flush,
+  };
 }
 
 /** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */

@@ -16,9 +16,10 @@ export const RESENDABLE_STATES: ReadonlySet<OrderState> = new Set<OrderState>(['
 
 export function decideIntent(previous: Pick<OrderRecord, 'state' | 'runId'> | null, runId: string): IntentAction {
   if (previous === null) return 'send';
+  // A record this run already claimed: the id appears twice in this run. Intents are recorded in
+  // chunks as sending goes on, so the first copy may already be answered (even accepted) by then.
+  if (previous.runId === runId) return 'duplicate_in_run';
   if (previous.state === 'accepted') return 'already_submitted';
-  // A record this run already claimed and has not finished with: the id appears twice in this run.
-  if (previous.runId === runId && (previous.state === 'pending' || previous.state === 'sending')) return 'duplicate_in_run';
   if (LOOKUP_STATES.has(previous.state)) return 'lookup';
   return 'send';
 }

@@ -82,8 +82,11 @@ class SqliteLedger implements Ledger {
 
   recordIntent: Ledger['recordIntent'] = (intent, runId) => this.orders.recordIntent(intent, runId);
   recordIntents: Ledger['recordIntents'] = (intents, runId) => this.orders.recordIntents(intents, runId);
+  prepareSends: Ledger['prepareSends'] = (intents, runId) => this.orders.prepareSends(intents, runId);
+  releaseUnsent: Ledger['releaseUnsent'] = (ids) => this.orders.releaseUnsent(ids);
   markSending: Ledger['markSending'] = (id, intent) => this.orders.markSending(id, intent);
   markAccepted: Ledger['markAccepted'] = (id, info) => this.orders.markAccepted(id, info);
+  markAcceptedMany: Ledger['markAcceptedMany'] = (accepted) => this.orders.markAcceptedMany(accepted);
   markRejected: Ledger['markRejected'] = (id, info) => this.orders.markOutcome(id, 'rejected', info);
   markUnknown: Ledger['markUnknown'] = (id, info = {}) => this.orders.markOutcome(id, 'unknown', info);
   markFailed: Ledger['markFailed'] = (id, info = {}) => this.orders.markOutcome(id, 'failed', info);

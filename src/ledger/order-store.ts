@@ -47,6 +47,7 @@ export class OrderStore {
   private readonly claimForRun: Statement;
   private readonly toSending: Statement;
   private readonly toSendingWithIntent: Statement;
+  private readonly toUnsent: Statement;
   private readonly toAccepted: Statement;
   private readonly toOutcome: Statement;
   private readonly selectSince: Statement<[string], OrderRow>;
@@ -54,6 +55,8 @@ export class OrderStore {
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   private readonly manyByChunkSize = new Map<number, Statement<string[], OrderRow>>();
   private readonly recordIntentsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
+  private readonly prepareSendsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
+  private readonly markAcceptedManyTx: Transaction<(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]) => void>;
 
   constructor(
     private readonly db: Database,
@@ -73,6 +76,10 @@ export class OrderStore {
     const sendable = `customer_order_id = @id AND state IN ('pending', 'sending', 'unknown', 'failed')`;
     this.toSending = db.prepare(`UPDATE orders SET ${sending} WHERE ${sendable}`);
     this.toSendingWithIntent = db.prepare(`UPDATE orders SET ${INTENT_COLUMNS}, ${sending} WHERE ${sendable}`);
+    // SET reads the old values: the attempt prepareSends counted is taken back, and with it the first-send time it set.
+    this.toUnsent = db.prepare(`UPDATE orders SET state = 'pending', attempts = attempts - 1,
+      first_submitted_at = CASE WHEN attempts = 1 THEN NULL ELSE first_submitted_at END, updated_at = @now
+      WHERE customer_order_id = @id AND state = 'sending' AND attempts > 0`);
     // Accepted is terminal: nothing moves an accepted record, and accepting it again changes nothing.
     this.toAccepted = db.prepare(`UPDATE orders SET state = 'accepted', submitted_at = @submittedAt, ${ANSWER_COLUMNS}
       WHERE customer_order_id = @id AND state <> 'accepted'`);
@@ -86,6 +93,20 @@ export class OrderStore {
     this.recordIntentsTx = db.transaction((intents: readonly OrderIntent[], runId: string) =>
       intents.map((intent) => this.recordOne(intent, runId)),
     );
+    this.prepareSendsTx = db.transaction((intents: readonly OrderIntent[], runId: string) =>
+      intents.map((intent) => {
+        const result = this.recordOne(intent, runId);
+        if (result.action !== 'send') return result;
+        const now = this.timestamp();
+        const { record } = result;
+        if (this.toSending.run({ id: record.customerOrderId, now }).changes === 0) this.refuse(record.customerOrderId, 'mark as sending');
+        const sending: OrderRecord = { ...record, state: 'sending', attempts: record.attempts + 1, firstSubmittedAt: record.firstSubmittedAt ?? now, updatedAt: now };
+        return { ...result, record: sending };
+      }),
+    );
+    this.markAcceptedManyTx = db.transaction((accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]) => {
+      for (const { customerOrderId, info } of accepted) this.markAccepted(customerOrderId, info);
+    });
   }
 
   recordIntent(intent: OrderIntent, runId: string): IntentResult {
@@ -97,6 +118,22 @@ export class OrderStore {
     // Not fsynced even in 'before-send': a pending record is never POSTed before markSending, whose
     // fsync carries every earlier WAL frame, this one included, to disk.
     return this.recordIntentsTx.immediate(intents, runId);
+  }
+
+  /** One commit (fsynced in 'before-send', like markSending) for a chunk of intents and the 'sending' marks of those to send. */
+  prepareSends(intents: readonly OrderIntent[], runId: string): IntentResult[] {
+    return this.beforeSend(() => this.prepareSendsTx.immediate(intents, runId));
+  }
+
+  releaseUnsent(customerOrderIds: readonly string[]): void {
+    const now = this.timestamp();
+    this.db.transaction(() => {
+      for (const id of customerOrderIds) this.toUnsent.run({ id, now });
+    })();
+  }
+
+  markAcceptedMany(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]): void {
+    if (accepted.length > 0) this.markAcceptedManyTx(accepted);
   }
 
   markSending(customerOrderId: string, intent?: OrderIntent): void {

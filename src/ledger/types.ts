@@ -169,9 +169,19 @@ export interface Ledger {
   recordIntent(intent: OrderIntent, runId: string): IntentResult;
   /** recordIntent for many orders in one transaction (one commit): the cheap way to record a whole batch up front. */
   recordIntents(intents: readonly OrderIntent[], runId: string): IntentResult[];
+  /**
+   * recordIntents, and in the same commit markSending for every order it decides to `send` (their
+   * records come back 'sending', attempts counted): the one commit before a chunk of first POSTs.
+   * An order marked here but never POSTed must be handed to releaseUnsent.
+   */
+  prepareSends(intents: readonly OrderIntent[], runId: string): IntentResult[];
+  /** Back to 'pending' (one attempt uncounted): orders prepareSends marked that were certainly never POSTed. */
+  releaseUnsent(customerOrderIds: readonly string[]): void;
   /** Commit before the POST. With `intent`, the payload is replaced (a lookup found nothing, the new payload goes out). */
   markSending(customerOrderId: string, intent?: OrderIntent): void;
   markAccepted(customerOrderId: string, info?: AcceptedInfo): void;
+  /** markAccepted for many orders in one commit. */
+  markAcceptedMany(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]): void;
   markRejected(customerOrderId: string, info: AnswerInfo): void;
   markUnknown(customerOrderId: string, info?: AnswerInfo): void;
   /** Only when no attempt's outcome was unknown (a timeout or dropped connection is markUnknown). */

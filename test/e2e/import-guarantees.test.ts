@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
 import { CLI, ROOT, cleanEnv, runCli, tempDir } from './run-cli.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { freePort, startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
@@ -117,6 +118,30 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
     expect(up.code).toBe(0);
     expect(JSON.parse(up.stdout).summary).toEqual({ accepted: 12 });
     expect((await s.stats()).orders).toBe(12);
+  });
+
+  it('stops on a 403 and leaves the orders it never sent pending, so the next run sends them without lookups', async () => {
+    const s = await sandbox();
+    const dir = tempDir();
+    const sheet = join(dir, 'orders.csv');
+    writeOrdersCsv(sheet, { orders: 12, prefix: 'RO', orderDate: new Date(Date.now() - 3_600_000) });
+    const ledgerPath = join(dir, 'ledger.db');
+    const args = ['import', sheet, '--ledger', ledgerPath, '--out', join(dir, 'r.csv'), '--json', '--concurrency', '1'];
+    const reader = { ...s.env, FULFILLMENT_CLIENT_ID: 'sandbox-reader', FULFILLMENT_CLIENT_SECRET: 'sandbox-reader-secret' };
+    const refused = await runCli(args, { env: reader });
+    expect(refused.code).toBe(3);
+    expect(JSON.parse(refused.stdout).summary).toEqual({ failed: 12 });
+    const ledger = openLedger(ledgerPath);
+    try {
+      // The chunk recorded before the first POST was marked sending; all but the refused one go back to pending.
+      expect(ledger.countByState()).toMatchObject({ sending: 0, failed: 1, pending: 11, accepted: 0 });
+    } finally {
+      ledger.close();
+    }
+    const up = await runCli(args, { env: s.env });
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout).summary).toEqual({ accepted: 12 });
+    expect(await s.stats()).toMatchObject({ orders: 12, postsReceived: 13, duplicatesRejected: 0 });
   });
 
   it('refreshes tokens that expire mid-run without failing an order', async () => {

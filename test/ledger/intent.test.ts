@@ -19,7 +19,7 @@ describe('decideIntent', () => {
     expect(decideIntent({ state, runId: 'run-1' }, 'run-2')).toBe('send');
   });
 
-  it.each(['pending', 'sending'] as const)('flags an id this run already has %s as a duplicate within the run', (state) => {
+  it.each(['pending', 'sending', 'accepted', 'rejected', 'unknown', 'failed'] as const)('flags an id this run already has %s as a duplicate within the run', (state) => {
     expect(decideIntent({ state, runId: 'run-2' }, 'run-2')).toBe('duplicate_in_run');
   });
 });

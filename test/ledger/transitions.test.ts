@@ -102,6 +102,48 @@ describe('recordIntent', () => {
   });
 });
 
+describe('prepareSends: intents and first-send marks in one commit', () => {
+  it('marks the orders it decides to send as sending, and leaves the others as recordIntent would', () => {
+    ledger.recordIntent(buildIntent('B-done'), runId);
+    ledger.markSending('B-done');
+    ledger.markAccepted('B-done', { httpStatus: 201 });
+    ledger.recordIntent(buildIntent('B-lost'), runId);
+    ledger.markSending('B-lost');
+    const nextRun = ledger.startRun({ command: 'import', files: [] });
+    const results = ledger.prepareSends([buildIntent('B-new'), buildIntent('B-done'), buildIntent('B-lost'), buildIntent('B-new')], nextRun);
+    expect(results.map((r) => r.action)).toEqual(['send', 'already_submitted', 'lookup', 'duplicate_in_run']);
+    const fresh = ledger.get('B-new')!;
+    expect(fresh).toMatchObject({ state: 'sending', attempts: 1, firstSubmittedAt: '2031-05-06T07:08:09.000Z', runId: nextRun });
+    expect(results[0]!.record).toEqual(fresh);
+    // A lookup is marked only once the GET found nothing: the record still says what the last run left.
+    expect(ledger.get('B-lost')).toMatchObject({ state: 'sending', attempts: 1, runId: nextRun });
+    expect(ledger.get('B-done')!.state).toBe('accepted');
+  });
+
+  it('releases an order it marked but that was never POSTed back to pending, without the attempt', () => {
+    ledger.prepareSends([buildIntent('C-1'), buildIntent('C-2')], runId);
+    ledger.releaseUnsent(['C-1']);
+    expect(ledger.get('C-1')).toMatchObject({ state: 'pending', attempts: 0, firstSubmittedAt: null });
+    expect(ledger.get('C-2')).toMatchObject({ state: 'sending', attempts: 1 });
+    // Only a 'sending' record is released: an answered order keeps its answer.
+    ledger.markAccepted('C-2', { httpStatus: 201 });
+    ledger.releaseUnsent(['C-2']);
+    expect(ledger.get('C-2')!.state).toBe('accepted');
+    // A later run sends a released order without looking it up first.
+    expect(ledger.prepareSends([buildIntent('C-1')], ledger.startRun({ command: 'import', files: [] }))[0]!.action).toBe('send');
+  });
+
+  it('records many accepted answers in one call, each with its own details', () => {
+    ledger.prepareSends([buildIntent('D-1'), buildIntent('D-2')], runId);
+    ledger.markAcceptedMany([
+      { customerOrderId: 'D-1', info: { httpStatus: 201, requestId: 'r-1', submittedAt: '2031-05-06T07:00:00.000Z' } },
+      { customerOrderId: 'D-2', info: { httpStatus: 201, requestId: 'r-2' } },
+    ]);
+    expect(ledger.get('D-1')).toMatchObject({ state: 'accepted', requestId: 'r-1', submittedAt: '2031-05-06T07:00:00.000Z' });
+    expect(ledger.get('D-2')).toMatchObject({ state: 'accepted', requestId: 'r-2', submittedAt: '2031-05-06T07:08:09.000Z' });
+  });
+});
+
 describe('transitions', () => {
   it('counts each POST attempt and keeps the time of the first', () => {
     ledger.recordIntent(buildIntent('A-1'), runId);
