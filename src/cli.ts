@@ -43,6 +43,28 @@ function addCommonOptions(cmd: Command, extra: { sheet?: boolean; out?: boolean 
   return cmd;
 }
 
+/**
+ * The first Ctrl-C or SIGTERM (a cron job's timeout) asks the command to wind down and say so; a
+ * second one quits at once, which the ledger makes safe (the next run looks up what was in flight).
+ */
+function onInterrupt(message: string): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const handler = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(128 + (name === 'SIGINT' ? 2 : 15));
+    process.stderr.write(`\n${message}\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -97,6 +119,9 @@ async function main(argv: string[]): Promise<number> {
   ).action(async (files: string[], flags: RawFlags) => {
     const options = resolve(flags);
     const logger = loggerFor(options);
+    const interruption = onInterrupt(
+      'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written (press Ctrl-C again to quit at once).',
+    );
     const result = await importFiles({
       files,
       out: options.out,
@@ -112,10 +137,12 @@ async function main(argv: string[]): Promise<number> {
       logger,
       progress: options.json ? undefined : createByteProgress(process.stderr),
       orderProgress: options.json ? undefined : createOrderProgress(process.stderr),
-    });
+      signal: interruption.signal,
+    }).finally(interruption.dispose);
     if (options.json) printJson(result.report);
     else process.stdout.write(formatValidateText(result.report));
     if (result.apiUnusable) process.stderr.write(`order-batch: ${result.apiUnusable.message}\n`);
+    if (result.interrupted) process.stderr.write('order-batch: the run was interrupted; run the same command again to send the orders not sent.\n');
     exitCode = result.apiUnusable ? EXIT.apiUnusable : result.hasUnusableInput ? EXIT.usage : result.hasProblems ? EXIT.someFailed : EXIT.ok;
   });
 

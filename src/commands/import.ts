@@ -45,6 +45,8 @@ export interface ImportOptions {
   backoff?: { baseMs: number; maxMs: number };
   /** Called for each order as it is done (the web app shows live progress). */
   onOrderDone?: (done: number, total: number, status: string) => void;
+  /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -54,6 +56,8 @@ export interface ImportResult {
   hasProblems: boolean;
   /** The API could not be used at all (auth refused, 403, unreachable). */
   apiUnusable?: StopReason;
+  /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
+  interrupted?: boolean;
   runId?: string;
   /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
   timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
@@ -111,6 +115,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const lock = await ledger.acquireRunLock({ command: 'import' });
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
+  let interrupted = false;
   let runId: string | undefined;
   const outputs: string[] = [];
   try {
@@ -184,6 +189,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         maxAttempts: options.maxAttempts,
         logger,
         backoff: options.backoff,
+        ...(options.signal ? { signal: options.signal } : {}),
         onOutcome: (_job, outcome) => {
           done++;
           options.orderProgress?.tick(outcome.status);
@@ -200,7 +206,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         });
       });
       const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
-      if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) apiUnusable = result.stopped;
+      if (result.stopped?.kind === 'interrupted') interrupted = true;
+      else if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) apiUnusable = result.stopped;
     }
 
     lap('submitMs');
@@ -219,6 +226,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
           `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`,
           `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
           ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
+          ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
         ],
         sourcesOfSale: options.context.sourcesOfSale,
         logger,
@@ -251,6 +259,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
+    ...(interrupted ? { interrupted } : {}),
     ...(runId ? { runId } : {}),
     timings,
   };

@@ -40,7 +40,8 @@ export interface SubmissionJob {
   sha256: string;
 }
 
-export type StopReason = { kind: 'auth' | 'forbidden' | 'unavailable'; message: string };
+/** Why a run stopped sending: the API refused or failed wholesale, or the user interrupted it (Ctrl-C, SIGTERM). */
+export type StopReason = { kind: 'auth' | 'forbidden' | 'unavailable' | 'interrupted'; message: string };
 
 export interface SubmitOptions {
   client: ApiClient;
@@ -56,6 +57,11 @@ export interface SubmitOptions {
   guard?: FailureGuard;
   backoff?: { baseMs: number; maxMs: number };
   onOutcome?: (job: SubmissionJob, outcome: SubmitOutcome) => void;
+  /**
+   * Aborted: send nothing more. Orders in flight get their answer (or their lookup) and are
+   * recorded; orders waiting, or pausing between attempts, are reported not sent.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SubmitResult {
@@ -83,12 +89,21 @@ const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
 
 export async function submitOrders(jobs: readonly SubmissionJob[], options: SubmitOptions): Promise<SubmitResult> {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  let stopped: StopReason | undefined;
+  const { signal } = options;
+  const interrupted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+  // A pause between attempts ends early when the run is interrupted; the loop then sees `stopped`.
+  const sleep = (ms: number): Promise<void> => {
+    if (options.sleep) return signal ? Promise.race([options.sleep(ms), interrupted]) : options.sleep(ms);
+    return sleepFor(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
+  };
+  const checkInterrupted = (): void => {
+    if (signal?.aborted) stopped ??= { kind: 'interrupted', message: 'the run was interrupted' };
+  };
   const random = options.random ?? Math.random;
   const guard = options.guard ?? createFailureGuard({ now });
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const { client, ledger, logger } = options;
-  let stopped: StopReason | undefined;
 
   let crashed: { error: unknown } | undefined;
   const accepted = createAcceptedBatch(ledger, logger);
@@ -136,6 +151,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
   async function submitOne(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
     const id = job.payload.orderDetails.customerOrderId;
+    checkInterrupted();
     if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
     if (crashed) return notSent(job, 'the run stopped after an unexpected error.');
     const decision = decisionFor(index);
@@ -165,6 +181,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
       const pause = guard.delayBeforeNextMs();
       if (pause > 0) await sleep(pause);
+      checkInterrupted();
       if (guard.shouldStop() && !stopped) stopped = { kind: 'unavailable', message: 'the fulfillment API kept failing' };
       if (stopped) break;
 

@@ -206,8 +206,12 @@ export class OrderStore {
     const previous = before ? toRecord(before) : null;
     const action = decideIntent(previous, runId);
     const now = this.timestamp();
-    if (previous === null) this.insert.run({ ...params, now });
-    else if (action === 'send') this.resetToPending.run({ ...params, now });
+    if (previous === null) {
+      this.insert.run({ ...params, now });
+      // What the insert wrote, without reading it back: the common case of a big first run.
+      return { action, record: newRecord(params, intent, now), previous, payloadChanged: false };
+    }
+    if (action === 'send') this.resetToPending.run({ ...params, now });
     else if (action === 'lookup') this.claimForRun.run({ id, runId, now });
     const record = action === 'send' || action === 'lookup' ? toRecord(this.selectOne.get(id)!) : previous!;
     return { action, record, previous, payloadChanged: previous !== null && previous.payloadHash !== params.payloadHash };
@@ -262,6 +266,30 @@ function intentParams(intent: OrderIntent, runId: string | null) {
     sourceRows: JSON.stringify(intent.sourceRows ?? []),
     marketplaceOrderId: payload.orderDetails.marketplaceOrderId ?? null,
     sourceOfSale: payload.orderDetails.sourceOfSale ?? null,
+  };
+}
+
+/** The record INSERT creates from `params` (the schema's defaults for the rest). */
+function newRecord(params: ReturnType<typeof intentParams>, intent: OrderIntent, now: string): OrderRecord {
+  return {
+    customerOrderId: params.id,
+    payloadHash: params.payloadHash,
+    payload: JSON.parse(params.payload) as CreateOrderPayload,
+    state: 'pending',
+    attempts: 0,
+    httpStatus: null,
+    requestId: null,
+    message: null,
+    recordedAt: now,
+    firstSubmittedAt: null,
+    submittedAt: null,
+    updatedAt: now,
+    runId: params.runId,
+    sourceFile: params.sourceFile,
+    sourceSha256: params.sourceSha256,
+    sourceRows: [...(intent.sourceRows ?? [])],
+    marketplaceOrderId: params.marketplaceOrderId,
+    sourceOfSale: params.sourceOfSale,
   };
 }
 

@@ -144,6 +144,46 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
     expect(await s.stats()).toMatchObject({ orders: 12, postsReceived: 13, duplicatesRejected: 0 });
   });
 
+  it('winds down on Ctrl-C: finishes the orders in flight, writes the results, and the next run sends the rest once', async () => {
+    const s = await sandbox(['--latency-ms', '150']);
+    const dir = tempDir();
+    const sheet = join(dir, 'orders.csv');
+    writeOrdersCsv(sheet, { orders: 40, prefix: 'INT', orderDate: new Date(Date.now() - 3_600_000) });
+    const ledgerPath = join(dir, 'ledger.db');
+    const out = join(dir, 'r.xlsx');
+    const args = ['import', sheet, '--ledger', ledgerPath, '--out', out, '--json', '--concurrency', '2'];
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv(s.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Interrupt once a few orders are stored: the run is then surely sending.
+    while ((await s.stats()).orders < 2) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/interrupted/);
+    const summary = JSON.parse(stdout).summary as Record<string, number>;
+    const accepted = summary.accepted ?? 0;
+    expect(accepted).toBeGreaterThanOrEqual(2);
+    expect(summary.failed).toBeGreaterThan(0);
+    expect(accepted + summary.failed!).toBe(40);
+    expect((await s.stats()).orders).toBe(accepted);
+    const report = JSON.parse(stdout) as { orders: { status: string; issues: { message: string }[] }[] };
+    for (const order of report.orders.filter((o) => o.status === 'failed')) expect(order.issues.map((i) => i.message).join(' ')).toMatch(/Not sent: .*interrupted/);
+    expect(new Set(await statusesOf(out))).toEqual(new Set(['accepted', 'failed']));
+    const ledger = openLedger(ledgerPath);
+    try {
+      expect(ledger.countByState()).toMatchObject({ sending: 0, unknown: 0, accepted, pending: 40 - accepted });
+    } finally {
+      ledger.close();
+    }
+    const rest = await runCli(args, { env: s.env, timeoutMs: 60_000 });
+    expect(rest.code).toBe(0);
+    expect(JSON.parse(rest.stdout).summary).toEqual({ accepted: 40 - accepted, already_submitted: accepted });
+    expect(await s.stats()).toMatchObject({ orders: 40, postsReceived: 40, duplicatesRejected: 0 });
+  });
+
   it('refreshes tokens that expire mid-run without failing an order', async () => {
     const s = await sandbox(['--token-ttl', '1', '--latency-ms', '20']);
     const dir = tempDir();
