@@ -11,16 +11,11 @@ import { resolveOptions, type RawFlags, type ResolvedOptions } from './options.j
 import { createByteProgress, createOrderProgress } from './commands/progress.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runDemo } from './commands/demo.js';
-import { importFiles } from './commands/import.js';
-import { reconcileCommand } from './commands/reconcile.js';
 import { formatReconcileText, formatValidateText } from './commands/text-report.js';
-import { validateFiles } from './commands/validate.js';
-import { templateCommand } from './commands/template.js';
-import { runSandbox } from './sandbox/main.js';
-import { runServe } from './web/server.js';
 
 const VERSION = '0.1.0';
+// Each command's modules are imported when it runs: `--help` and `sandbox` do not pay for exceljs,
+// SQLite and fastify they never use, and every run of a nightly job starts sooner.
 
 function loggerFor(options: ResolvedOptions): Logger {
   if (options.logLevel === 'silent') return silentLogger;
@@ -89,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
   ).action(async (files: string[], flags: RawFlags) => {
     const options = resolve(flags);
     const logger = loggerFor(options);
+    const { validateFiles } = await import('./commands/validate.js');
     const result = await validateFiles({
       files,
       out: options.out,
@@ -122,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written (press Ctrl-C again to quit at once).',
     );
+    const { importFiles } = await import('./commands/import.js');
     const result = await importFiles({
       files,
       out: options.out,
@@ -173,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
       since = new Date(flags.since);
       if (Number.isNaN(since.getTime())) throw new UsageError(`--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z, not "${flags.since}".`);
     }
+    const { reconcileCommand } = await import('./commands/reconcile.js');
     const result = await reconcileCommand({
       connection: options.connection,
       useSandbox: options.useSandbox,
@@ -203,6 +201,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
     .action(async (flags: RawFlags) => {
       const options = resolve(flags);
+      const { runDemo } = await import('./commands/demo.js');
       await runDemo({
         samplesDir: join(dirname(fileURLToPath(import.meta.url)), '..', 'samples'),
         outDir: options.out ?? 'demo-output',
@@ -229,6 +228,7 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
     const maxUploadMb = Number(flags.maxUploadMb ?? '50');
     if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    const { runServe } = await import('./web/server.js');
     const app = await runServe({
       port,
       host: flags.host ?? '127.0.0.1',
@@ -259,6 +259,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--config <file>', 'JSON config file (its sourcesOfSale feed the dropdown)')
     .action(async (flags: RawFlags & { format?: 'xlsx' | 'csv' }) => {
       const options = resolve(flags);
+      const { templateCommand } = await import('./commands/template.js');
       const path = await templateCommand({ format: flags.format, out: options.out, sourcesOfSale: options.sourcesOfSale });
       process.stdout.write(`${path}\n`);
     });
@@ -284,6 +285,7 @@ async function main(argv: string[]): Promise<number> {
         }
         return n;
       };
+      const { runSandbox } = await import('./sandbox/main.js');
       const server = await runSandbox({
         port: num('port', flags.port, { min: 0, max: 65535, integer: true }),
         host: flags.host,
