@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Pool } from 'undici';
 import { importFiles } from '../commands/import.js';
 import { silentLogger } from '../log.js';
 import { writeLargeCsv } from './read-baseline.js';
@@ -31,6 +32,12 @@ export interface ImportBench {
    * no client can beat its timers: read ratioToCeiling beside this figure.
    */
   timerOrdersPerSecond?: number;
+  /**
+   * What HTTP allows on this machine right now: raw undici POSTs of a bench order, `concurrency` at
+   * once, to a bare node:http server in its own process that answers after the same latency.
+   * No client can beat it; read ratioToCeiling beside it.
+   */
+  httpFloorOrdersPerSecond?: number;
 }
 
 /** Operations per second of `lanes` loops each awaiting setTimeout(ms), over `durationMs`. */
@@ -58,6 +65,7 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
   const sandbox = await startSandboxProcess(options.latencyMs);
   try {
     const timerOrdersPerSecond = options.latencyMs > 0 ? await measureTimerCeiling(concurrency, options.latencyMs) : undefined;
+    const httpFloorOrdersPerSecond = options.latencyMs > 0 ? await measureHttpFloor(concurrency, options.latencyMs) : undefined;
     const started = performance.now();
     const result = await importFiles({
       files: [sheet],
@@ -82,6 +90,7 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
       bench.ceilingOrdersPerSecond = (concurrency * 1000) / options.latencyMs;
       bench.ratioToCeiling = submitOrdersPerSecond / bench.ceilingOrdersPerSecond;
       bench.timerOrdersPerSecond = timerOrdersPerSecond;
+      bench.httpFloorOrdersPerSecond = httpFloorOrdersPerSecond;
     }
     return bench;
   } finally {
@@ -91,6 +100,50 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
 }
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const LATENCY_SERVER = fileURLToPath(new URL('./latency-server.js', import.meta.url));
+
+/** Requests per second of raw undici POSTs against a bare server answering after `latencyMs` (see latency-server.ts). */
+export async function measureHttpFloor(lanes: number, latencyMs: number, durationMs = 3000): Promise<number> {
+  const child = spawn(process.execPath, [LATENCY_SERVER, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await listeningUrl(child);
+    const pool = new Pool(url, { connections: lanes });
+    const body = JSON.stringify({ orderDetails: { customerOrderId: 'X'.repeat(12), lineItems: [{ productId: 'PRD-1001', quantity: 1 }] }, padding: 'x'.repeat(600) });
+    const post = async () => {
+      const res = await pool.request({ method: 'POST', path: '/api/v0/orders', headers: { 'content-type': 'application/json' }, body });
+      await res.body.text();
+    };
+    await post();
+    let done = 0;
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (performance.now() < deadline) {
+          await post();
+          done++;
+        }
+      }),
+    );
+    const perSecond = (done * 1000) / (performance.now() - started);
+    await pool.close();
+    return perSecond;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      text += d;
+      const m = /^listening (\S+)/.exec(text);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
 
 async function startSandboxProcess(latencyMs: number): Promise<{ url: string; clientId: string; clientSecret: string; child: ChildProcess }> {
   const clientId = 'bench-client';
@@ -98,14 +151,5 @@ async function startSandboxProcess(latencyMs: number): Promise<{ url: string; cl
   const args = [CLI, 'sandbox', '--port', '0', '--client-id', clientId, '--client-secret', clientSecret];
   if (latencyMs > 0) args.push('--latency-ms', String(latencyMs));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      text += d;
-      const m = /^listening (\S+)/.exec(text);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { url, clientId, clientSecret, child };
+  return { url: await listeningUrl(child), clientId, clientSecret, child };
 }
