@@ -113,16 +113,33 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   /** Marked 'sending' by prepareSends and not yet POSTed. */
   const premarked: boolean[] = new Array<boolean>(jobs.length).fill(false);
   let prepared = 0;
+  let preparingAhead = false;
+  function prepareUpTo(index: number): void {
+    const from = prepared;
+    const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
+    const intents = jobs.slice(from, to).map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
+    ledger.prepareSends(intents, options.runId).forEach((result, k) => {
+      decisions[from + k] = result;
+      premarked[from + k] = result.action === 'send';
+    });
+    prepared = to;
+  }
   function decisionFor(index: number): IntentResult {
-    if (index >= prepared) {
-      const from = prepared;
-      const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
-      const intents = jobs.slice(from, to).map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
-      ledger.prepareSends(intents, options.runId).forEach((result, k) => {
-        decisions[from + k] = result;
-        premarked[from + k] = result.action === 'send';
+    if (index >= prepared) prepareUpTo(index);
+    // The next chunk's commit runs after the answers now being handled, in the idle time before the
+    // next ones: taken when a job needs it, it would hold up every answer queued behind that job.
+    if (prepared - index <= PREPARE_CHUNK / 2 && prepared < jobs.length && !preparingAhead) {
+      preparingAhead = true;
+      setImmediate(() => {
+        preparingAhead = false;
+        if (stopped || crashed || signal?.aborted || prepared >= jobs.length) return;
+        try {
+          prepareUpTo(prepared);
+        } catch (err) {
+          // Taken again, and thrown where it counts, by the job that needs the chunk.
+          logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'preparing the next orders ahead failed');
+        }
       });
-      prepared = to;
     }
     return decisions[index]!;
   }
@@ -285,7 +302,7 @@ function unreachable(): never {
   throw new Error('a submission failed without stopping the run');
 }
 
-/** Accepted marks gathered into one commit: ACCEPT_BATCH of them, or ACCEPT_FLUSH_MS after the first. */
+/** Accepted marks gathered into one commit: once ACCEPT_BATCH have gathered, or ACCEPT_FLUSH_MS after the first. */
 function createAcceptedBatch(ledger: Ledger, logger: Logger) {
   let batch: { customerOrderId: string; info: AcceptedInfo }[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -297,19 +314,20 @@ function createAcceptedBatch(ledger: Ledger, logger: Logger) {
     batch = [];
     ledger.markAcceptedMany(marks);
   };
+  // Off the answer path (after the answers now being handled), and never throwing out of a timer.
+  const safeFlush = (): void => {
+    try {
+      flush();
+    } catch (err) {
+      // The orders stay 'sending': the next run looks them up rather than sending them again.
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'recording accepted orders in the ledger failed');
+    }
+  };
   return {
     add(customerOrderId: string, info: AcceptedInfo): void {
       batch.push({ customerOrderId, info });
-      if (batch.length >= ACCEPT_BATCH) flush();
-      else
-        timer ??= setTimeout(() => {
-          try {
-            flush();
-          } catch (err) {
-            // The orders stay 'sending': the next run looks them up rather than sending them again.
-            logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'recording accepted orders in the ledger failed');
-          }
-        }, ACCEPT_FLUSH_MS).unref();
+      if (batch.length === ACCEPT_BATCH) setImmediate(safeFlush);
+      else timer ??= setTimeout(safeFlush, ACCEPT_FLUSH_MS).unref();
     },
     flush,
   };
