@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { checkSheet } from '../orders/index.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { mapHeaders } from '../sheet/headers.js';
-import { openSheet } from '../sheet/read-sheet.js';
+import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
 import type { Progress } from './progress.js';
 
 export type CheckedFile =
@@ -13,14 +13,15 @@ export type CheckedFile =
 
 export async function checkFile(
   file: string,
-  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress },
+  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress; read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl'> },
 ): Promise<CheckedFile> {
+  let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
-    const opened = await openSheet(file, { sheet: options.sheet });
-    const mapped = mapHeaders(opened.headers, opened.headerRow);
-    options.progress?.start(file, opened.sizeBytes);
-    const checked = await checkSheet(opened, mapped, options.context, {
-      onProgress: options.progress ? () => options.progress?.update(opened.bytesRead()) : undefined,
+    const sheet = (opened = await openSheet(file, { ...options.read, sheet: options.sheet }));
+    const mapped = mapHeaders(sheet.headers, sheet.headerRow);
+    options.progress?.start(file, sheet.sizeBytes);
+    const checked = await checkSheet(sheet, mapped, options.context, {
+      onProgress: options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined,
     });
     options.progress?.stop();
     options.logger.info({ file, rows: checked.rows.size, orders: checked.orders.length }, 'checked sheet');
@@ -32,5 +33,8 @@ export async function checkFile(
       return { ok: false, file, code: err.code, message: err.message };
     }
     throw err;
+  } finally {
+    // Rows left unread (a setting refused before checking began) must not keep the file, or a reader thread, open.
+    await opened?.rows[Symbol.asyncIterator]().return?.();
   }
 }

@@ -5,6 +5,8 @@
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { ResultRow } from '../report/types.js';
+import { CompactRowStore } from '../orders/row-store.js';
+import type { CellValue } from '../sheet/types.js';
 
 export interface OrderOutcomeView {
   status: string;
@@ -14,8 +16,11 @@ export interface OrderOutcomeView {
   needsFix: boolean;
 }
 
-/** Rows of the sheet in order, each joined with the outcome of its order (`outcomes[i]` belongs to `sheet.orders[i]`). */
-export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[]): Generator<ResultRow> {
+/**
+ * Rows of the sheet in order, each joined with the outcome of its order (`outcomes[i]` belongs to `sheet.orders[i]`).
+ * `withCells: false` leaves every row's cells empty, sparing their decoding, for a writer that has them as text already.
+ */
+export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[], options: { withCells?: boolean } = {}): Generator<ResultRow> {
   const issuesByRow = new Map<number, Issue[]>();
   const errorRowsByOrder: number[][] = [];
   outcomes.forEach((outcome, index) => {
@@ -30,7 +35,8 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
     errorRowsByOrder[index] = [...errorRows].sort((a, b) => a - b);
   });
 
-  for (const { rowNumber, cells } of sheet.rows) {
+  const rows = options.withCells === false && sheet.rows instanceof CompactRowStore ? withoutCells(sheet.rows) : sheet.rows;
+  for (const { rowNumber, cells } of rows) {
     const index = sheet.orderIndexOfRow(rowNumber);
     const outcome = index === undefined ? undefined : outcomes[index];
     const issues = issuesByRow.get(rowNumber) ?? [];
@@ -48,6 +54,12 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
     }
     yield row;
   }
+}
+
+const NO_CELLS: CellValue[] = [];
+
+function* withoutCells(store: CompactRowStore): Generator<{ rowNumber: number; cells: CellValue[] }> {
+  for (let i = 0; i < store.size; i++) yield { rowNumber: store.rowNumberAt(i), cells: NO_CELLS };
 }
 
 /** Orders per status, in a stable key order. */

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
+import { CompactRowStore } from '../orders/row-store.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { writeResultCsv, writeResultXlsx } from '../report/index.js';
 import type { ResultSheetInput } from '../report/types.js';
@@ -33,6 +34,9 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     format = 'csv';
     options.logger.warn({ rows: sheet.rows.size, path }, 'too many rows for an Excel worksheet: writing the result as CSV');
   }
+  // A CSV parsed on the worker thread comes with its rows' cells as result-CSV text (see sheet/csv-cell-text.ts).
+  const prepared = sheet.rows instanceof CompactRowStore ? sheet.rows.cellText : undefined;
+  const cellText = format === 'csv' && prepared !== undefined && prepared.rows === sheet.rows.size ? prepared : undefined;
   const computed = outcomes.reduce((n, o) => n + (o.issues.some((i) => i.code === 'computed_total') ? 1 : 0), 0);
   const notes = [...options.notes];
   if (computed > 0) notes.push(`Totals left blank were computed for ${computed} order${computed === 1 ? '' : 's'} (see the computed_total warnings).`);
@@ -42,7 +46,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     columns: sheet.columns,
     extraColumns: options.extraColumns,
     fileIssues: sheet.fileIssues,
-    rows: buildResultRows(sheet, outcomes),
+    rows: buildResultRows(sheet, outcomes, { withCells: cellText === undefined }),
     summary: {
       command: options.command,
       file: sheet.file,
@@ -57,7 +61,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     },
   };
   mkdirSync(dirname(path), { recursive: true });
-  if (format === 'csv') await writeResultCsv(path, input);
+  if (format === 'csv') await writeResultCsv(path, input, cellText);
   else await writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
   return path;
 }

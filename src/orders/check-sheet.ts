@@ -7,6 +7,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { Field } from '../sheet/columns.js';
+import type { HasCellText } from '../sheet/csv-cell-text.js';
 import type { OpenedSheet, RawRow } from '../sheet/types.js';
 import type { CheckContext, CheckedOrder, CheckedSheet, ValidationStatus } from './types.js';
 import { isValidTimezone } from './dates.js';
@@ -35,10 +36,11 @@ export interface MappedColumns {
  * required column makes every order invalid (and says so in `fileIssues`). Throws UsageError for
  * an unknown time zone, which is a setting, not sheet content.
  */
-export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
+export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
   const plan = planColumns(opened.headers, mapped.columns, ctx);
   const store = new CompactRowStore(sharedColumns(plan), opened.headers.length);
+  if (opened.cellText) store.cellText = opened.cellText;
   const drafts: (OrderDraft | undefined)[] = [];
   const byId = new Map<string, OrderDraft>();
   let orderOfRow = new Int32Array(1024);

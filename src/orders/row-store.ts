@@ -9,6 +9,7 @@
  * A row that cannot be encoded (a cell holding the separator) is kept as it came.
  */
 import { Buffer } from 'node:buffer';
+import type { CsvCellText } from '../sheet/csv-cell-text.js';
 import type { CellValue } from '../sheet/types.js';
 import type { RowStore } from './types.js';
 
@@ -39,6 +40,8 @@ export class CompactRowStore implements RowStore {
   private pendingLength = 0;
   /** Rows kept as they came, by index. */
   private readonly unencoded = new Map<number, CellValue[]>();
+  /** Every row's input cells as the result CSV writes them, when the CSV reader prepared them. */
+  cellText?: CsvCellText;
 
   get size(): number {
     return this.count;
@@ -132,6 +135,11 @@ export class CompactRowStore implements RowStore {
     const columns = this.ownColumns!;
     for (let k = 0; k < columns.length; k++) sourceCells[columns[k]!] = own[k] ?? null;
     return sourceCells;
+  }
+
+  /** Spreadsheet row number of the row at this index. */
+  rowNumberAt(index: number): number {
+    return this.rowNumbers[index]!;
   }
 
   /** Cells of a row by its spreadsheet row number ([] when unknown). */

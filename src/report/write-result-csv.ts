@@ -15,6 +15,7 @@ import { writeFileAtomically } from './atomic-file.js';
 import { FORMULA_LIKE, formatSheetDate } from './cell-values.js';
 import { formatRowIssues } from './issue-text.js';
 import type { ResultSheetInput } from './types.js';
+import type { CsvCellText } from '../sheet/csv-cell-text.js';
 import type { CellValue } from '../sheet/types.js';
 
 /**
@@ -110,9 +111,14 @@ class BatchEncoder {
   }
 }
 
-export async function writeResultCsv(path: string, input: ResultSheetInput): Promise<void> {
+/**
+ * `cellText`, when given, holds every row's input cells already written as CSV (see sheet/csv-cell-text.ts);
+ * `input.rows` then need no cells.
+ */
+export async function writeResultCsv(path: string, input: ResultSheetInput, cellText?: CsvCellText): Promise<void> {
+  const chunks = cellText ? generateCsvWithCellText(input, cellText) : generateCsv(input);
   // pipeline pulls the next batch only when the file has taken the last one (backpressure).
-  await writeFileAtomically(path, (out) => pipeline(Readable.from(generateCsv(input), { highWaterMark: 1 }), out));
+  await writeFileAtomically(path, (out) => pipeline(Readable.from(chunks, { highWaterMark: 1 }), out));
 }
 
 /** The CSV text in chunks of BATCH_ROWS lines, each ending with a newline. */
@@ -121,11 +127,7 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
   const extras = input.extraColumns;
   const lineWidth = width + 2 + extras.length;
   const encoder = new BatchEncoder();
-
-  const header: string[] = new Array<string>(lineWidth);
-  [...input.headers, 'status', 'issues', ...extras].forEach((name, i) => encoder.field(header, i, name));
-  encoder.flush();
-  yield BOM + header.join(DELIMITER) + NEWLINE;
+  yield headerLine(input, encoder);
 
   // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more.
   const lines: string[][] = Array.from({ length: BATCH_ROWS }, () => new Array<string>(lineWidth));
@@ -143,6 +145,81 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
     }
   }
   if (count > 0) yield joinLines(lines, count, encoder);
+}
+
+function headerLine(input: ResultSheetInput, encoder: BatchEncoder): string {
+  const names = [...input.headers, 'status', 'issues', ...input.extraColumns];
+  const header: string[] = new Array<string>(names.length);
+  names.forEach((name, i) => encoder.field(header, i, name));
+  encoder.flush();
+  return BOM + header.join(DELIMITER) + NEWLINE;
+}
+
+/**
+ * The same bytes as generateCsv, from cells already written as CSV text: each line is its row's prepared
+ * text, then status, issues and extras. One buffer per batch the reader sent (~250 rows).
+ */
+export function* generateCsvWithCellText(input: ResultSheetInput, cellText: CsvCellText): Generator<Buffer> {
+  const extras = input.extraColumns;
+  const tailWidth = 2 + extras.length;
+  const encoder = new BatchEncoder();
+  yield Buffer.from(headerLine(input, encoder), 'utf8');
+
+  const rows = input.rows[Symbol.iterator]();
+  let tails: string[][] = [];
+  for (const { bytes, ends } of cellText.batches()) {
+    if (tails.length < ends.length) tails = Array.from({ length: ends.length }, () => new Array<string>(tailWidth));
+    for (let r = 0; r < ends.length; r++) {
+      const next = rows.next();
+      if (next.done) throw new Error('the prepared cell text has more rows than the sheet');
+      const row = next.value;
+      const tail = tails[r]!;
+      encoder.field(tail, 0, row.status);
+      encoder.field(tail, 1, formatRowIssues(row));
+      for (let e = 0; e < extras.length; e++) encoder.field(tail, 2 + e, row.extra?.[extras[e]!]);
+    }
+    encoder.flush();
+    yield joinLineParts(bytes, ends, tails);
+  }
+  if (!rows.next().done) throw new Error('the prepared cell text has fewer rows than the sheet');
+}
+
+/**
+ * The input cells of each row as the result CSV writes them (the first `width` cells, quoted and neutralised,
+ * joined by the delimiter): the CSV parse worker prepares them while the checker works (see sheet/csv-cell-text.ts).
+ */
+export function encodeInputCells(rows: readonly (readonly CellValue[])[], width: number): string[] {
+  const encoder = new BatchEncoder();
+  const lines: string[][] = rows.map(() => new Array<string>(width));
+  for (let r = 0; r < rows.length; r++) {
+    const cells = rows[r]!;
+    const line = lines[r]!;
+    for (let i = 0; i < width; i++) encoder.field(line, i, cells[i]);
+  }
+  encoder.flush();
+  return lines.map((line) => line.join(DELIMITER));
+}
+
+/** Row r's line: its prepared cell text, then its tail fields. */
+function joinLineParts(bytes: Uint8Array, ends: Int32Array, tails: readonly string[][]): Buffer {
+  const texts = new Array<string>(ends.length);
+  let size = bytes.length;
+  for (let r = 0; r < ends.length; r++) {
+    const text = DELIMITER + tails[r]!.join(DELIMITER) + NEWLINE;
+    texts[r] = text;
+    size += Buffer.byteLength(text, 'utf8');
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  let start = 0;
+  for (let r = 0; r < ends.length; r++) {
+    const end = ends[r]!;
+    out.set(bytes.subarray(start, end), at);
+    at += end - start;
+    start = end;
+    at += out.write(texts[r]!, at, 'utf8');
+  }
+  return out;
 }
 
 function joinLines(lines: readonly string[][], count: number, encoder: BatchEncoder): string {

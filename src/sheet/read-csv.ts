@@ -124,7 +124,8 @@ export function openCsvSource(file: string, encoding: TextEncodingName, options:
 const CANDIDATES = [',', ';', '\t'] as const;
 const SEPARATOR_HINT = /^sep=.?$/i;
 
-function isSeparatorHint(cells: string[]): boolean {
+/** Excel's "sep=;" first line, which names the delimiter and is not shown as a row. */
+export function isSeparatorHint(cells: string[]): boolean {
   return SEPARATOR_HINT.test(cells[0]!) && cells.length <= 2 && (cells[1] ?? '') === '';
 }
 

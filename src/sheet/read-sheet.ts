@@ -7,9 +7,11 @@
  * message naming the file; a library's own error is kept only as `cause`.
  */
 import { InputError } from '../errors.js';
+import type { HasCellText } from './csv-cell-text.js';
 import { openCsvSource } from './read-csv.js';
+import { openCsvWorkerSource } from './read-csv-worker.js';
 import { openXlsxSource } from './read-xlsx.js';
-import { toHeaderText, type RowSource } from './row-source.js';
+import { toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
 import { sniffFile } from './sniff.js';
 import type { CellValue, OpenedSheet, RawRow, ReadOptions } from './types.js';
 
@@ -18,19 +20,31 @@ export interface OpenSheetOptions extends ReadOptions {
   maxRows?: number;
   /** Rows per batch handed to the checker (default 250: small batches die young, see read-csv.ts). */
   batchSize?: number;
+  /**
+   * CSV files of at least this many bytes are parsed on a worker thread (default 5 MB: below that, starting
+   * the thread costs more than it saves). Infinity keeps every file on the main thread.
+   */
+  workerMinBytes?: number;
+  /** The compiled parse worker, for callers not running from the build (tests). */
+  workerUrl?: URL;
 }
 
 export const DEFAULT_MAX_ROWS = 2_000_000;
 export const DEFAULT_BATCH_SIZE = 250;
+export const DEFAULT_WORKER_MIN_BYTES = 5_000_000;
 
-export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet> {
+/** An opened sheet; a CSV parsed by the worker also brings its rows' result-CSV text (see csv-cell-text.ts). */
+export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet & HasCellText> {
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
   const sniffed = await sniffFile(file);
-  const source =
-    sniffed.kind === 'csv'
-      ? openCsvSource(file, sniffed.encoding, { batchSize })
-      : openXlsxSource(file, { batchSize, sheet: options.sheet });
+  const isLarge = sniffed.sizeBytes >= (options.workerMinBytes ?? DEFAULT_WORKER_MIN_BYTES);
+  const source: RowSource & HasCellText =
+    sniffed.kind === 'xlsx'
+      ? openXlsxSource(file, { batchSize, sheet: options.sheet })
+      : isLarge
+        ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
+        : openCsvSource(file, sniffed.encoding, { batchSize });
 
   let first: RawRow[];
   try {
@@ -57,6 +71,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
       if (digest === null) throw new Error('sha256() is known only once every row has been read');
       return digest;
     },
+    ...(source.cellText && { cellText: source.cellText }),
   };
 }
 
@@ -72,12 +87,6 @@ async function readFirstRows(file: string, source: RowSource): Promise<RawRow[]>
   const where = source.sheetName() === undefined ? file : `${file} (worksheet "${source.sheetName()}")`;
   if (rows.length === 0) throw new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it`);
   throw new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row`);
-}
-
-function trimTrailingBlanks(headers: string[]): string[] {
-  let end = headers.length;
-  while (end > 0 && headers[end - 1] === '') end--;
-  return end === headers.length ? headers : headers.slice(0, end);
 }
 
 /**

@@ -42,3 +42,10 @@ export function toHeaderText(cell: CellValue | undefined): string {
   const text = cell instanceof Date ? cell.toISOString() : String(cell);
   return text.replace(/[\s\u200b]+/g, ' ').trim();
 }
+
+/** Header texts without the blank ones at the end (a sheet's width is its last named column). */
+export function trimTrailingBlanks(headers: string[]): string[] {
+  let end = headers.length;
+  while (end > 0 && headers[end - 1] === '') end--;
+  return end === headers.length ? headers : headers.slice(0, end);
+}

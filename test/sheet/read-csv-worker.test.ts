@@ -1,0 +1,109 @@
+/**
+ * The worker-thread CSV path (large files) against the main-thread one: same rows, same errors, same result
+ * CSV byte for byte. It runs the compiled worker, so `npm run build` first (as for the e2e tests).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkFile } from '../../src/commands/check-file.js';
+import { validationOutcome } from '../../src/commands/validate.js';
+import { writeResultFile } from '../../src/commands/write-result.js';
+import { silentLogger } from '../../src/log.js';
+import type { HasCellText } from '../../src/sheet/csv-cell-text.js';
+import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
+import { readAll, readError, useTempDir } from './support.js';
+
+const fixture = useTempDir();
+const WORKER: OpenSheetOptions = { workerMinBytes: 0, workerUrl: new URL('../../dist/sheet/csv-parse-worker.js', import.meta.url) };
+const MAIN: OpenSheetOptions = { workerMinBytes: Number.POSITIVE_INFINITY };
+const NOW = new Date('2031-05-01T12:00:00Z');
+
+const HEADER = 'customerOrderId,orderDate,firstName,lastName,addressLine1,city,stateOrProvince,postalOrZipCode,country,sku,quantity,unitPrice,,';
+/** Rows that stress the text hand-over: quoting, formulas, separators, non-ASCII, short and wide rows, blank rows. */
+const BODY = [
+  'SO-1,2031-04-28,Ann,Lee,"1 Main St, Apt 2",Boston,MA,02134,US,MUG-1,2,9.50',
+  'SO-1,2031-04-28,Ann,Lee,"1 Main St, Apt 2",Boston,MA,02134,US,=HYPERLINK("x"),1,-3',
+  '',
+  'SO-2,2031-04-28, Zoë ,Müller,"line one\nline two",Köln,,50667,DE,TEE\u001f2,1,4.00',
+  ',,,,,,,,,,,,',
+  'SO-3,2031-04-28,Bo,"Say ""hi""",2 Elm,Austin,TX,78701,US,CUP-😀,3,1.25,extra,beyond',
+  'SO-4,2031-04-28,Cy,Ng,3 Oak\u001e,Dallas,TX,75201,US,PEN-1',
+  '+SO-5,2031-04-28,Di,Ox,@4 Pine,Waco,TX,76701,US,PEN-2,1,1.00,',
+];
+
+function sheet(rows: number): string {
+  const lines = [HEADER];
+  for (let i = 0; i < rows; i++) lines.push(...BODY.map((line) => line.replaceAll('SO-', `SO-${i}-`)));
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}
+
+async function validateToCsv(file: string, out: string, read: OpenSheetOptions): Promise<Buffer> {
+  const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
+  const checked = await checkFile(file, { context, logger: silentLogger, read });
+  if (!checked.ok) throw new Error(checked.message);
+  const outcomes = checked.sheet.orders.map((o) => validationOutcome(o.issues));
+  await writeResultFile({
+    command: 'validate', sheet: checked.sheet, outcomes, extraColumns: [], path: out, isDefaultPath: false,
+    generatedAt: NOW, notes: [], sourcesOfSale: [], logger: silentLogger,
+  });
+  return readFileSync(out);
+}
+
+describe('parsing a large CSV on a worker thread', () => {
+  it('hands over the same numbered rows, batches and file hash as the main-thread reader', async () => {
+    const file = fixture('rows.csv', sheet(80));
+    const viaWorker = await readAll(file, { ...WORKER, batchSize: 50 });
+    const viaMain = await readAll(file, { ...MAIN, batchSize: 50 });
+    expect((viaWorker.sheet as HasCellText).cellText?.rows).toBe(viaWorker.rows.length);
+    expect((viaMain.sheet as HasCellText).cellText).toBeUndefined();
+    expect(viaWorker.sheet.headers).toEqual(viaMain.sheet.headers);
+    expect(viaWorker.rows).toEqual(viaMain.rows);
+    expect(viaWorker.batches).toEqual(viaMain.batches);
+    expect(viaWorker.sheet.sha256()).toBe(viaMain.sheet.sha256());
+  });
+
+  it('writes a result CSV byte for byte equal to the main-thread path', async () => {
+    const file = fixture('result.csv', sheet(120));
+    const viaWorker = await validateToCsv(file, fixture('result-worker.csv'), WORKER);
+    const viaMain = await validateToCsv(file, fixture('result-main.csv'), MAIN);
+    expect(viaWorker.length).toBeGreaterThan(10_000);
+    expect(viaWorker.equals(viaMain)).toBe(true);
+  });
+
+  it('reads a semicolon file with a sep= line and Windows-1252 text like the main-thread reader', async () => {
+    const text = 'sep=;\r\ncustomerOrderId;name\r\nSO-1;Caf\xe9 \x80 1,50\r\n\r\nSO-2;"a;b"\r\n';
+    const file = fixture('sep.csv', Buffer.from(text, 'latin1'));
+    const viaWorker = await readAll(file, WORKER);
+    const viaMain = await readAll(file, MAIN);
+    expect(viaWorker.rows).toEqual(viaMain.rows);
+    expect(viaWorker.rows.map((r) => r.rowNumber)).toEqual([2, 4]);
+  });
+
+  it('refuses an unclosed quote with the same one-line message, naming the row', async () => {
+    const file = fixture('broken.csv', `${HEADER}\nSO-1,2031-04-28,Ann,"Lee,x\nSO-2,2031-04-28\n`);
+    const viaWorker = await readError(file, WORKER);
+    const viaMain = await readError(file, MAIN);
+    expect(viaWorker.code).toBe('unreadable_file');
+    expect(viaWorker.message).toBe(viaMain.message);
+  });
+
+  it('says when a file has a header but no orders, as the main-thread reader does', async () => {
+    const file = fixture('header-only.csv', `${HEADER}\n\n`);
+    expect((await readError(file, WORKER)).message).toBe((await readError(file, MAIN)).message);
+  });
+
+  it('refuses an unknown time zone as a setting, with the worker path as well', async () => {
+    const file = fixture('zone.csv', sheet(5));
+    const context = { now: NOW, timezone: 'Mars/Olympus', sourcesOfSale: [] };
+    await expect(checkFile(file, { context, logger: silentLogger, read: WORKER })).rejects.toThrow(/Unknown time zone/);
+  });
+
+  it('stops its worker when the rows are abandoned early', async () => {
+    const file = fixture('abandon.csv', sheet(400));
+    const opened = await (await import('../../src/sheet/read-sheet.js')).openSheet(file, { ...WORKER, batchSize: 10 });
+    for await (const batch of opened.rows) {
+      expect(batch.length).toBe(10);
+      break;
+    }
+    expect(() => opened.sha256()).toThrow();
+  });
+});
