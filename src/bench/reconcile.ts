@@ -8,12 +8,14 @@
  * The sandbox runs in a child process, so the memory figure is reconcile's own and the two do not
  * share a core. Orders are seeded before timing, without latency: one or two lines of 3 to 5 units,
  * every shipment split into 2 or 3 packages (about 40,000 orders for 100,000 packages).
- * The timed run includes everything: selecting from the ledger, paging tracking updates, reading
- * the orders, matching, and writing the workbook.
+ * The timed run is the reconciliation: selecting from the ledger, paging tracking updates, reading
+ * the orders and matching; writing the workbook is timed on its own. `--profile=<dir>` writes CPU
+ * profiles of the timed part only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +49,28 @@ const PAGE_SIZE = 100;
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
 const CHILD_FLAG = '--reconcile-bench-sandbox';
+const PROFILE_FLAG = '--profile=';
+
+type ProfileMessage = { profile: 'start' } | { profile: 'stop'; file: string };
+
+/** Starts the V8 profiler in this process; the returned function stops it and writes the profile. */
+async function startProfiler(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+async function askChild(child: ChildProcess, message: ProfileMessage): Promise<void> {
+  child.send(message);
+  await once(child, 'message');
+}
 
 interface SandboxInfo {
   url: string;
@@ -104,7 +128,7 @@ async function countPackages(pool: Pool, headers: Record<string, string>, isWarm
   return (totalPages - 1) * PAGE_SIZE + (await page(totalPages)).data.length;
 }
 
-export async function benchReconcile(packages: number): Promise<ReconcileBench> {
+export async function benchReconcile(packages: number, profileDir?: string): Promise<ReconcileBench> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
   const pool = new Pool(info.url, { connections: SEED_CONCURRENCY });
@@ -161,12 +185,20 @@ export async function benchReconcile(packages: number): Promise<ReconcileBench> 
     // The sandbox plans fulfillment lazily and caches each package's JSON: one pass over every page
     // now, so the timed run meets an API that answers in its latency, not the sandbox's cold start.
     const total = await countPackages(pool, headers, true);
+    // Likewise the orders' JSON, which list orders (one request of the run, every order in it) is built from.
+    const listed = await pool.request({ method: 'GET', path: '/api/v0/orders?lastDays=30&orderDisposition=all', headers });
+    await listed.body.text();
     ledger.finishRun(runId, { summary: { created, packages: total } });
 
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
     const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => simulatedNowMs });
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
     globalThis.gc?.();
+    let stopProfiler: ((file: string) => Promise<void>) | undefined;
+    if (profileDir) {
+      await askChild(child, { profile: 'start' });
+      stopProfiler = await startProfiler();
+    }
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const result = await reconcile({
@@ -180,6 +212,10 @@ export async function benchReconcile(packages: number): Promise<ReconcileBench> 
     });
     const totalMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    if (profileDir && stopProfiler) {
+      await stopProfiler(join(profileDir, 'reconcile.cpuprofile'));
+      await askChild(child, { profile: 'stop', file: join(profileDir, 'sandbox.cpuprofile') });
+    }
     await client.close();
     const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
     const ms = totalMs - result.timings.writeMs;
@@ -208,6 +244,12 @@ async function serveSandbox(): Promise<void> {
   // Every shipment split: dense packages per order. The clock moves only when told.
   const sandbox = await startSandbox({ seed: 11, freezeClock: true, rates: { split: 1 } });
   process.send!({ url: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, nowMs: sandbox.now().getTime() } satisfies SandboxInfo);
+  let stopProfiler: ((file: string) => Promise<void>) | undefined;
+  process.on('message', (message: ProfileMessage) => {
+    const done = () => process.send!({ profiled: message.profile });
+    if (message.profile === 'start') void startProfiler().then((stop) => ((stopProfiler = stop), done()));
+    else void stopProfiler?.(message.file).then(done);
+  });
   // Leave cleanly when the bench is done (so --cpu-prof can write the child's profile too).
   process.once('disconnect', () => {
     void sandbox.close().then(() => process.exit(0));
@@ -217,8 +259,10 @@ async function serveSandbox(): Promise<void> {
 if (process.argv.includes(CHILD_FLAG)) {
   await serveSandbox();
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const packages = Number(process.argv[2] ?? 100_000);
-  const r = await benchReconcile(packages);
+  const args = process.argv.slice(2);
+  const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
+  const packages = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
+  const r = await benchReconcile(packages, profileDir);
   console.log(`reconcile, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY} (ceiling ${CEILING_PACKAGES_PER_SECOND.toLocaleString('en-US')} packages/s)`);
   console.log(
     `  ${r.packages.toLocaleString('en-US')} packages of ${r.orders.toLocaleString('en-US')} orders: ${Math.round(r.packagesPerSecond).toLocaleString('en-US')} packages/s ` +

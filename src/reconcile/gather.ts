@@ -12,7 +12,7 @@ import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ApiReader } from './fetch.js';
-import { lastUpdatedOf, mergePackages, newestUpdate, normaliseInstant, type PackageStore, type StoredOrderRead } from './package-store.js';
+import { lastUpdatedOf, mergePackages, newestUpdate, normaliseInstant, type PackageStore } from './package-store.js';
 import type { Selection } from './select.js';
 import { needsFreshRead, planTrackingWindow, TRACKING_WATERMARK, type WindowPlan } from './window.js';
 
@@ -106,8 +106,8 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     return result('per-order', null, true);
   }
 
-  // One store lookup per order, however often it is asked about.
-  const storedReads = new Map<string, StoredOrderRead | undefined>();
+  // One store lookup per order, however often it is asked about; the selected ones in one go.
+  const storedReads = store.getOrderReads(ids);
   const storedRead = (id: string) => {
     if (!storedReads.has(id)) storedReads.set(id, store.getOrderRead(id));
     return storedReads.get(id);

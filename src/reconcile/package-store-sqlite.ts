@@ -63,6 +63,10 @@ export function openSqlitePackageStore(path: string): PackageStore {
      ON CONFLICT (customer_order_id) DO UPDATE SET json = excluded.json, status = excluded.status, read_at = excluded.read_at`,
   );
   const selectOrder = db.prepare<[string], { json: string | null; status: string; read_at: string }>('SELECT json, status, read_at FROM orders WHERE customer_order_id = ?');
+  const countOrders = db.prepare<[], number>('SELECT count(*) FROM orders').pluck();
+  const selectAllOrders = db.prepare<[], { customer_order_id: string; json: string | null; status: string; read_at: string }>(
+    'SELECT customer_order_id, json, status, read_at FROM orders',
+  );
   const selectMeta = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
   const upsertMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const deleteMeta = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');
@@ -74,6 +78,16 @@ export function openSqlitePackageStore(path: string): PackageStore {
     for (const [id, entry] of entries) upsertOrder.run(id, entry.read === null ? null : JSON.stringify(entry.read), entry.status, entry.readAt);
   });
 
+  const toStoredRead = (row: { json: string | null; status: string; read_at: string }): StoredOrderRead => ({
+    read: row.json === null ? null : (JSON.parse(row.json) as OrderRead),
+    status: row.status as RollUpStatus,
+    readAt: row.read_at,
+  });
+  const getOrderRead = (customerOrderId: string): StoredOrderRead | undefined => {
+    const row = selectOrder.get(customerOrderId);
+    return row ? toStoredRead(row) : undefined;
+  };
+
   return {
     isPersistent: path !== ':memory:',
     putOrderPackages: (entries) => putPackages(entries),
@@ -83,10 +97,17 @@ export function openSqlitePackageStore(path: string): PackageStore {
     },
     orderIdsUpdatedSince: (sinceIso) => ordersUpdatedSince.all(normaliseInstant(sinceIso)),
     putOrderReads: (entries) => putReads(entries),
-    getOrderRead(customerOrderId): StoredOrderRead | undefined {
-      const row = selectOrder.get(customerOrderId);
-      if (!row) return undefined;
-      return { read: row.json === null ? null : (JSON.parse(row.json) as OrderRead), status: row.status as RollUpStatus, readAt: row.read_at };
+    getOrderRead,
+    getOrderReads(customerOrderIds) {
+      const out = new Map<string, StoredOrderRead | undefined>(customerOrderIds.map((id) => [id, undefined]));
+      // A lookup per id costs more than one pass over the table once the ids are a fair share of it
+      // (a first run asks about every selected order of an empty table).
+      if (customerOrderIds.length * 4 < countOrders.get()!) {
+        for (const id of customerOrderIds) out.set(id, getOrderRead(id));
+        return out;
+      }
+      for (const row of selectAllOrders.iterate()) if (out.has(row.customer_order_id)) out.set(row.customer_order_id, toStoredRead(row));
+      return out;
     },
     getCoverage(): Coverage | null {
       const value = selectMeta.get('coverage');

@@ -38,6 +38,8 @@ export interface PackageStore {
   /** Many reads in one go (one transaction in SQLite). */
   putOrderReads(entries: Iterable<[customerOrderId: string, entry: StoredOrderRead]>): void;
   getOrderRead(customerOrderId: string): StoredOrderRead | undefined;
+  /** getOrderRead for many orders at once: every id asked for is a key (undefined: never read). */
+  getOrderReads(customerOrderIds: readonly string[]): Map<string, StoredOrderRead | undefined>;
   getCoverage(): Coverage | null;
   setCoverage(coverage: Coverage | null): void;
   close(): void;
@@ -98,6 +100,7 @@ export function createMemoryPackageStore(): PackageStore {
       for (const [id, entry] of entries) reads.set(id, entry);
     },
     getOrderRead: (customerOrderId) => reads.get(customerOrderId),
+    getOrderReads: (customerOrderIds) => new Map(customerOrderIds.map((id) => [id, reads.get(id)])),
     getCoverage: () => coverage,
     setCoverage(next) {
       coverage = next;

@@ -80,6 +80,37 @@ export function viewOrder(order: StoredOrder, lines: readonly PlannedLine[], now
   };
 }
 
+/** How far an order's view has got at `now`: line statuses passed, doubled, +1 once its region is redacted. */
+function orderStage(order: StoredOrder, lines: readonly PlannedLine[], nowMs: number): number {
+  let passed = 0;
+  for (const line of lines) {
+    if (line.appearsAtMs > nowMs) continue;
+    for (const s of line.statuses) if (s.atMs <= nowMs) passed++;
+  }
+  return passed * 2 + (isRegionRedacted(order.createdAtMs, nowMs) ? 1 : 0);
+}
+
+const orderJsonCache = new WeakMap<readonly PlannedLine[], (string | undefined)[]>();
+
+/**
+ * viewOrder of an order's planned lines as JSON text, cached per stage (the view changes only when
+ * a line status passes or the region is redacted): list orders answers every order of a month at once.
+ */
+export function orderDetailsJson(order: StoredOrder, planLines: readonly PlannedLine[], nowMs: number): string {
+  const stage = orderStage(order, planLines, nowMs);
+  let byStage = orderJsonCache.get(planLines);
+  if (!byStage) {
+    byStage = [];
+    orderJsonCache.set(planLines, byStage);
+  }
+  let text = byStage[stage];
+  if (text === undefined) {
+    text = JSON.stringify(viewOrder(order, planLines, nowMs));
+    byStage[stage] = text;
+  }
+  return text;
+}
+
 /** How far a package has got at `now`: 0 = not yet labeled; events visible, +3 once replaced. */
 export function packageStage(pkg: PlannedPackage, nowMs: number): number {
   if (pkg.createdAtMs > nowMs) return 0;

@@ -9,7 +9,7 @@ import { hasUtcOffset, parseApiInstant } from '../dates.js';
 import type { PlannedPackage } from '../model.js';
 import { availableInCenter, availableInNetwork } from '../stock.js';
 import { createSelectionCache, selectPackages, type TrackingFilter } from '../tracking.js';
-import { packageJson, statusAt, viewOrder } from '../views.js';
+import { orderDetailsJson, packageJson, statusAt, viewOrder } from '../views.js';
 import { createAuthenticate } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { badParameter, HttpProblem } from './problems.js';
@@ -55,16 +55,17 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     const since = nowMs - lastDays * DAY_MS;
     const anyOrder = orderDispositions.includes('all') || orderDispositions.includes('api');
     const anyLine = lineDispositions.includes('all');
-    const data: { orderDetails: unknown }[] = [];
+    // Built from each order's cached JSON: the one unpaged answer, every order of the window in it.
+    const items: string[] = [];
     if (anyOrder) {
       for (const order of ctx.state.listOrders()) {
         if (order.createdAtMs < since || order.createdAtMs > nowMs) continue;
         const plan = ctx.state.planOf(order);
         if (!anyLine && !plan.lines.some((l) => statusAt(l, nowMs) !== null && lineDispositions.includes(l.disposition))) continue;
-        data.push({ orderDetails: viewOrder(order, plan.lines, nowMs) });
+        items.push(`{"orderDetails":${orderDetailsJson(order, plan.lines, nowMs)}}`);
       }
     }
-    return sendJson(request, reply, 200, { data });
+    return sendText(request, reply, 200, `{"data":[${items.join(',')}],"requestId":${JSON.stringify(request.id)}}`);
   });
 
   app.get('/api/v0/orders/:customerOrderId', { onRequest, schema: oneOrder }, async (request, reply) => {
