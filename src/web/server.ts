@@ -20,7 +20,7 @@ import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
-import { sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
+import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { createUploadChecker } from './uploads.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
@@ -182,7 +182,7 @@ function installGuards(app: FastifyInstance, services: AppServices, guard: { all
     const verdict = checkOrigin({ origin: request.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined, host: host! });
     if (!verdict.ok) {
       services.logger.warn({ reason: verdict.reason, url: request.url }, 'cross-site request refused');
-      reply.header('connection', 'close');
+      drainUnread(request);
       return sendError(services, request, reply, 403, 'Refused', `This request came from another web site, so it was refused (${verdict.reason}). Use the order-batch pages themselves.`);
     }
   });
@@ -194,7 +194,7 @@ function installGuards(app: FastifyInstance, services: AppServices, guard: { all
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT') {
-      reply.header('connection', 'close');
+      drainUnread(request);
       return sendError(services, request, reply, 413, 'File too large', `Uploads are limited to one file of at most ${formatBytes(services.maxUploadBytes)}.`);
     }
     if (status >= 400 && status < 500) return sendError(services, request, reply, status, 'Request not understood', 'The browser sent something this page cannot read. Go back and try again.');

@@ -77,6 +77,15 @@ export function sendError(services: AppServices, request: FastifyRequest, reply:
   return sendHtml(reply, renderErrorPage(services.pageContext(request), { title, message }), status);
 }
 
+/**
+ * A request refused before its body was read: the body is read and dropped, so that a browser still
+ * sending a big upload gets to read the answer. Closing on unread data resets the connection (Node 24 closes at once),
+ * and the browser shows a network error instead of the page that says what was wrong.
+ */
+export function drainUnread(request: FastifyRequest): void {
+  if (!request.raw.readableEnded) request.raw.resume();
+}
+
 export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json') && !(request.headers.accept ?? '').includes('text/html');
 }

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openLedger } from '../../ledger/index.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
-import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { isId, newId, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
@@ -34,8 +34,8 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
   app.post('/upload', async (request, reply) => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > services.maxUploadBytes + MULTIPART_OVERHEAD) {
-      // Refused unread: say so and close, rather than swallow megabytes only to throw them away.
-      reply.header('connection', 'close');
+      // Refused unread: the body is dropped as it arrives, never stored.
+      drainUnread(request);
       return sendError(services, request, reply, 413, 'File too large', tooBig());
     }
     if (!request.isMultipart()) return sendError(services, request, reply, 400, 'No file', 'Choose a CSV or XLSX file to upload.');
@@ -47,7 +47,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     } catch (error) {
       rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
       if (error instanceof UploadRefused) {
-        if (error.status === 413) reply.header('connection', 'close');
+        if (error.status === 413) drainUnread(request);
         if (error.status === 400) {
           return sendHtml(reply, renderUploadPage(services.pageContext(request), { maxUploadBytes: services.maxUploadBytes, error: error.message }), 400);
         }
