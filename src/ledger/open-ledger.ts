@@ -5,13 +5,14 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
 import { LedgerBusyError, LedgerError } from './errors.js';
 import { OrderStore } from './order-store.js';
 import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
 import { migrateSchema, SchemaTooNewError } from './schema.js';
+import { openDatabase } from './sqlite.js';
 import type { AcquireRunLockOptions, Durability, Ledger, LedgerOptions, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -29,10 +30,10 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   let db: Database.Database | undefined;
   try {
     if (!isMemory) mkdirSync(dirname(fullPath), { recursive: true });
-    db = new Database(fullPath, { timeout: options.busyTimeoutMs ?? 5_000 });
+    db = openDatabase(fullPath, { timeout: options.busyTimeoutMs ?? 5_000 });
     // WAL: readers (the web app's history) never block the run's writes, and a commit is one append.
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     const applied = migrateSchema(db);
     if (applied.length > 0) logger.debug({ ledger: fullPath, versions: applied }, 'ledger schema migrated');
   } catch (error) {

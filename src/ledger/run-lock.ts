@@ -16,7 +16,7 @@
  * process that holds it; and advisory locks are unreliable on network file systems, so the ledger
  * belongs on a local disk.
  */
-import Database from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 
 export interface FileLock {
   /** Ends the transaction (dropping the OS lock) and closes the connection; safe to call twice. */
@@ -27,7 +27,7 @@ export interface FileLock {
 export function tryLockFile(lockPath: string): FileLock | null {
   // timeout 0: never sleep inside SQLite's busy handler, which would block the event loop; the
   // caller polls asynchronously instead.
-  const db = new Database(lockPath, { timeout: 0 });
+  const db = openDatabase(lockPath, { timeout: 0 });
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (error) {

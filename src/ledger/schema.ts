@@ -5,6 +5,7 @@
  * a new ledger at once do not both migrate (the second re-reads the version under the write lock).
  */
 import type { Database } from 'better-sqlite3';
+import { readPragma } from './sqlite.js';
 import { ORDER_STATES } from './types.js';
 
 export interface Migration {
@@ -89,7 +90,7 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export function readSchemaVersion(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  return readPragma(db, 'user_version') as number;
 }
 
 /**
@@ -109,7 +110,7 @@ export function migrateSchema(db: Database, migrations: readonly Migration[] = M
       applied.push(version);
     }
     // user_version takes no bound parameter; the value is an integer we computed.
-    db.pragma(`user_version = ${migrations.length}`);
+    db.exec(`PRAGMA user_version = ${migrations.length}`);
   }).immediate();
   return applied;
 }

@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase, readPragma } from '../ledger/sqlite.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import { newestUpdate, normaliseInstant, type Coverage, type PackageStore, type StoredOrderRead } from './package-store.js';
 import type { RollUpStatus } from './types.js';
@@ -18,7 +19,7 @@ export function packageStorePathFor(ledgerPath: string): string {
 }
 
 function createSchema(db: Database.Database): void {
-  if ((db.pragma('user_version', { simple: true }) as number) !== SCHEMA_VERSION) {
+  if ((readPragma(db, 'user_version') as number) !== SCHEMA_VERSION) {
     db.exec('DROP TABLE IF EXISTS order_packages; DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS meta;');
   }
   db.exec(`
@@ -36,16 +37,16 @@ function createSchema(db: Database.Database): void {
     ) STRICT;
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
   `);
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
 
 export function openSqlitePackageStore(path: string): PackageStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5_000 });
+  const db = openDatabase(path, { timeout: 5_000 });
   try {
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // A cache: a commit lost to a power cut is fetched again next run.
-    db.pragma('synchronous = NORMAL');
+    db.exec('PRAGMA synchronous = NORMAL');
     createSchema(db);
   } catch (error) {
     db.close();

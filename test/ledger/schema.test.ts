@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase, readPragma } from '../../src/ledger/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LedgerError, openLedger } from '../../src/ledger/index.js';
 import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../src/ledger/schema.js';
@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => temp.cleanup());
 
 function tableNames(path: string): string[] {
-  const db = new Database(path, { readonly: true });
+  const db = openDatabase(path, { readonly: true });
   try {
     return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
   } finally {
@@ -28,9 +28,9 @@ describe('ledger schema', () => {
     ledger.close();
     expect(existsSync(path)).toBe(true);
     expect(tableNames(path)).toEqual(['orders', 'run_lock', 'runs', 'settings', 'watermarks']);
-    const db = new Database(path, { readonly: true });
+    const db = openDatabase(path, { readonly: true });
     expect(readSchemaVersion(db)).toBe(MIGRATIONS.length);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(readPragma(db, 'journal_mode')).toBe('wal');
     db.close();
   });
 
@@ -43,7 +43,7 @@ describe('ledger schema', () => {
     const second = openLedger(path);
     expect(second.get('A-1')?.state).toBe('pending');
     second.close();
-    const db = new Database(path);
+    const db = openDatabase(path);
     expect(migrateSchema(db)).toEqual([]);
     db.close();
   });
@@ -53,7 +53,7 @@ describe('ledger schema', () => {
     const calls: number[] = [];
     const v1: Migration = { description: 'one', up: (db) => (calls.push(1), db.exec('CREATE TABLE a (x INTEGER)')) };
     const v2: Migration = { description: 'two', up: (db) => (calls.push(2), db.exec('ALTER TABLE a ADD COLUMN y TEXT')) };
-    const db = new Database(path);
+    const db = openDatabase(path);
     expect(migrateSchema(db, [v1])).toEqual([1]);
     expect(migrateSchema(db, [v1, v2])).toEqual([2]);
     expect(migrateSchema(db, [v1, v2])).toEqual([]);
@@ -63,7 +63,7 @@ describe('ledger schema', () => {
   });
 
   it('rolls a failing migration back entirely, version included', () => {
-    const db = new Database(join(temp.dir, 'failing.db'));
+    const db = openDatabase(join(temp.dir, 'failing.db'));
     const broken: Migration = {
       description: 'half done',
       up(d) {
@@ -80,8 +80,8 @@ describe('ledger schema', () => {
   it('refuses a ledger written by a newer schema with a message, not a stack trace', () => {
     const path = join(temp.dir, 'newer.db');
     openLedger(path).close();
-    const db = new Database(path);
-    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    const db = openDatabase(path);
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
     db.close();
     expect(() => openLedger(path)).toThrow(LedgerError);
     expect(() => openLedger(path)).toThrow(/written by a newer order-batch/);

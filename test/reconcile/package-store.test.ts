@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../src/ledger/sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryPackageStore, mergePackages, type PackageStore } from '../../src/reconcile/package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
@@ -69,8 +69,8 @@ describe('the SQLite store file', () => {
     const store = openSqlitePackageStore(path);
     store.putOrderPackages([['O1', [pkg({ id: 'P1', order: 'O1', items })]]]);
     store.close();
-    const db = new Database(path);
-    db.pragma('user_version = 99');
+    const db = openDatabase(path);
+    db.exec('PRAGMA user_version = 99');
     db.close();
     const reopened = openSqlitePackageStore(path);
     expect(reopened.packagesOf('O1')).toEqual([]);
