@@ -22,17 +22,18 @@ export interface OrderOutcomeView {
  */
 export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[], options: { withCells?: boolean } = {}): Generator<ResultRow> {
   const issuesByRow = new Map<number, Issue[]>();
-  const errorRowsByOrder: number[][] = [];
+  // Only orders with errors get an entry: a million-row sheet has hundreds of thousands of clean orders.
+  const errorRowsByOrder = new Map<number, number[]>();
   outcomes.forEach((outcome, index) => {
-    const errorRows = new Set<number>();
+    let errorRows: Set<number> | null = null;
     for (const issue of outcome.issues) {
       if (issue.row === null) continue;
       let list = issuesByRow.get(issue.row);
       if (!list) issuesByRow.set(issue.row, (list = []));
       list.push(issue);
-      if (issue.severity === 'error') errorRows.add(issue.row);
+      if (issue.severity === 'error') (errorRows ??= new Set<number>()).add(issue.row);
     }
-    errorRowsByOrder[index] = [...errorRows].sort((a, b) => a - b);
+    if (errorRows !== null) errorRowsByOrder.set(index, [...errorRows].sort((a, b) => a - b));
   });
 
   const rows = options.withCells === false && sheet.rows instanceof CompactRowStore ? withoutCells(sheet.rows) : sheet.rows;
@@ -49,8 +50,8 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
     };
     if (outcome?.extra) row.extra = outcome.extra;
     if (index !== undefined && !issues.some((i) => i.severity === 'error')) {
-      const related = errorRowsByOrder[index] ?? [];
-      if (related.length > 0) row.relatedErrorRows = related;
+      const related = errorRowsByOrder.get(index);
+      if (related !== undefined) row.relatedErrorRows = related;
     }
     yield row;
   }

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import { CompactRowStore } from '../orders/row-store.js';
 import type { CheckedSheet } from '../orders/types.js';
-import { writeResultCsv, writeResultXlsx } from '../report/index.js';
+import { writeResultCsv } from '../report/write-result-csv.js';
 import type { ResultSheetInput } from '../report/types.js';
 import { formatOfPath, XLSX_MAX_DATA_ROWS } from './output-path.js';
 import { buildResultRows, countByStatus, countIssueCodes, type OrderOutcomeView } from './result-rows.js';
@@ -62,6 +62,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
   };
   mkdirSync(dirname(path), { recursive: true });
   if (format === 'csv') await writeResultCsv(path, input, cellText);
-  else await writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
+  // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
+  else await (await import('../report/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
   return path;
 }

@@ -7,6 +7,8 @@
  * A row whose order-level cells all repeat the previous row's (the usual shape of an order's
  * second and later lines) keeps only its other cells and points at the row holding the rest.
  * A row that cannot be encoded (a cell holding the separator) is kept as it came.
+ * When the CSV reader prepared the rows' result-CSV text (sheet/csv-cell-text.ts), a plain row is read back
+ * from that text instead of being kept a second time: only the rare odd rows are encoded here.
  */
 import { Buffer } from 'node:buffer';
 import type { CsvCellText } from '../sheet/csv-cell-text.js';
@@ -41,7 +43,7 @@ export class CompactRowStore implements RowStore {
   /** Rows kept as they came, by index. */
   private readonly unencoded = new Map<number, CellValue[]>();
   /** Every row's input cells as the result CSV writes them, when the CSV reader prepared them. */
-  cellText?: CsvCellText;
+  readonly cellText: CsvCellText | undefined;
 
   get size(): number {
     return this.count;
@@ -49,9 +51,11 @@ export class CompactRowStore implements RowStore {
 
   /**
    * @param sharedColumns columns whose cells usually repeat from row to row (order-level ones);
-   * @param width the sheet's column count (rows of another length are always kept whole).
+   * @param width the sheet's column count (rows of another length are always kept whole);
+   * @param cellText the rows' prepared text, covering every row pushed here, index for index.
    */
-  constructor(sharedColumns: readonly number[] = [], private readonly width = -1) {
+  constructor(sharedColumns: readonly number[] = [], private readonly width = -1, cellText?: CsvCellText) {
+    this.cellText = cellText;
     const shared = new Set(sharedColumns);
     this.ownColumns = shared.size > 0 && width > 0 ? Array.from({ length: width }, (_, i) => i).filter((i) => !shared.has(i)) : null;
   }
@@ -71,7 +75,12 @@ export class CompactRowStore implements RowStore {
     this.offsets[index] = this.pendingLength;
     let encoded: string | null = null;
     const own = this.ownColumns;
-    if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
+    if (this.cellText !== undefined && this.cellText.isPlain(index)) {
+      // Read back from the cell text; it is full width, so rows after it may repeat its shared cells.
+      this.sources[index] = index;
+      this.lastFullWidth = cells.length;
+      encoded = '';
+    } else if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
       const scratch = this.scratch;
       scratch.length = own.length;
       for (let k = 0; k < own.length; k++) scratch[k] = cells[own[k]!]!;
@@ -79,6 +88,7 @@ export class CompactRowStore implements RowStore {
       if (encoded !== null) this.sources[index] = this.sources[index - 1]!;
     }
     if (encoded === null) {
+      // Not plain and not repeating: kept whole.
       this.sources[index] = index;
       this.lastFullWidth = cells.length;
       encoded = encodeRow(cells);
@@ -121,6 +131,7 @@ export class CompactRowStore implements RowStore {
 
   /** The cells a row stores itself: all of them, or only its own columns when it repeats another row. */
   private ownCells(index: number): CellValue[] {
+    if (this.cellText !== undefined && this.cellText.isPlain(index)) return this.cellText.plainCellsAt(index);
     const kept = this.unencoded.get(index);
     if (kept !== undefined) return kept.slice();
     const chunk = Math.floor(index / CHUNK_ROWS);

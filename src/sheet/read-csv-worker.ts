@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { BatchQueue } from './batch-queue.js';
-import { CsvCellText, splitRows, toUtf8, type HasCellText, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
+import { CsvCellText, splitRows, type HasCellText, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
 import type { RowSource, SourceOptions } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 import type { RawRow } from './types.js';
@@ -63,8 +63,7 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
     const took: TookMessage = { type: 'took' };
     for await (const message of queue.drain()) {
       if (!isClosed) worker.postMessage(took);
-      const utf8 = toUtf8(message.text, message.ends);
-      cellText.add(utf8.bytes, utf8.ends);
+      cellText.addBatch(message);
       yield splitRows(message);
     }
   }

@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, test } from 'vitest';
 import { toCsvValue } from '../../src/report/cell-values.js';
 import { formatRowIssues } from '../../src/report/issue-text.js';
-import { generateCsv, UNPARSE_CONFIG, writeResultCsv } from '../../src/report/write-result-csv.js';
+import { encodeInputCells, generateCsv, UNPARSE_CONFIG, writePlainLine, writeResultCsv } from '../../src/report/write-result-csv.js';
 import type { ResultRow } from '../../src/report/types.js';
 import { cells, HEADERS, sampleInput } from './builders.js';
 import { useTempDir } from './temp-dir.js';
@@ -128,5 +128,27 @@ describe('the papaparse shortcut', () => {
       UNPARSE_CONFIG,
     );
     expect(written).toBe(`\ufeff${expected}\r\n`);
+  });
+});
+
+describe('writePlainLine', () => {
+  const rows: string[][] = [
+    ['SO-1', 'Ann Lee', '', '12.50', 'Zoë 東京'],
+    ['SO-1', 'a, b', 'x', 'y', 'z'],
+    ['SO-1', ' lead', 'x', 'y', 'z'],
+    ['SO-1', 'trail ', 'x', 'y', 'z'],
+    ['SO-1', '=SUM(A1)', 'x', 'y', 'z'],
+    ['SO-1', '-5', '+1', '@x', '\tt'],
+    ['SO-1', 'say "hi"', 'x', 'y', 'z'],
+    ['SO-1', 'two\nlines', 'x', 'y', 'z'],
+    ['\ufeffSO-1', 'x', 'y', 'z', 'w'],
+    ['SO-1', 'x', 'y', 'z'],
+    ['', '', '', '', ''],
+  ];
+
+  test('writes a row whose cells need no quoting exactly as encodeInputCells does, and no other row', () => {
+    const encoded = encodeInputCells(rows, 5);
+    const plain = rows.map((row) => writePlainLine(row, 5));
+    expect(plain).toEqual([encoded[0], null, null, null, null, null, null, null, null, null, encoded[10]]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter } from '../../src/sheet/read-csv.js';
+import { detectDelimiter } from '../../src/sheet/csv-records.js';
 import { isBlankRow, toHeaderText } from '../../src/sheet/row-source.js';
 import { createChunkDecoder, decodeWindows1252, countIncompleteUtf8Tail } from '../../src/sheet/text-decode.js';
 import { isDateFormat } from '../../src/sheet/xlsx-cells.js';

@@ -4,10 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { writeLargeCsv } from '../../src/bench/read-baseline.js';
 import { checkFile } from '../../src/commands/check-file.js';
 import { validationOutcome } from '../../src/commands/validate.js';
 import { writeResultFile } from '../../src/commands/write-result.js';
 import { silentLogger } from '../../src/log.js';
+import type { CompactRowStore } from '../../src/orders/row-store.js';
 import type { HasCellText } from '../../src/sheet/csv-cell-text.js';
 import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import { readAll, readError, useTempDir } from './support.js';
@@ -67,6 +69,25 @@ describe('parsing a large CSV on a worker thread', () => {
     const viaMain = await validateToCsv(file, fixture('result-main.csv'), MAIN);
     expect(viaWorker.length).toBeGreaterThan(10_000);
     expect(viaWorker.equals(viaMain)).toBe(true);
+  });
+
+  it('gives back every stored row, its cells and its order payload as the main-thread path does', async () => {
+    // The benchmark's generator: valid orders, most rows plain, some with a quoted product name.
+    const file = fixture('store.csv');
+    await writeLargeCsv(file, 600, NOW);
+    const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
+    const viaWorker = await checkFile(file, { context, logger: silentLogger, read: WORKER });
+    const viaMain = await checkFile(file, { context, logger: silentLogger, read: MAIN });
+    if (!viaWorker.ok || !viaMain.ok) throw new Error('expected both reads to succeed');
+    const store = viaWorker.sheet.rows as CompactRowStore;
+    // Most rows are plain, so the store reads them back from the prepared text rather than keeping them.
+    expect(store.cellText?.rows).toBe(store.size);
+    expect([...store].filter((_, i) => store.cellText!.isPlain(i)).length).toBeGreaterThan(200);
+    expect([...viaWorker.sheet.rows]).toEqual([...viaMain.sheet.rows]);
+    const mainStore = viaMain.sheet.rows as CompactRowStore;
+    for (let i = store.size - 1; i >= 0; i -= 7) expect(store.cellsOf(store.rowNumberAt(i))).toEqual(mainStore.cellsOf(mainStore.rowNumberAt(i)));
+    expect(viaWorker.sheet.orders.map((o) => o.payload)).toEqual(viaMain.sheet.orders.map((o) => o.payload));
+    expect(viaWorker.sheet.orders.some((o) => o.payload !== undefined)).toBe(true);
   });
 
   it('reads a semicolon file with a sep= line and Windows-1252 text like the main-thread reader', async () => {

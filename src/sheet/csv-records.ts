@@ -1,0 +1,167 @@
+/**
+ * A CSV/TSV file as numbered rows, for both CSV readers (read-csv.ts on the main thread, csv-parse-worker.ts
+ * on a worker): file bytes -> SHA-256 and byte count -> decoded text -> papaparse (array mode, documented
+ * Node stream input) -> non-blank rows with their spreadsheet row numbers.
+ *
+ * Row numbers count records as a spreadsheet shows them: a quoted line break stays inside its row, blank
+ * records are skipped without renumbering what follows, and Excel's "sep=;" first line is not a row.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Transform, type TransformCallback } from 'node:stream';
+import Papa from 'papaparse';
+import { InputError } from '../errors.js';
+import { isBlankRow } from './row-source.js';
+import { createFileSystemError, type TextEncodingName } from './sniff.js';
+import { createChunkDecoder } from './text-decode.js';
+
+export interface CsvRowHandlers {
+  /** A non-blank row (the header first). */
+  row(cells: string[], rowNumber: number): void;
+  /** Every row has been handed over; sha256() is known. */
+  end(): void;
+  /** Reading stopped: an unreadable file or an unclosed quote. No call follows. */
+  fail(error: InputError): void;
+}
+
+export interface CsvParse {
+  /** The decoded text, one object per read: pause() and resume() it to pace the parsing. */
+  readonly text: Transform;
+  bytesRead(): number;
+  /** Hex SHA-256 of the file; null until the whole file has gone through. */
+  sha256(): string | null;
+  /** Stops reading; no handler is called after this. */
+  stop(): void;
+}
+
+/** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number. */
+export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes: number, handlers: CsvRowHandlers): CsvParse {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let digest: string | null = null;
+  let isStopped = false;
+  const decoder = createChunkDecoder(encoding);
+
+  const input = createReadStream(file, { highWaterMark: readBytes });
+  const text = new Transform({
+    readableObjectMode: true,
+    // Each object is a read's worth of text: hold two, not the object-mode default of sixteen.
+    readableHighWaterMark: 2,
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      const decoded = decoder.decode(chunk);
+      if (decoded.length > 0) this.push(decoded);
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      const rest = decoder.end();
+      if (rest.length > 0) this.push(rest);
+      digest = hash.digest('hex');
+      callback();
+    },
+  });
+
+  const stop = (): void => {
+    isStopped = true;
+    input.destroy();
+    text.destroy();
+  };
+  const fail = (error: InputError): void => {
+    if (isStopped) return;
+    stop();
+    handlers.fail(error);
+  };
+  input.on('error', (error) => fail(createFileSystemError(file, error)));
+  input.pipe(text);
+
+  let recordNumber = 0;
+  Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
+    header: false,
+    dynamicTyping: false,
+    skipEmptyLines: false,
+    // Called once, with the first decoded chunk (papaparse's documented function form).
+    delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
+    chunk(results) {
+      if (isStopped) return;
+      const broken = results.errors.find((e) => e.code === 'MissingQuotes');
+      if (broken) {
+        fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1));
+        return;
+      }
+      const records = results.data;
+      for (let i = 0; i < records.length && !isStopped; i++) {
+        const cells = records[i]!;
+        recordNumber++;
+        if (isBlankRow(cells)) continue;
+        if (recordNumber === 1 && isSeparatorHint(cells)) {
+          recordNumber = 0;
+          continue;
+        }
+        handlers.row(cells, recordNumber);
+      }
+    },
+    complete() {
+      if (isStopped) return;
+      isStopped = true;
+      handlers.end();
+    },
+    error(error: Error) {
+      fail(createFileSystemError(file, error));
+    },
+  });
+
+  return { text, bytesRead: () => bytes, sha256: () => digest, stop };
+}
+
+function createUnclosedQuoteError(file: string, row: number): InputError {
+  return new InputError(file, 'unreadable_file', `${file}: row ${row} opens a quoted cell (") that is never closed, so the rest of the file would run into that cell: close the quote or remove it, then try again`);
+}
+
+const CANDIDATES = [',', ';', '\t'] as const;
+const SEPARATOR_HINT = /^sep=.?$/i;
+
+/** Excel's "sep=;" first line, which names the delimiter and is not shown as a row. */
+export function isSeparatorHint(cells: string[]): boolean {
+  return SEPARATOR_HINT.test(cells[0]!) && cells.length <= 2 && (cells[1] ?? '') === '';
+}
+
+/**
+ * The delimiter of the first non-blank line: whichever of `,` `;` tab occurs most often outside
+ * quotes (a tie, or none at all, means comma).
+ */
+export function detectDelimiter(text: string): string {
+  let start = 0;
+  while (start < text.length) {
+    let end = start;
+    let isQuoted = false;
+    // Find the end of this record, letting a quoted line break stay inside it.
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 34) isQuoted = !isQuoted;
+      else if (!isQuoted && (c === 10 || c === 13)) break;
+    }
+    const line = text.slice(start, end);
+    const hint = /^sep=(.)$/i.exec(line.trim());
+    if (hint && start === 0) return hint[1]!;
+    if (/[^\s,;]/.test(line)) return mostFrequentDelimiter(line);
+    start = end + 1;
+  }
+  return ',';
+}
+
+function mostFrequentDelimiter(line: string): string {
+  const counts = [0, 0, 0];
+  let isQuoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') isQuoted = !isQuoted;
+    else if (!isQuoted) {
+      const k = CANDIDATES.indexOf(c as (typeof CANDIDATES)[number]);
+      if (k >= 0) counts[k]!++;
+    }
+  }
+  let best = 0;
+  for (let k = 1; k < CANDIDATES.length; k++) if (counts[k]! > counts[best]!) best = k;
+  return CANDIDATES[best]!;
+}
