@@ -97,15 +97,19 @@ const orderJsonCache = new WeakMap<readonly PlannedLine[], (string | undefined)[
  * a line status passes or the region is redacted): list orders answers every order of a month at once.
  */
 export function orderDetailsJson(order: StoredOrder, planLines: readonly PlannedLine[], nowMs: number): string {
-  const stage = orderStage(order, planLines, nowMs);
-  let byStage = orderJsonCache.get(planLines);
+  return cachedByStage(orderJsonCache, planLines, orderStage(order, planLines, nowMs), () => viewOrder(order, planLines, nowMs));
+}
+
+/** The JSON of `view()` for `key` at `stage`, made once: a view changes only when its stage does. */
+function cachedByStage<K extends object>(cache: WeakMap<K, (string | undefined)[]>, key: K, stage: number, view: () => unknown): string {
+  let byStage = cache.get(key);
   if (!byStage) {
     byStage = [];
-    orderJsonCache.set(planLines, byStage);
+    cache.set(key, byStage);
   }
   let text = byStage[stage];
   if (text === undefined) {
-    text = JSON.stringify(viewOrder(order, planLines, nowMs));
+    text = JSON.stringify(view());
     byStage[stage] = text;
   }
   return text;
@@ -165,15 +169,5 @@ const jsonCache = new WeakMap<PlannedPackage, (string | undefined)[]>();
 export function packageJson(pkg: PlannedPackage, nowMs: number): string | null {
   const stage = packageStage(pkg, nowMs);
   if (stage === 0) return null;
-  let byStage = jsonCache.get(pkg);
-  if (!byStage) {
-    byStage = [];
-    jsonCache.set(pkg, byStage);
-  }
-  let text = byStage[stage];
-  if (text === undefined) {
-    text = JSON.stringify(viewPackage(pkg, nowMs));
-    byStage[stage] = text;
-  }
-  return text;
+  return cachedByStage(jsonCache, pkg, stage, () => viewPackage(pkg, nowMs));
 }
