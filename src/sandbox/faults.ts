@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createRng, hashText, type Rng } from './random.js';
 
 export interface FaultSettings {
-  /** Delay before answering, in real milliseconds. */
+  /** Answers leave this many real milliseconds after their request arrived (the work is done meanwhile), never sooner. */
   latencyMs?: number;
   /** Share of requests answered with an error status (see `statuses`). */
   errorRate?: number;

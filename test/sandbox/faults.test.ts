@@ -78,6 +78,26 @@ describe('fault injection', () => {
     expect(await pending).toBe('dropped');
   });
 
+  it('answers latencyMs after the request arrived, never sooner, and does the work meanwhile', async () => {
+    sb = await startTestSandbox();
+    const token = await sb.token();
+    sb.setFaults({ latencyMs: 300, paths: ['/api/v0/orders'] });
+    const started = performance.now();
+    let answeredAt = 0;
+    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrder('F-5'), token }).finally(() => (answeredAt = performance.now()));
+    // The order is stored while its answer waits, as a remote API's would be before the reply travels back.
+    while (sb.stats().orders === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(answeredAt).toBe(0);
+    expect((await pending).status).toBe(201);
+    expect(answeredAt - started).toBeGreaterThanOrEqual(300);
+    // Errors wait as long as answers do.
+    sb.setFaults({ latencyMs: 200, errorRate: 1, statuses: [503], paths: ['/api/v0/orders'] });
+    const before = performance.now();
+    expect((await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-6'), token })).status).toBe(503);
+    expect(performance.now() - before).toBeGreaterThanOrEqual(200);
+  });
+
   it('limits faults to the given path prefixes and never touches /sandbox/ controls', async () => {
     sb = await startTestSandbox();
     sb.setFaults({ errorRate: 1, paths: ['/api/v0/orders'] });

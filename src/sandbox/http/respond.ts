@@ -16,6 +16,8 @@ export interface SandboxRequestFields {
   sbClient: TokenClaims | null;
   /** Request logging is on: answer through fastify's reply so the response is logged. */
   sbLogged: boolean;
+  /** performance.now() before which no answer leaves (injected latency); 0 for none. */
+  sbReplyAt: number;
 }
 
 export type SandboxRequest = FastifyRequest & SandboxRequestFields;
@@ -60,17 +62,48 @@ export function sendText(request: FastifyRequest, reply: FastifyReply, status: n
   const r = asSandboxRequest(request);
   if (r.sbLoseReply) {
     reply.hijack();
-    request.raw.socket?.destroy();
-    return reply;
+    return atReplyTime(request, reply, () => request.raw.socket?.destroy());
   }
   const contentType = `${r.sbType ?? 'application/json'}; charset=utf-8`;
-  if (r.sbLogged) return reply.code(status).header('content-type', contentType).send(json);
+  if (r.sbLogged) return atReplyTime(request, reply, () => reply.code(status).header('content-type', contentType).send(json));
   const headers = reply.getHeaders() as Record<string, string | number | string[]>;
   headers['content-type'] = contentType;
   headers['content-length'] = Buffer.byteLength(json);
   reply.hijack();
-  reply.raw.writeHead(status, headers);
-  reply.raw.end(json);
+  return atReplyTime(request, reply, () => {
+    reply.raw.writeHead(status, headers);
+    reply.raw.end(json);
+  });
+}
+
+/**
+ * Runs `answer` once the request's injected latency has passed (at once without latency). The
+ * latency counts from the request's arrival and the work is done meanwhile, as a remote API's
+ * would be: an answer leaves `latencyMs` after its request came in, not that plus the handling.
+ * A client that gives up (or a sandbox that closes) does not leave the timer behind.
+ */
+export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer: () => unknown): FastifyReply {
+  const due = asSandboxRequest(request).sbReplyAt;
+  if (!(due > performance.now())) {
+    answer();
+    return reply;
+  }
+  const socket = request.raw.socket;
+  let timer: NodeJS.Timeout | undefined;
+  const forget = () => clearTimeout(timer);
+  // Timers count from the event loop's idea of now, which can lag the real one: a timer that fires
+  // early is set again for what is left, so no answer leaves before its time.
+  const wait = () => {
+    const left = due - performance.now();
+    if (left > 0) {
+      timer = setTimeout(wait, Math.ceil(left));
+      return;
+    }
+    socket?.off('close', forget);
+    answer();
+  };
+  wait();
+  socket?.once('close', forget);
   return reply;
 }
 
@@ -86,10 +119,11 @@ export function sendCachedHead(request: FastifyRequest, reply: FastifyReply, sta
   headers['content-type'] = `${r.sbType ?? 'application/json'}; charset=utf-8`;
   headers['content-length'] = head.length + tailBytes.length;
   reply.hijack();
-  reply.raw.writeHead(status, headers);
-  reply.raw.write(head);
-  reply.raw.end(tailBytes);
-  return reply;
+  return atReplyTime(request, reply, () => {
+    reply.raw.writeHead(status, headers);
+    reply.raw.write(head);
+    reply.raw.end(tailBytes);
+  });
 }
 
 /** Adds the requestId to `body` and sends it. */

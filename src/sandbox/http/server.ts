@@ -10,7 +10,7 @@ import { registerAuthRoutes } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { registerControlRoutes } from './control-routes.js';
 import { describeFrameworkError, HttpProblem } from './problems.js';
-import { asSandboxRequest, negotiateResponseType, sendError } from './respond.js';
+import { asSandboxRequest, atReplyTime, negotiateResponseType, sendError } from './respond.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -62,6 +62,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
   app.decorateRequest('sbLoseReply', false);
   app.decorateRequest('sbClient', null);
   app.decorateRequest('sbLogged', false);
+  app.decorateRequest('sbReplyAt', 0);
   // Only JSON bodies (and multipart on the oauth endpoint): text/plain bodies get a 415.
   app.removeContentTypeParser('text/plain');
 
@@ -69,7 +70,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     const decision = ctx.faults.decide();
     if (decision.kind === 'reset') {
       reply.hijack();
-      request.raw.socket?.destroy();
+      atReplyTime(request, reply, () => request.raw.socket?.destroy());
       return;
     }
     if (decision.kind === 'error') {
@@ -99,18 +100,8 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
       return;
     }
     const latency = ctx.faults.latencyMs();
-    if (latency <= 0) {
-      injectFault(request, reply, done);
-      return;
-    }
-    // A client that gives up (or a sandbox that closes) must not leave the delay behind.
-    const socket = request.raw.socket;
-    const forget = () => clearTimeout(timer);
-    const timer = setTimeout(() => {
-      socket?.off('close', forget);
-      injectFault(request, reply, done);
-    }, latency);
-    socket?.once('close', forget);
+    if (latency > 0) r.sbReplyAt = performance.now() + latency;
+    injectFault(request, reply, done);
   });
 
   app.setErrorHandler((error: FastifyError | HttpProblem, request: FastifyRequest, reply: FastifyReply) => {
