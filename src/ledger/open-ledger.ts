@@ -94,6 +94,8 @@ class SqliteLedger implements Ledger {
   get: Ledger['get'] = (id) => this.orders.get(id);
   getMany: Ledger['getMany'] = (ids) => this.orders.getMany(ids);
   listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.listSubmittedSince(since);
+  pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.pagesSubmittedSince(since, pageSize);
+  summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since) => this.orders.summarizeSubmittedSince(since);
   iterateRecords: Ledger['iterateRecords'] = (options) => this.orders.iterateRecords(options);
   countByState: Ledger['countByState'] = () => this.orders.countByState();
 

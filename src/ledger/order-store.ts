@@ -51,6 +51,8 @@ export class OrderStore {
   private readonly toAccepted: Statement;
   private readonly toOutcome: Statement;
   private readonly selectSince: Statement<[string], OrderRow>;
+  private readonly selectIdsSince: Statement<[string], string>;
+  private readonly summarizeSince: Statement<[string], { n: number; earliest: string | null }>;
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   private readonly manyByChunkSize = new Map<number, Statement<string[], OrderRow>>();
@@ -87,6 +89,12 @@ export class OrderStore {
       WHERE customer_order_id = @id AND state <> 'accepted'`);
     this.selectSince = db.prepare(`SELECT * FROM orders WHERE state = 'accepted' AND submitted_at >= ?
       ORDER BY submitted_at, customer_order_id`);
+    this.selectIdsSince = db
+      .prepare<[string], string>(`SELECT customer_order_id FROM orders WHERE state = 'accepted' AND submitted_at >= ?
+        ORDER BY submitted_at, customer_order_id`)
+      .pluck();
+    this.summarizeSince = db.prepare(`SELECT count(*) AS n, min(submitted_at) AS earliest FROM orders
+      WHERE state = 'accepted' AND submitted_at >= ?`);
     this.selectPage = db.prepare(`SELECT * FROM orders WHERE customer_order_id > @after
       AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY customer_order_id LIMIT @limit`);
     this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM orders GROUP BY state');
@@ -178,6 +186,32 @@ export class OrderStore {
 
   listSubmittedSince(since: Date | string): OrderRecord[] {
     return this.selectSince.all(new Date(since).toISOString()).map(toRecord);
+  }
+
+  /** listSubmittedSince in pages of `pageSize` records, each page one query: other calls may interleave. */
+  *pagesSubmittedSince(since: Date | string, pageSize = 500): Generator<OrderRecord[]> {
+    // The ids first (from the index, in order), then each page's rows by primary key: every row is
+    // read once, however many share a submittedAt.
+    const ids = this.selectIdsSince.all(new Date(since).toISOString());
+    const size = Math.max(1, Math.min(pageSize, IN_CHUNK));
+    for (let start = 0; start < ids.length; start += size) {
+      const chunk = ids.slice(start, start + size);
+      const byId = new Map<string, OrderRow>();
+      for (const row of this.selectMany(chunk.length).all(...chunk)) byId.set(row.customer_order_id, row);
+      // A record that changed state between the two reads is left out, as a later listSubmittedSince would.
+      const page: OrderRecord[] = [];
+      for (const id of chunk) {
+        const row = byId.get(id);
+        if (row && row.state === 'accepted') page.push(toRecord(row));
+      }
+      if (page.length > 0) yield page;
+    }
+  }
+
+  /** How many records listSubmittedSince would give, and the earliest submittedAt among them, without reading them. */
+  summarizeSubmittedSince(since: Date | string): { count: number; earliestSubmittedAt: string | null } {
+    const row = this.summarizeSince.get(new Date(since).toISOString())!;
+    return { count: row.n, earliestSubmittedAt: row.earliest };
   }
 
   /** Keyset pages rather than one open cursor: better-sqlite3 forbids writes on a connection while it iterates. */

@@ -191,6 +191,10 @@ export interface Ledger {
   getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord>;
   /** Accepted orders with submittedAt at or after `since`, oldest first. */
   listSubmittedSince(since: Date | string): OrderRecord[];
+  /** The same records in pages (oldest first), one query per page: a caller can yield between pages. */
+  pagesSubmittedSince(since: Date | string, pageSize?: number): Generator<OrderRecord[]>;
+  /** How many records listSubmittedSince(since) would give and the earliest submittedAt among them (null: none), read cheaply. */
+  summarizeSubmittedSince(since: Date | string): { count: number; earliestSubmittedAt: string | null };
   /** Every record (optionally of some states), in customerOrderId order, read in pages: other calls may interleave. */
   iterateRecords(options?: { states?: readonly OrderState[]; pageSize?: number }): Generator<OrderRecord>;
   countByState(): Record<OrderState, number>;

@@ -46,6 +46,8 @@ export interface ApiReader {
    */
   tryListOrders(query: ListOrdersQuery): Promise<OrderRead[] | null>;
   stats(): ReaderStats;
+  /** Stops every request queued or in flight: they reject with `reason` (a run that failed elsewhere). */
+  cancel(reason: Error): void;
 }
 
 export interface ApiReaderOptions {
@@ -67,7 +69,8 @@ export const READER_DEFAULTS = { concurrency: 8, maxAttempts: 6, itemsPerPage: L
 export function createApiReader(options: ApiReaderOptions): ApiReader {
   const { client, logger } = options;
   // rejectOnClear: tasks still queued when the run stops must settle, or awaiting them would hang.
-  const limit = pLimit({ concurrency: options.concurrency ?? READER_DEFAULTS.concurrency, rejectOnClear: true });
+  const concurrency = options.concurrency ?? READER_DEFAULTS.concurrency;
+  const limit = pLimit({ concurrency, rejectOnClear: true });
   const maxAttempts = options.maxAttempts ?? READER_DEFAULTS.maxAttempts;
   const guard: FailureGuard = createFailureGuard({ now: options.monotonicNow ?? (() => performance.now()) });
   const stop = new AbortController();
@@ -147,17 +150,19 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
     let packages = first.count;
     let fetched = 1;
     let totalPages = first.totalPages;
-    // Pages fetched concurrently once their number is known; if the window grew meanwhile (a page
-    // reports more pages than page 1 did), the extra pages are fetched too.
-    while (fetched < totalPages) {
-      const numbers = Array.from({ length: totalPages - fetched }, (_, i) => fetched + 1 + i);
-      const pages = await all(numbers.map(fetchPage));
-      fetched = totalPages;
-      for (const p of pages) {
-        packages += p.count;
-        totalPages = Math.max(totalPages, p.totalPages);
+    // `concurrency` lanes, each asking for the next page when its last one is in: a request made
+    // meanwhile (the order reads of gather.ts) waits for one page, not for all of them. If the window
+    // grew meanwhile (a page reports more pages than page 1 did), the extra pages are fetched too.
+    let next = 2;
+    const lane = async (): Promise<void> => {
+      while (next <= totalPages) {
+        const page = await fetchPage(next++);
+        packages += page.count;
+        fetched++;
+        totalPages = Math.max(totalPages, page.totalPages);
       }
-    }
+    };
+    await all(Array.from({ length: Math.min(concurrency, Math.max(0, totalPages - 1)) }, lane));
     return { pages: fetched, packages };
   }
 
@@ -186,6 +191,11 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       }
     },
     stats: () => ({ ...stats }),
+    cancel(reason) {
+      if (stop.signal.aborted) return;
+      stop.abort(reason);
+      limit.clearQueue();
+    },
   };
 }
 

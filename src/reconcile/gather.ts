@@ -30,6 +30,57 @@ export interface GatherOptions {
   /** From this many orders to read on, try one list-orders request first. Default 200. */
   bulkReadMin: number;
   logger: Logger;
+  /** Tracking pages already being fetched (startTrackingPrefetch): used when their window is the one the selection needs. */
+  prefetch?: TrackingPrefetch;
+}
+
+/**
+ * Tracking pages fetched while the selection is still being read. In ledger mode the window needs
+ * only the selection's earliest submittedAt, which the ledger tells at once; reading the selected
+ * records takes longer, and the pages (mostly waiting on the API) come in meanwhile.
+ */
+export interface TrackingPrefetch {
+  plan: WindowPlan;
+  /** Packages of the pages in so far, kept as gatherFromApi keeps them. */
+  packages: Map<string, PackageRecord[]>;
+  /** Settles once page 1 is in (the count of pages is known) or the fetch failed. */
+  firstPage: Promise<void>;
+  hasFirstPage(): boolean;
+  /** Every page; rejects as readTrackingWindow does (marked handled: await it to see the error). */
+  done: Promise<{ pages: number; packages: number }>;
+}
+
+type WindowOptions = Pick<GatherOptions, 'store' | 'ledger' | 'now' | 'overlapMs'>;
+
+/** The span to fetch for a selection whose earliest order date is `startMs`. */
+function windowFor(startMs: number, options: WindowOptions): WindowPlan {
+  return planTrackingWindow({
+    selectionStart: new Date(startMs - options.overlapMs),
+    now: options.now,
+    coverage: options.store.getCoverage(),
+    watermark: options.ledger?.getWatermark(TRACKING_WATERMARK) ?? null,
+    overlapMs: options.overlapMs,
+  });
+}
+
+const isSameWindow = (a: WindowPlan, b: WindowPlan) => a.startDate === b.startDate && a.endDate === b.endDate && a.isIncremental === b.isIncremental;
+
+export function startTrackingPrefetch(options: WindowOptions & { reader: ApiReader; earliestMs: number; logger: Logger }): TrackingPrefetch {
+  const plan = windowFor(options.earliestMs, options);
+  const packages = new Map<string, PackageRecord[]>();
+  let isFirstIn = false;
+  let settleFirst: () => void = () => undefined;
+  const firstPage = new Promise<void>((resolve) => (settleFirst = resolve));
+  options.logger.info({ startDate: plan.startDate, endDate: plan.endDate, incremental: plan.isIncremental }, 'fetching tracking updates');
+  const take = (records: readonly PackageRecord[]) => {
+    for (const record of records) keepNewest(packages, record);
+  };
+  const done = options.reader.readTrackingWindow(plan, take, () => {
+    isFirstIn = true;
+    settleFirst();
+  });
+  done.then(settleFirst, settleFirst);
+  return { plan, packages, firstPage, hasFirstPage: () => isFirstIn, done };
 }
 
 export interface Gathered {
@@ -67,6 +118,15 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const freshReads = new Map<string, OrderRead | null>();
   const changed = new Set<string>();
   const packages = new Map<string, PackageRecord[]>();
+  // A prefetch's packages are this run's only if its window is the one this selection needs.
+  let prefetch = options.prefetch;
+  const dropPrefetch = async () => {
+    if (!prefetch) return;
+    const unused = prefetch;
+    prefetch = undefined;
+    options.logger.debug('the tracking pages fetched ahead are not the ones this selection needs; fetching again');
+    await unused.done.catch(() => undefined);
+  };
   const take = (records: readonly PackageRecord[]) => {
     for (const record of records) keepNewest(packages, record);
   };
@@ -95,6 +155,7 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     changed,
     unknownIds,
   });
+  if (ids.length <= options.perOrderMax) await dropPrefetch();
   if (ids.length === 0) return result('none', null, true);
 
   if (ids.length <= options.perOrderMax) {
@@ -122,14 +183,9 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const start = earliest([...ids.map(dateOf), ...[...freshReads.values()].map((r) => r?.orderDate)]);
   if (start === null) return result('tracking', null, true);
 
-  const plan = planTrackingWindow({
-    selectionStart: new Date(start - options.overlapMs),
-    now,
-    coverage: store.getCoverage(),
-    watermark: options.ledger?.getWatermark(TRACKING_WATERMARK) ?? null,
-    overlapMs: options.overlapMs,
-  });
-  options.logger.info({ startDate: plan.startDate, endDate: plan.endDate, incremental: plan.isIncremental }, 'fetching tracking updates');
+  const plan = windowFor(start, options);
+  if (prefetch && !isSameWindow(prefetch.plan, plan)) await dropPrefetch();
+  if (!prefetch) options.logger.info({ startDate: plan.startDate, endDate: plan.endDate, incremental: plan.isIncremental }, 'fetching tracking updates');
   // Orders to be read whatever the packages say (never read, or a line not final) are read while
   // the pages come in; those whose packages turn out to have changed, after.
   const needed = (id: string, hasChanges: boolean) => !freshReads.has(id) && !selection.reads.has(id) && needsFreshRead(storedRead(id), hasChanges);
@@ -141,7 +197,15 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     // Awaited below; marked handled now so a failure during the pages is not an unhandled rejection.
     earlyReads.catch(() => undefined);
   };
-  const fetched = await reader.readTrackingWindow(plan, take, startEarlyReads).catch(async (error: unknown) => {
+  const fetchPages = async (): Promise<{ pages: number; packages: number }> => {
+    if (!prefetch) return reader.readTrackingWindow(plan, take, startEarlyReads);
+    await prefetch.firstPage;
+    if (prefetch.hasFirstPage()) startEarlyReads();
+    const pages = await prefetch.done;
+    for (const [id, records] of prefetch.packages) packages.set(id, records);
+    return pages;
+  };
+  const fetched = await fetchPages().catch(async (error: unknown) => {
     await earlyReads.catch(() => undefined);
     throw error;
   });

@@ -18,12 +18,12 @@ import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
-import { gatherFromApi, GATHER_DEFAULTS, packagesFor, type Gathered } from './gather.js';
+import { gatherFromApi, GATHER_DEFAULTS, packagesFor, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
 import { reconcileOrder } from './match.js';
 import { createMemoryPackageStore, mergePackages, type PackageStore, type StoredOrderRead } from './package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from './package-store-sqlite.js';
 import { toJsonOrder, summarize } from './report.js';
-import { checkSelectOptions, selectOrders, type Selection } from './select.js';
+import { checkSelectOptions, resolveSince, selectOrders, type Selection } from './select.js';
 import type { ReconciledOrder } from './types.js';
 import { writeConfirmationsCsv } from './confirmations.js';
 import { DEFAULT_OVERLAP_MS, TRACKING_WATERMARK } from './window.js';
@@ -128,7 +128,19 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
     ...options.readerOverrides,
   });
   const t0 = performance.now();
-  const selection = await selectOrders(options, reader);
+  const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
+  const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
+  const prefetch = prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
+  let selection: Selection;
+  try {
+    selection = await selectOrders(options, reader);
+  } catch (error) {
+    if (prefetch) {
+      reader.cancel(error instanceof Error ? error : new Error(String(error)));
+      await prefetch.done.catch(() => undefined);
+    }
+    throw error;
+  }
   const t1 = performance.now();
   logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
   const gathered = await gatherFromApi({
@@ -137,10 +149,11 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
     store,
     ...(ledger ? { ledger } : {}),
     now,
-    overlapMs: options.overlapMs ?? DEFAULT_OVERLAP_MS,
-    perOrderMax: options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax,
+    overlapMs,
+    perOrderMax,
     bulkReadMin: options.bulkReadMin ?? GATHER_DEFAULTS.bulkReadMin,
     logger,
+    ...(prefetch ? { prefetch } : {}),
   });
 
   const t2 = performance.now();
@@ -183,6 +196,20 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
     orders,
     timings,
   };
+}
+
+/**
+ * Ledger mode with more orders than are read one by one: the tracking window depends only on the
+ * earliest submittedAt of the selection, which the ledger answers at once, so its pages start
+ * coming in while the selected records are read (selectOrders yields between pages of them).
+ */
+function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): TrackingPrefetch | undefined {
+  const { ledger } = options;
+  if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
+  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(resolveSince(options));
+  const earliestMs = earliestSubmittedAt === null ? Number.NaN : Date.parse(earliestSubmittedAt);
+  if (count <= perOrderMax || Number.isNaN(earliestMs)) return undefined;
+  return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
 }
 
 /** What a reader of the workbook needs to know to read its numbers right. */

@@ -18,6 +18,8 @@ import type { ExpectedOrder } from './types.js';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_SINCE_DAYS = 30;
+/** Ledger records read per step (a few ms of work) before the event loop gets a turn. */
+const SELECT_PAGE = 200;
 
 export type SelectionMode = 'ledger' | 'orders-file' | 'all';
 
@@ -120,9 +122,13 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
     };
   }
   if (!ledger) throw new UsageError('reconcile needs the ledger to know which orders were sent; or give --orders <result file> or --all.');
-  const records = ledger.listSubmittedSince(since);
+  // In pages, letting the event loop run between them: tracking pages already in flight (see
+  // startTrackingPrefetch) are taken in while the ledger is read.
   const expected = new Map<string, ExpectedOrder>();
-  for (const record of records) expected.set(record.customerOrderId, expectOrderFromRecord(record));
+  for (const page of ledger.pagesSubmittedSince(since, SELECT_PAGE)) {
+    for (const record of page) expected.set(record.customerOrderId, expectOrderFromRecord(record));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return {
     mode: 'ledger',
     description: `orders the ledger recorded as accepted since ${since.toISOString()}`,
@@ -130,6 +136,6 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
     expected,
     reads: new Map(),
     since,
-    input: [{ file: ledger.path, sha256: null, rows: records.length, orders: records.length }],
+    input: [{ file: ledger.path, sha256: null, rows: expected.size, orders: expected.size }],
   };
 }

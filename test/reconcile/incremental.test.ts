@@ -188,4 +188,29 @@ describe('the nightly run', () => {
     const unknown = out.orders.find((o) => o.customerOrderId === 'STRAY-1')!;
     expect([unknown.status, unknown.exceptions.map((e) => e.type)]).toEqual(['exception', ['unknown_order']]);
   });
+
+  it('pages tracking updates while it reads the selected orders from the ledger', async () => {
+    const w = world();
+    const read = w.ledger.pagesSubmittedSince.bind(w.ledger);
+    let pagesAskedBeforeSelectionEnded = -1;
+    w.ledger.pagesSubmittedSince = function* (since, pageSize) {
+      yield* read(since, pageSize);
+      pagesAskedBeforeSelectionEnded = w.api.callsOf('getTrackingUpdates').length;
+    };
+    const out = await w.run(24);
+    expect(pagesAskedBeforeSelectionEnded).toBeGreaterThan(0);
+    // The same window and pages as when the selection comes first: nothing fetched twice.
+    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(24) }]);
+    expect(w.api.callsOf('getTrackingUpdates')).toHaveLength(1);
+    expect(out.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
+  });
+
+  it('stops the pages fetched ahead when reading the selection fails', async () => {
+    const w = world();
+    w.ledger.pagesSubmittedSince = function* () {
+      throw new Error('disk I/O error');
+    };
+    await expect(w.run(24)).rejects.toThrow('disk I/O error');
+    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+  });
 });
