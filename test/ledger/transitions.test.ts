@@ -246,6 +246,26 @@ describe('reading records', () => {
     expect(ledger.listSubmittedSince(new Date(Date.UTC(2031, 0, 11)))).toEqual([]);
   });
 
+  it('gives the same records in pages, and their count and earliest submittedAt at once', () => {
+    // 7 orders sharing one submittedAt, 3 older ones, one not accepted.
+    const ids = Array.from({ length: 11 }, (_, i) => `P-${String(i).padStart(2, '0')}`);
+    for (const [i, id] of ids.entries()) {
+      ledger.recordIntent(buildIntent(id), runId);
+      ledger.markSending(id);
+      if (i === 10) continue;
+      ledger.markAccepted(id, { submittedAt: new Date(Date.UTC(2031, 0, i < 7 ? 20 : 10 + i)) });
+    }
+    const since = '2031-01-01T00:00:00Z';
+    const all = ledger.listSubmittedSince(since);
+    expect(all).toHaveLength(10);
+    const pages = [...ledger.pagesSubmittedSince(since, 3)];
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 3, 1]);
+    expect(pages.flat()).toEqual(all);
+    expect(ledger.summarizeSubmittedSince(since)).toEqual({ count: 10, earliestSubmittedAt: '2031-01-17T00:00:00.000Z' });
+    expect(ledger.summarizeSubmittedSince('2031-02-01T00:00:00Z')).toEqual({ count: 0, earliestSubmittedAt: null });
+    expect([...ledger.pagesSubmittedSince('2031-02-01T00:00:00Z')]).toEqual([]);
+  });
+
   it('iterates every record in pages while other writes go on', () => {
     const ids = Array.from({ length: 25 }, (_, i) => `I-${String(i).padStart(2, '0')}`);
     ledger.recordIntents(ids.map((id) => buildIntent(id)), runId);
