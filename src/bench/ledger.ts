@@ -62,7 +62,7 @@ export async function benchLedger(orders: number, options: { durability?: Durabi
 }
 
 /** A realistic order: two lines, a full address (about 700 bytes of JSON). */
-function buildBenchPayload(i: number): CreateOrderPayload {
+export function buildBenchPayload(i: number): CreateOrderPayload {
   const id = `BENCH-${String(i).padStart(7, '0')}`;
   return {
     customerDetails: {

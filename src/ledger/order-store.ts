@@ -43,6 +43,7 @@ const ANSWER_COLUMNS = 'http_status = @httpStatus, request_id = @requestId, mess
 export class OrderStore {
   private readonly selectOne: Statement<[string], OrderRow>;
   private readonly insert: Statement;
+  private readonly insertSending: Statement;
   private readonly resetToPending: Statement;
   private readonly claimForRun: Statement;
   private readonly toSending: Statement;
@@ -70,6 +71,13 @@ export class OrderStore {
       run_id, source_file, source_sha256, source_rows, marketplace_order_id, source_of_sale)
       VALUES (@id, @payloadHash, @payload, 'pending', @now, @now, @runId, @sourceFile, @sourceSha256, @sourceRows,
       @marketplaceOrderId, @sourceOfSale)`);
+    // prepareSends' common case, an order never seen: recorded and marked sending in one statement.
+    this.insertSending = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, attempts,
+      recorded_at, first_submitted_at, updated_at, run_id, source_file, source_sha256, source_rows, marketplace_order_id,
+      source_of_sale)
+      VALUES (@id, @payloadHash, @payload, 'sending', 1, @now, @now, @now, @runId, @sourceFile, @sourceSha256, @sourceRows,
+      @marketplaceOrderId, @sourceOfSale)
+      ON CONFLICT (customer_order_id) DO NOTHING`);
     // A new intent replaces a pending or rejected record; the old answer no longer applies to it.
     this.resetToPending = db.prepare(`UPDATE orders SET state = 'pending', http_status = NULL, request_id = NULL,
       message = NULL, run_id = @runId, ${INTENT_COLUMNS} WHERE customer_order_id = @id`);
@@ -103,9 +111,14 @@ export class OrderStore {
     );
     this.prepareSendsTx = db.transaction((intents: readonly OrderIntent[], runId: string) =>
       intents.map((intent) => {
-        const result = this.recordOne(intent, runId);
-        if (result.action !== 'send') return result;
+        const params = intentParams(intent, runId);
         const now = this.timestamp();
+        if (this.insertSending.run({ ...params, now }).changes === 1) {
+          const record: OrderRecord = { ...newRecord(params, intent, now), state: 'sending', attempts: 1, firstSubmittedAt: now };
+          return { action: decideIntent(null, runId), record, previous: null, payloadChanged: false };
+        }
+        const result = this.recordOne(intent, runId, params);
+        if (result.action !== 'send') return result;
         const { record } = result;
         if (this.toSending.run({ id: record.customerOrderId, now }).changes === 0) this.refuse(record.customerOrderId, 'mark as sending');
         const sending: OrderRecord = { ...record, state: 'sending', attempts: record.attempts + 1, firstSubmittedAt: record.firstSubmittedAt ?? now, updatedAt: now };
@@ -233,8 +246,7 @@ export class OrderStore {
     return counts;
   }
 
-  private recordOne(intent: OrderIntent, runId: string): IntentResult {
-    const params = intentParams(intent, runId);
+  private recordOne(intent: OrderIntent, runId: string, params = intentParams(intent, runId)): IntentResult {
     const id = params.id;
     const before = this.selectOne.get(id);
     const previous = before ? toRecord(before) : null;
@@ -303,12 +315,12 @@ function intentParams(intent: OrderIntent, runId: string | null) {
   };
 }
 
-/** The record INSERT creates from `params` (the schema's defaults for the rest). */
+/** The record INSERT creates from `params` (the schema's defaults for the rest); it shares the intent's payload object. */
 function newRecord(params: ReturnType<typeof intentParams>, intent: OrderIntent, now: string): OrderRecord {
   return {
     customerOrderId: params.id,
     payloadHash: params.payloadHash,
-    payload: JSON.parse(params.payload) as CreateOrderPayload,
+    payload: intent.payload,
     state: 'pending',
     attempts: 0,
     httpStatus: null,
