@@ -4,9 +4,9 @@
  * token refresh on 401; retrying is the caller's business (retry.ts, breaker.ts).
  */
 import type { z } from 'zod';
-import { orderReadSchema, type PackageRecord } from '../contract/schemas.js';
+import { orderReadSchema, type OrderRead, type PackageRecord } from '../contract/schemas.js';
 import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } from './error-message.js';
-import { fastOrdersPage, fastPackagesPage, type FastPage } from './fast-pages.js';
+import { fastOrderRead, fastOrdersPage, fastPackagesPage, type FastPage } from './fast-pages.js';
 import { AuthError, ForbiddenError, HttpError, TransportError } from './errors.js';
 import { createHttpTransport, type HttpReply, type HttpRequest } from './http.js';
 import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPath } from './queries.js';
@@ -137,12 +137,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // The status is the fact: a 201 means stored. A body we cannot read must not turn an accepted
       // order into a failure (which a re-run would send again), so it is read leniently.
       const json = parseJsonLenient(reply.text)?.value;
-      const order = orderReadSchema.safeParse(isRecord(json) && isRecord(json.data) ? json.data.orderDetails : undefined);
-      if (!order.success) options.logger?.warn({ status: reply.status, path: call.path }, 'order accepted but its echo could not be read');
+      const echo = isRecord(json) && isRecord(json.data) ? json.data.orderDetails : undefined;
+      // One per order sent: the hand-written check first, the schema when it is unsure.
+      const order = fastOrderRead(echo) ?? readEcho(echo);
+      if (!order) options.logger?.warn({ status: reply.status, path: call.path }, 'order accepted but its echo could not be read');
       return {
         status: reply.status,
         ...optional('requestId', findRequestId(json, reply.headers['x-request-id'])),
-        ...optional('order', order.success ? order.data : undefined),
+        ...optional('order', order ?? undefined),
       };
     },
 
@@ -197,6 +199,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     close: () => transport.close(),
   };
+}
+
+function readEcho(echo: unknown): OrderRead | null {
+  const parsed = orderReadSchema.safeParse(echo);
+  return parsed.success ? parsed.data : null;
 }
 
 function isSuccess(reply: HttpReply): boolean {

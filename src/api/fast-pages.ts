@@ -80,6 +80,11 @@ function isOrderRead(o: unknown): boolean {
   return true;
 }
 
+/** orderReadSchema's answer for one order (the echo of a created order), or null when the schema must decide. */
+export function fastOrderRead(value: unknown): OrderRead | null {
+  return isOrderRead(value) ? (value as OrderRead) : null;
+}
+
 /** The envelope's pagination (nullish: absent) and requestId, or null when either is off. */
 function readEnvelope(body: Json): { pagination?: Pagination; requestId?: string } | null {
   const out: { pagination?: Pagination; requestId?: string } = {};

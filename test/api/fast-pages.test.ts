@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fastOrdersPage, fastPackagesPage } from '../../src/api/fast-pages.js';
+import { fastOrderRead, fastOrdersPage, fastPackagesPage } from '../../src/api/fast-pages.js';
 import { ordersPageSchema, packagesPageSchema } from '../../src/api/responses.js';
+import { orderReadSchema } from '../../src/contract/schemas.js';
 
 const pkg = () => ({
   packageId: 'P1',
@@ -60,5 +61,19 @@ describe('the fast page readers', () => {
       else expect({ path: m.path, ok: schema.success }).toEqual({ path: m.path, ok: true });
     }
     expect(refused).toBeGreaterThan(10);
+  });
+
+  it("accept a created order's echo only when the schema accepts it, with the same value", () => {
+    expect(fastOrderRead(order())).toEqual(orderReadSchema.parse(order()));
+    let refused = 0;
+    for (const m of mutations(order())) {
+      const input = order();
+      m.apply(input);
+      const quick = fastOrderRead(structuredClone(input));
+      const schema = orderReadSchema.safeParse(structuredClone(input));
+      if (quick === null) refused++;
+      else expect({ path: m.path, ok: schema.success, value: quick }).toEqual({ path: m.path, ok: true, value: schema.data });
+    }
+    expect(refused).toBeGreaterThan(5);
   });
 });
