@@ -18,6 +18,8 @@ import { pageOf, readInt, readList, readOne, readPaging, rejectUnknownParameters
 import { asSandboxRequest, sendCachedHead, sendError, sendJson, sendText } from './respond.js';
 
 const DAY_MS = 86_400_000;
+/** Orders of a list-orders answer built between two turns of the event loop. */
+const LIST_SLICE = 2_000;
 
 export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = createAuthenticate(ctx);
@@ -56,9 +58,13 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     const anyOrder = orderDispositions.includes('all') || orderDispositions.includes('api');
     const anyLine = lineDispositions.includes('all');
     // Built from each order's cached JSON: the one unpaged answer, every order of the window in it.
+    // A long list is built in slices, letting other requests in between, as a remote API serves
+    // its other callers while it assembles a big answer.
     const items: string[] = [];
     if (anyOrder) {
+      let seen = 0;
       for (const order of ctx.state.listOrders()) {
+        if (++seen % LIST_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
         if (order.createdAtMs < since || order.createdAtMs > nowMs) continue;
         const plan = ctx.state.planOf(order);
         if (!anyLine && !plan.lines.some((l) => statusAt(l, nowMs) !== null && lineDispositions.includes(l.disposition))) continue;
