@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CARRIER_IDS, COUNTRY_CODES, DEFAULT_SOURCES_OF_SALE, LINE_ITEM_DISPOSITIONS, ORDER_DISPOSITIONS } from './enums.js';
+import { parseApiInstant } from './instant.js';
 import { LIMITS } from './limits.js';
 
 /** US ZIP: 5 digits, or ZIP+4 with a separating dash. */
@@ -64,8 +65,8 @@ export const shippingDetailsSchema = z.object({
   shippingContactPhoneNumber: z.string().optional(),
 });
 
-/** An ISO 8601 date-time; the API reads dates as UTC instants. */
-export const isoDateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time');
+/** An ISO 8601 date-time as the API reads it (instant.ts): a real date and time, an offset or UTC. */
+export const isoDateTime = z.string().refine((s) => parseApiInstant(s) !== null, 'must be an ISO 8601 date-time');
 
 export function createOrderSchema(sourcesOfSale: readonly string[] = DEFAULT_SOURCES_OF_SALE) {
   return z.object({

@@ -7,6 +7,7 @@
  * case by case, on valid payloads and on a mutation of every rule.
  */
 import { CARRIER_IDS, COUNTRY_CODES } from '../contract/enums.js';
+import { parseApiInstant } from '../contract/instant.js';
 import { LIMITS } from '../contract/limits.js';
 import { countDigits, EMAIL_PATTERN, US_ZIP_PATTERN, type CreateOrderPayload } from '../contract/schemas.js';
 
@@ -42,7 +43,7 @@ function num(value: unknown): number {
 }
 
 function isoDateTime(value: unknown): string {
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw GIVE_UP;
+  if (typeof value !== 'string' || parseApiInstant(value) === null) throw GIVE_UP;
   return value;
 }
 

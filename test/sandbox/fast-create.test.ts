@@ -32,6 +32,9 @@ const MUTATIONS: [string, unknown][] = [
   [`${D}.customerOrderId`, 'x'.repeat(40)], [`${D}.customerOrderId`, 'x'.repeat(41)], [`${D}.customerOrderId`, ' id '], [`${D}.customerOrderId`, 12],
   [`${D}.marketplaceOrderId`, 'x'.repeat(41)], [`${D}.marketplaceOrderId`, undefined], [`${D}.marketplaceOrderId`, ' m '],
   [`${D}.orderDate`, 'not a date'], [`${D}.orderDate`, '2031-03-10'], [`${D}.orderDate`, 0],
+  // Dates Date.parse takes but the API does not: not ISO 8601, or no such day or time.
+  [`${D}.orderDate`, 'Mar 10 2031 10:00 GMT'], [`${D}.orderDate`, '2031-02-30T10:00:00Z'], [`${D}.orderDate`, '2031-03-10T24:30:00Z'], [`${D}.orderDate`, '2031-03-10T10:00'],
+  [`${D}.requestedDeliveryDate`, 'March 12, 2031'], [`${D}.requestedDeliveryDate`, '2031-03-12T10:00:00+02:00'],
   [`${D}.sourceOfSale`, 'ShopA'], [`${D}.sourceOfSale`, 'ShopB'], [`${D}.sourceOfSale`, 'x'.repeat(51)],
   [`${D}.lineItems`, []], [`${D}.lineItems`, 'x'],
   [`${D}.discountTotal`, undefined], [`${D}.discountTotal`, '1'],
@@ -65,6 +68,15 @@ describe('the fast creation path agrees with the contract schema', () => {
       else expect(fast).toBeNull();
     });
   }
+
+  it('refuses, as the API does, dates that are not ISO 8601 or name no real day or time', () => {
+    for (const bad of ['Mar 10 2031 10:00 GMT', '2031-02-30T10:00:00Z', '2031-03-10T24:30:00Z', '10/03/2031']) {
+      expect(schema.safeParse(withField(fullOrder(), `${D}.orderDate`, bad)).success, bad).toBe(false);
+    }
+    for (const good of ['2031-03-10T10:00', '2031-03-10T10:00:00.123456+05:30', '2031-03-10 10:00:00Z']) {
+      expect(schema.safeParse(withField(fullOrder(), `${D}.orderDate`, good)).success, good).toBe(true);
+    }
+  });
 
   it('is not vacuous: most mutations of valid orders that the schema accepts are taken by the fast path', () => {
     const accepted = MUTATIONS.filter(([p, v]) => schema.safeParse(withField(fullOrder(), p, v)).success);
