@@ -21,6 +21,7 @@ import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
+import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
@@ -108,6 +109,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       },
     }),
     csrf: createCsrf(),
+    ledgerReader: createLedgerReader(options.ledgerPath),
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : (baseUrl ?? '').replace(/\/+$/, ''),
@@ -134,6 +136,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     await app.listen({ port: options.port ?? WEB_DEFAULTS.port, host });
   } catch (error) {
     await app.close();
+    services.ledgerReader.close();
     await sandbox?.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -155,6 +158,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       closing ??= (async () => {
         await app.close();
         await services.jobs.idle();
+        services.ledgerReader.close();
         await sandbox?.close();
       })();
       return closing;

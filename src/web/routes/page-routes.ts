@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { openLedger } from '../../ledger/index.js';
 import { writeTemplate } from '../../report/index.js';
 import { renderHistoryPage, type HistoryEntry } from '../pages/history-page.js';
 import { APP_CSS } from '../public/app-css.js';
@@ -35,7 +34,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   }
 
   app.get('/history', async (request, reply) => {
-    const runs = readRuns(services.options.ledgerPath, (ledger) => ledger.listRuns(HISTORY_LIMIT)) ?? [];
+    const runs = services.ledgerReader.read((ledger) => ledger.listRuns(HISTORY_LIMIT)) ?? [];
     const jobs = services.jobs.jobIdsByRun();
     const entries: HistoryEntry[] = runs.map((run) => {
       const jobId = jobs.get(run.runId);
@@ -47,20 +46,10 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', async (request, reply) => {
     const { runId, index } = request.params;
     if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
-    const run = readRuns(services.options.ledgerPath, (ledger) => ledger.getRun(runId));
+    const run = services.ledgerReader.read((ledger) => ledger.getRun(runId));
     const file = run?.resultFiles[Number(index)];
     if (!file || !existsSync(file) || !services.workDir.contains(file)) return notFound(services, request, reply);
     return sendFile(services, reply, file, basename(file));
   });
 }
 
-/** Reads the ledger without creating it: a server that never submitted has no history. */
-function readRuns<T>(ledgerPath: string, read: (ledger: ReturnType<typeof openLedger>) => T): T | undefined {
-  if (!existsSync(ledgerPath)) return undefined;
-  const ledger = openLedger(ledgerPath);
-  try {
-    return read(ledger);
-  } finally {
-    ledger.close();
-  }
-}

@@ -3,11 +3,10 @@
  * The upload streams to disk under the size limit; the CSRF field comes first in the form, so a
  * forged upload is refused before its bytes are stored.
  */
-import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { openLedger } from '../../ledger/index.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
@@ -138,18 +137,15 @@ function verdictOf(services: AppServices, id: string): Verdict | undefined {
 function submitState(services: AppServices, verdict: Verdict): SubmitState {
   const alreadySubmitted = new Map<string, string | null>();
   const ids = validOrderIds(verdict);
-  const { ledgerPath } = services.options;
-  if (ids.length > 0 && existsSync(ledgerPath)) {
-    const ledger = openLedger(ledgerPath);
-    try {
+  if (ids.length > 0) {
+    // Read-only: a ledger not yet created holds nothing and is not created.
+    services.ledgerReader.read((ledger) => {
       // A ledger that records another API's orders says nothing about this one's.
       const bound = ledger.getSetting('endpoint');
       if (bound === null || bound === services.endpoint) {
         for (const [id, record] of ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
       }
-    } finally {
-      ledger.close();
-    }
+    });
   }
   const active = services.jobs.activeFor(verdict.id);
   return { alreadySubmitted, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}), ...(active ? { activeJobId: active } : {}) };
