@@ -9,7 +9,7 @@ import { hasUtcOffset, parseApiInstant } from '../dates.js';
 import type { PlannedPackage } from '../model.js';
 import { availableInCenter, availableInNetwork } from '../stock.js';
 import { createSelectionCache, selectPackages, type TrackingFilter } from '../tracking.js';
-import { orderDetailsJson, packageJson, statusAt, viewOrder } from '../views.js';
+import { listedOrdersJson, orderDetailsJson, packageJson, statusAt, viewOrder } from '../views.js';
 import { createAuthenticate } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { badParameter, HttpProblem } from './problems.js';
@@ -18,8 +18,7 @@ import { pageOf, readInt, readList, readOne, readPaging, rejectUnknownParameters
 import { asSandboxRequest, sendCachedHead, sendError, sendJson, sendText } from './respond.js';
 
 const DAY_MS = 86_400_000;
-/** Orders of a list-orders answer built between two turns of the event loop. */
-const LIST_SLICE = 2_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = createAuthenticate(ctx);
@@ -55,22 +54,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     const lineDispositions = readList(query, 'orderLineItemDisposition', LINE_ITEM_DISPOSITION_FILTERS) ?? ['all'];
     const nowMs = ctx.clock.nowMs();
     const since = nowMs - lastDays * DAY_MS;
-    const anyOrder = orderDispositions.includes('all') || orderDispositions.includes('api');
-    const anyLine = lineDispositions.includes('all');
-    // Built from each order's cached JSON: the one unpaged answer, every order of the window in it.
-    // A long list is built in slices, letting other requests in between, as a remote API serves
-    // its other callers while it assembles a big answer.
-    const items: string[] = [];
-    if (anyOrder) {
-      let seen = 0;
-      for (const order of ctx.state.listOrders()) {
-        if (++seen % LIST_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        if (order.createdAtMs < since || order.createdAtMs > nowMs) continue;
-        const plan = ctx.state.planOf(order);
-        if (!anyLine && !plan.lines.some((l) => statusAt(l, nowMs) !== null && lineDispositions.includes(l.disposition))) continue;
-        items.push(`{"orderDetails":${orderDetailsJson(order, plan.lines, nowMs)}}`);
-      }
-    }
+    const items = await listedOrdersJson(ctx.state, { since, nowMs, orderDispositions, lineDispositions }, nextTurn);
     return sendText(request, reply, 200, `{"data":[${items.join(',')}],"requestId":${JSON.stringify(request.id)}}`);
   });
 
