@@ -84,12 +84,15 @@ export function sendText(request: FastifyRequest, reply: FastifyReply, status: n
  */
 export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer: () => unknown): FastifyReply {
   const due = asSandboxRequest(request).sbReplyAt;
-  if (!(due > performance.now())) {
+  const first = due - performance.now();
+  if (!(first > 0)) {
     answer();
     return reply;
   }
   const socket = request.raw.socket;
-  let timer: NodeJS.Timeout | undefined;
+  // Gone while the request was handled: no one to answer, and no timer to keep the sandbox up.
+  if (socket?.destroyed) return reply;
+  let timer: NodeJS.Timeout;
   const forget = () => clearTimeout(timer);
   // Timers count from the event loop's idea of now, which can lag the real one: a timer that fires
   // early is set again for what is left, so no answer leaves before its time.
@@ -102,8 +105,8 @@ export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer
     socket?.off('close', forget);
     answer();
   };
-  wait();
   socket?.once('close', forget);
+  timer = setTimeout(wait, Math.ceil(first));
   return reply;
 }
 

@@ -87,20 +87,22 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     const r = asSandboxRequest(request);
     r.sbLogged = options.logRequests === true;
     reply.header('x-request-id', request.id);
+    const path = pathOf(request.url);
+    const isFaulted = ctx.faults.appliesTo(path);
+    const latency = isFaulted ? ctx.faults.latencyMs() : 0;
+    // Every answer on a faulted path waits, a 406 included.
+    if (latency > 0) r.sbReplyAt = performance.now() + latency;
     const type = negotiateResponseType(request.headers.accept);
     if (!type) {
       sendError(request, reply, 406, 'Not acceptable: answers are application/json, text/json or text/plain.');
       return;
     }
     r.sbType = type;
-    const path = pathOf(request.url);
     if (request.method === 'POST' && path === '/api/v0/orders') ctx.state.counters.postsReceived++;
-    if (!ctx.faults.appliesTo(path)) {
+    if (!isFaulted) {
       done();
       return;
     }
-    const latency = ctx.faults.latencyMs();
-    if (latency > 0) r.sbReplyAt = performance.now() + latency;
     injectFault(request, reply, done);
   });
 

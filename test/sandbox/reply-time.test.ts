@@ -1,0 +1,48 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
+import { atReplyTime } from '../../src/sandbox/http/respond.js';
+
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+function requestWith(socket: (EventEmitter & { destroyed: boolean }) | undefined, dueInMs: number): FastifyRequest {
+  return { raw: { socket }, sbReplyAt: performance.now() + dueInMs } as unknown as FastifyRequest;
+}
+const reply = {} as FastifyReply;
+const liveSocket = () => Object.assign(new EventEmitter(), { destroyed: false });
+
+describe('an answer held back for the injected latency', () => {
+  it('goes at its time, leaving no listener on the connection', async () => {
+    const socket = liveSocket();
+    const answer = vi.fn();
+    atReplyTime(requestWith(socket, 30), reply, answer);
+    expect(answer).not.toHaveBeenCalled();
+    expect(socket.listenerCount('close')).toBe(1);
+    await vi.waitFor(() => expect(answer).toHaveBeenCalledOnce(), { timeout: 2_000, interval: 5 });
+    expect(socket.listenerCount('close')).toBe(0);
+  });
+
+  it('is dropped, with its timer, when the client goes away first', () => {
+    const socket = liveSocket();
+    const before = timers();
+    const answer = vi.fn();
+    atReplyTime(requestWith(socket, 60_000), reply, answer);
+    expect(timers()).toBe(before + 1);
+    socket.emit('close');
+    expect(timers()).toBe(before);
+    expect(answer).not.toHaveBeenCalled();
+  });
+
+  it('sets no timer for a connection already gone, and adds no listener for an answer already due', () => {
+    const before = timers();
+    const gone = Object.assign(liveSocket(), { destroyed: true });
+    const answer = vi.fn();
+    atReplyTime(requestWith(gone, 60_000), reply, answer);
+    expect(timers()).toBe(before);
+    expect(answer).not.toHaveBeenCalled();
+    const socket = liveSocket();
+    atReplyTime(requestWith(socket, -1), reply, answer);
+    expect(answer).toHaveBeenCalledOnce();
+    expect(socket.listenerCount('close')).toBe(0);
+  });
+});
