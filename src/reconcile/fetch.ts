@@ -115,13 +115,17 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
         );
       } catch (error) {
         if (isOptional && !stop.signal.aborted && !(error instanceof ApiUnusableError) && !isFatal(error)) throw error;
-        if (!stop.signal.aborted) {
-          stop.abort(error);
-          limit.clearQueue();
-        }
+        stopAll(error);
         throw error;
       }
     });
+  }
+
+  /** Stops every request queued or in flight; the first reason given is the one the run reports. */
+  function stopAll(reason: unknown): void {
+    if (stop.signal.aborted) return;
+    stop.abort(reason);
+    limit.clearQueue();
   }
 
   /** Runs every task; on the first failure, rejects with the error that stopped the run (not an abort it caused). */
@@ -155,11 +159,17 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
     // grew meanwhile (a page reports more pages than page 1 did), the extra pages are fetched too.
     let next = 2;
     const lane = async (): Promise<void> => {
-      while (next <= totalPages) {
-        const page = await fetchPage(next++);
-        packages += page.count;
-        fetched++;
-        totalPages = Math.max(totalPages, page.totalPages);
+      try {
+        while (next <= totalPages) {
+          const page = await fetchPage(next++);
+          packages += page.count;
+          fetched++;
+          totalPages = Math.max(totalPages, page.totalPages);
+        }
+      } catch (error) {
+        // A page the caller could not take stops the others too: a window with pages missing must not pass as complete.
+        stopAll(error);
+        throw error;
       }
     };
     await all(Array.from({ length: Math.min(concurrency, Math.max(0, totalPages - 1)) }, lane));
@@ -191,11 +201,7 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       }
     },
     stats: () => ({ ...stats }),
-    cancel(reason) {
-      if (stop.signal.aborted) return;
-      stop.abort(reason);
-      limit.clearQueue();
-    },
+    cancel: stopAll,
   };
 }
 

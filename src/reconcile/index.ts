@@ -131,30 +131,38 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
   const prefetch = prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
+  const stopReader = async (error: unknown): Promise<void> => {
+    reader.cancel(error instanceof Error ? error : new Error(String(error)));
+    await prefetch?.done.catch(() => undefined);
+  };
   let selection: Selection;
   try {
     selection = await selectOrders(options, reader);
   } catch (error) {
-    if (prefetch) {
-      reader.cancel(error instanceof Error ? error : new Error(String(error)));
-      await prefetch.done.catch(() => undefined);
-    }
+    await stopReader(error);
     throw error;
   }
   const t1 = performance.now();
   logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
-  const gathered = await gatherFromApi({
-    selection,
-    reader,
-    store,
-    ...(ledger ? { ledger } : {}),
-    now,
-    overlapMs,
-    perOrderMax,
-    bulkReadMin: options.bulkReadMin ?? GATHER_DEFAULTS.bulkReadMin,
-    logger,
-    ...(prefetch ? { prefetch } : {}),
-  });
+  let gathered: Gathered;
+  try {
+    gathered = await gatherFromApi({
+      selection,
+      reader,
+      store,
+      ...(ledger ? { ledger } : {}),
+      now,
+      overlapMs,
+      perOrderMax,
+      bulkReadMin: options.bulkReadMin ?? GATHER_DEFAULTS.bulkReadMin,
+      logger,
+      ...(prefetch ? { prefetch } : {}),
+    });
+  } catch (error) {
+    // Pages fetched ahead must not run on after a failure the run reports (the reader stops them).
+    await stopReader(error);
+    throw error;
+  }
 
   const t2 = performance.now();
   const orders = await matchOrders({ selection, gathered, store, reader, options });

@@ -5,6 +5,7 @@ import { ApiUnusableError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
+import { createApiReader } from '../../src/reconcile/fetch.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
@@ -212,5 +213,20 @@ describe('the nightly run', () => {
     };
     await expect(w.run(24)).rejects.toThrow('disk I/O error');
     expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+  });
+
+  it('fails, fetching no further, when a page cannot be taken in', async () => {
+    const w = world();
+    for (let i = 0; i < 450; i++) {
+      w.api.packages.set(`X-${i}`, pkg({ id: `X-${String(i).padStart(4, '0')}`, order: `O-${String(i % 15).padStart(2, '0')}`, items: [] }));
+    }
+    const reader = createApiReader({ client: w.api, logger: silentLogger, concurrency: 1 });
+    const window = { startDate: at(0), endDate: at(24) };
+    let pages = 0;
+    const failing = reader.readTrackingWindow(window, () => {
+      if (++pages === 2) throw new Error('the store is full');
+    });
+    await expect(failing).rejects.toThrow('the store is full');
+    expect(w.api.callsOf('getTrackingUpdates')).toHaveLength(2);
   });
 });
