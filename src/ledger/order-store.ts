@@ -7,7 +7,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { LedgerStateError } from './errors.js';
 import { hashPayload } from './hash.js';
 import { decideIntent } from './intent.js';
-import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
+import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState, SubmittedOrder } from './types.js';
 import { ORDER_STATES } from './types.js';
 
 interface OrderRow {
@@ -30,6 +30,8 @@ interface OrderRow {
   marketplace_order_id: string | null;
   source_of_sale: string | null;
 }
+
+type SubmittedRow = Pick<OrderRow, 'customer_order_id' | 'payload' | 'submitted_at' | 'state'>;
 
 /** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */
 const IN_CHUNK = 500;
@@ -57,6 +59,7 @@ export class OrderStore {
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   private readonly manyByChunkSize = new Map<number, Statement<string[], OrderRow>>();
+  private readonly submittedByChunkSize = new Map<number, Statement<string[], SubmittedRow>>();
   private readonly recordIntentsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
   private readonly prepareSendsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
   private readonly markAcceptedManyTx: Transaction<(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]) => void>;
@@ -202,20 +205,22 @@ export class OrderStore {
   }
 
   /** listSubmittedSince in pages of `pageSize` records, each page one query: other calls may interleave. */
-  *pagesSubmittedSince(since: Date | string, pageSize = 500): Generator<OrderRecord[]> {
+  *pagesSubmittedSince(since: Date | string, pageSize = 500): Generator<SubmittedOrder[]> {
     // The ids first (from the index, in order), then each page's rows by primary key: every row is
     // read once, however many share a submittedAt.
     const ids = this.selectIdsSince.all(new Date(since).toISOString());
     const size = Math.max(1, Math.min(pageSize, IN_CHUNK));
     for (let start = 0; start < ids.length; start += size) {
       const chunk = ids.slice(start, start + size);
-      const byId = new Map<string, OrderRow>();
-      for (const row of this.selectMany(chunk.length).all(...chunk)) byId.set(row.customer_order_id, row);
+      const byId = new Map<string, SubmittedRow>();
+      for (const row of this.selectSubmitted(chunk.length).all(...chunk)) byId.set(row.customer_order_id, row);
       // A record that changed state between the two reads is left out, as a later listSubmittedSince would.
-      const page: OrderRecord[] = [];
+      const page: SubmittedOrder[] = [];
       for (const id of chunk) {
         const row = byId.get(id);
-        if (row && row.state === 'accepted') page.push(toRecord(row));
+        if (row && row.state === 'accepted') {
+          page.push({ customerOrderId: row.customer_order_id, payload: JSON.parse(row.payload) as CreateOrderPayload, submittedAt: row.submitted_at });
+        }
       }
       if (page.length > 0) yield page;
     }
@@ -276,6 +281,17 @@ export class OrderStore {
     } finally {
       this.db.exec('PRAGMA synchronous = NORMAL');
     }
+  }
+
+  /** The columns pagesSubmittedSince gives, for `size` ids: the rest of a record is not read or parsed. */
+  private selectSubmitted(size: number): Statement<string[], SubmittedRow> {
+    let statement = this.submittedByChunkSize.get(size);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT customer_order_id, payload, submitted_at, state FROM orders
+        WHERE customer_order_id IN (${Array(size).fill('?').join(', ')})`);
+      this.submittedByChunkSize.set(size, statement);
+    }
+    return statement;
   }
 
   private selectMany(size: number): Statement<string[], OrderRow> {

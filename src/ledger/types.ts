@@ -55,6 +55,9 @@ export interface OrderRecord {
   sourceOfSale: string | null;
 }
 
+/** An accepted order as pagesSubmittedSince gives it. */
+export type SubmittedOrder = Pick<OrderRecord, 'customerOrderId' | 'payload' | 'submittedAt'>;
+
 /**
  * What the caller must do after recordIntent.
  * - send: the record is pending (new, or never sent, or rejected before): markSending, then POST.
@@ -191,8 +194,11 @@ export interface Ledger {
   getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord>;
   /** Accepted orders with submittedAt at or after `since`, oldest first. */
   listSubmittedSince(since: Date | string): OrderRecord[];
-  /** The same records in pages (oldest first), one query per page: a caller can yield between pages. */
-  pagesSubmittedSince(since: Date | string, pageSize?: number): Generator<OrderRecord[]>;
+  /**
+   * The same orders in pages (oldest first), one query per page so a caller can yield between
+   * them; of each only what reconcile needs (the rest is neither read nor parsed).
+   */
+  pagesSubmittedSince(since: Date | string, pageSize?: number): Generator<SubmittedOrder[]>;
   /** How many records listSubmittedSince(since) would give and the earliest submittedAt among them (null: none), read cheaply. */
   summarizeSubmittedSince(since: Date | string): { count: number; earliestSubmittedAt: string | null };
   /** Every record (optionally of some states), in customerOrderId order, read in pages: other calls may interleave. */
