@@ -58,8 +58,8 @@ export class OrderStore {
   private readonly summarizeSince: Statement<[string], { n: number; earliest: string | null }>;
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
-  private readonly manyByChunkSize = new Map<number, Statement<string[], OrderRow>>();
-  private readonly submittedByChunkSize = new Map<number, Statement<string[], SubmittedRow>>();
+  /** `SELECT <columns> ... WHERE customer_order_id IN (?, ...)`, prepared once per columns and count of ids. */
+  private readonly byIdsStatements = new Map<string, Statement<string[], unknown>>();
   private readonly recordIntentsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
   private readonly prepareSendsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
   private readonly markAcceptedManyTx: Transaction<(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]) => void>;
@@ -283,24 +283,23 @@ export class OrderStore {
     }
   }
 
-  /** The columns pagesSubmittedSince gives, for `size` ids: the rest of a record is not read or parsed. */
-  private selectSubmitted(size: number): Statement<string[], SubmittedRow> {
-    let statement = this.submittedByChunkSize.get(size);
-    if (!statement) {
-      statement = this.db.prepare(`SELECT customer_order_id, payload, submitted_at, state FROM orders
-        WHERE customer_order_id IN (${Array(size).fill('?').join(', ')})`);
-      this.submittedByChunkSize.set(size, statement);
-    }
-    return statement;
+  private selectMany(size: number): Statement<string[], OrderRow> {
+    return this.selectByIds<OrderRow>('*', size);
   }
 
-  private selectMany(size: number): Statement<string[], OrderRow> {
-    let statement = this.manyByChunkSize.get(size);
+  /** The columns pagesSubmittedSince gives: the rest of a record is not read or parsed. */
+  private selectSubmitted(size: number): Statement<string[], SubmittedRow> {
+    return this.selectByIds<SubmittedRow>('customer_order_id, payload, submitted_at, state', size);
+  }
+
+  private selectByIds<Row>(columns: string, size: number): Statement<string[], Row> {
+    const key = `${columns}/${size}`;
+    let statement = this.byIdsStatements.get(key);
     if (!statement) {
-      statement = this.db.prepare(`SELECT * FROM orders WHERE customer_order_id IN (${Array(size).fill('?').join(', ')})`);
-      this.manyByChunkSize.set(size, statement);
+      statement = this.db.prepare(`SELECT ${columns} FROM orders WHERE customer_order_id IN (${Array(size).fill('?').join(', ')})`);
+      this.byIdsStatements.set(key, statement);
     }
-    return statement;
+    return statement as Statement<string[], Row>;
   }
 
   private stateOf(customerOrderId: string): OrderState | null {
