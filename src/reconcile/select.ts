@@ -5,6 +5,7 @@
  * - --all: every order the API lists (list orders with lastDays and the disposition filters).
  * The ledger, when there is one, supplies what we sent for each (the expected order).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JsonInput } from '../commands/json-report.js';
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead } from '../contract/schemas.js';
@@ -127,7 +128,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   const expected = new Map<string, ExpectedOrder>();
   for (const page of ledger.pagesSubmittedSince(since, SELECT_PAGE)) {
     for (const record of page) expected.set(record.customerOrderId, expectOrderFromRecord(record));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   return {
     mode: 'ledger',

@@ -1,4 +1,5 @@
 /** The fulfillment API under /api/v0 (api-spec section 4, PRODUCT.md section 6). */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_SEARCH_BY, SEARCH_BY, type SearchBy } from '../../contract/enums.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -9,7 +10,7 @@ import { hasUtcOffset, parseApiInstant } from '../dates.js';
 import type { PlannedPackage } from '../model.js';
 import { availableInCenter, availableInNetwork } from '../stock.js';
 import { createSelectionCache, selectPackages, type TrackingFilter } from '../tracking.js';
-import { listedOrdersJson, orderDetailsJson, packageJson, statusAt, viewOrder } from '../views.js';
+import { listedOrdersJson, packageJson, viewOrder } from '../views.js';
 import { createAuthenticate } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
 import { badParameter, HttpProblem } from './problems.js';
@@ -18,7 +19,6 @@ import { pageOf, readInt, readList, readOne, readPaging, rejectUnknownParameters
 import { asSandboxRequest, sendCachedHead, sendError, sendJson, sendText } from './respond.js';
 
 const DAY_MS = 86_400_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const onRequest = createAuthenticate(ctx);
