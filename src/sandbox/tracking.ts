@@ -70,8 +70,13 @@ export function selectPackages(
 interface CacheEntry {
   version: number;
   selection: Selection;
-  /** Page JSON up to (not including) the requestId, by "pageNumber:itemsPerPage" ("" = unpaged). */
-  pages: Map<string, Buffer>;
+  /**
+   * Page JSON up to (not including) the requestId, by "pageNumber:itemsPerPage" ("" = unpaged);
+   * `null` for a page asked for once so far. Only a page asked for again is kept: a reconcile
+   * reads each page once, and keeping all of them (a hundred megabytes for a large window) made
+   * the garbage collector stop the sandbox for half a second in the middle of the run.
+   */
+  pages: Map<string, Buffer | null>;
 }
 
 /** A small cache of selections by query, dropped when the package set changes or time passes an event. */
@@ -87,7 +92,7 @@ export function createSelectionCache(maxEntries = 64) {
     },
     put(key: string, version: number, selection: Selection): CacheEntry {
       if (entries.size >= maxEntries) entries.clear();
-      const entry = { version, selection, pages: new Map<string, Buffer>() };
+      const entry = { version, selection, pages: new Map<string, Buffer | null>() };
       entries.set(key, entry);
       return entry;
     },

@@ -90,6 +90,27 @@ describe('pagination', () => {
     expect((await get('/api/v0/shipments/tracking-updates?hours=720')).body.pagination).toBeUndefined();
   });
 
+  it('answers a page asked for again (kept from the second time on) exactly as the first time, each with its own requestId', async () => {
+    const path = '/api/v0/shipments/tracking-updates?hours=719&pageNumber=2&itemsPerPage=6';
+    const answers = [await get(path), await get(path), await get(path), await sb.call('GET', path, { token, headers: { accept: 'text/plain' } })];
+    const [first] = answers;
+    expect(first!.body.data.length).toBe(6);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      const { requestId, ...rest } = JSON.parse(res.text);
+      expect(requestId).toBe(res.headers['x-request-id']);
+      expect(rest).toEqual({ data: first!.body.data, pagination: first!.body.pagination });
+    }
+    expect(new Set(answers.map((r) => r.body.requestId)).size).toBe(answers.length);
+    expect(answers.map((r) => String(r.headers['content-type']))).toEqual([
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-8',
+      'text/plain; charset=utf-8',
+    ]);
+  });
+
   it('answers 400 to itemsPerPage over 100 and pageNumber under 1, and takes 100', async () => {
     expect((await get('/api/v0/shipments/tracking-updates?hours=720&itemsPerPage=100')).status).toBe(200);
     expect((await get('/api/v0/shipments/tracking-updates?hours=720&itemsPerPage=101')).status).toBe(400);

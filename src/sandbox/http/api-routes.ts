@@ -91,12 +91,17 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
       selections.get(key, version, nowMs) ??
       selections.put(key, version, selectPackages(packages, filter, nowMs, (id) => ctx.state.getOrder(id)?.createdAtMs));
     const pageKey = paging ? `${paging.pageNumber}:${paging.itemsPerPage}` : '';
-    let head = entry.pages.get(pageKey);
-    if (head === undefined) {
-      head = Buffer.from(packagesPage(entry.selection.packages, paging, nowMs), 'utf8');
-      entry.pages.set(pageKey, head);
+    const tail = `,"requestId":${JSON.stringify(request.id)}}`;
+    const cached = entry.pages.get(pageKey);
+    if (cached) return sendCachedHead(request, reply, 200, cached, tail);
+    const page = packagesPage(entry.selection.packages, paging, nowMs);
+    if (cached === undefined) {
+      entry.pages.set(pageKey, null);
+      return sendText(request, reply, 200, page + tail);
     }
-    return sendCachedHead(request, reply, 200, head, `,"requestId":${JSON.stringify(request.id)}}`);
+    const head = Buffer.from(page, 'utf8');
+    entry.pages.set(pageKey, head);
+    return sendCachedHead(request, reply, 200, head, tail);
   });
 
   app.get('/api/v0/inventory/items', { onRequest }, async (request, reply) => {
