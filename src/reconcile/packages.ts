@@ -46,9 +46,17 @@ export function deliveredAtOf(record: PackageRecord): string | null {
 
 function lastEventOf(record: PackageRecord): string | null {
   const events = record.trackingDetail.trackingEvents ?? [];
-  let best: { eventType: string; eventTimestamp: string } | undefined;
-  for (const e of events) if (!best || timeOf(e.eventTimestamp) >= timeOf(best.eventTimestamp)) best = e;
-  return best ? best.eventType : null;
+  let best: string | null = null;
+  let bestMs = Number.NEGATIVE_INFINITY;
+  // Each timestamp parsed once; the later of two equal times wins, as in the order the API lists them.
+  for (const e of events) {
+    const ms = timeOf(e.eventTimestamp);
+    if (best === null || ms >= bestMs) {
+      best = e.eventType;
+      bestMs = ms;
+    }
+  }
+  return best;
 }
 
 function itemsOf(record: PackageRecord): PackageItem[] {
@@ -68,10 +76,10 @@ interface ChainEnd {
   end: ReconciledPackage['chainEnd'];
 }
 
-/** Follows replacedByPackageId until a live package, a missing one, or a loop. */
-function followReplacements(start: PackageRecord, byId: Map<string, PackageRecord>): ChainEnd {
-  // Nearly every package is live: no chain to walk, nothing to allocate.
-  if (!isReplaced(start)) return { successors: [], livePackageId: start.packageId, end: 'live' };
+const NONE: readonly string[] = [];
+
+/** Follows replacedByPackageId until a live package, a missing one, or a loop. Only for a replaced package. */
+function followReplacements(start: PackageRecord, byId: ReadonlyMap<string, PackageRecord>): ChainEnd {
   const successors: string[] = [];
   const visited = new Set<string>([start.packageId]);
   let current = start;
@@ -89,8 +97,8 @@ function followReplacements(start: PackageRecord, byId: Map<string, PackageRecor
 }
 
 /** Predecessors before the package, oldest first (the first predecessor where several replaced into one). */
-function followPredecessors(start: string, replacedInto: Map<string, string>): string[] {
-  if (!replacedInto.has(start)) return [];
+function followPredecessors(start: string, replacedInto: ReadonlyMap<string, string>): readonly string[] {
+  if (!replacedInto.has(start)) return NONE;
   const out: string[] = [];
   const visited = new Set<string>([start]);
   let current = replacedInto.get(start);
@@ -102,18 +110,41 @@ function followPredecessors(start: string, replacedInto: Map<string, string>): s
   return out;
 }
 
+/**
+ * dedupePackages for the common order: a few packages, none seen twice, none replaced. The records
+ * themselves, without a Map; null when the order needs the general path.
+ */
+function plainPackages(records: Iterable<PackageRecord>): readonly PackageRecord[] | null {
+  if (!Array.isArray(records) || records.length > 16) return null;
+  const list = records as readonly PackageRecord[];
+  for (let i = 0; i < list.length; i++) {
+    const record = list[i]!;
+    if (isReplaced(record) || record.replacedByPackageId === '') return null;
+    for (let j = 0; j < i; j++) if (list[j]!.packageId === record.packageId) return null;
+  }
+  return list;
+}
+
 export function resolvePackages(records: Iterable<PackageRecord>): ResolvedPackages {
-  const byId = dedupePackages(records);
-  const replacedInto = new Map<string, string>();
-  for (const record of byId.values()) {
-    const next = record.replacedByPackageId;
-    if (next && next !== record.packageId && !replacedInto.has(next)) replacedInto.set(next, record.packageId);
+  const plain = plainPackages(records);
+  const byId = plain ? null : dedupePackages(records);
+  const unique = plain ?? [...byId!.values()];
+  let replacedInto: Map<string, string> | null = null;
+  if (byId) {
+    for (const record of unique) {
+      const next = record.replacedByPackageId;
+      if (!next || next === record.packageId) continue;
+      replacedInto ??= new Map<string, string>();
+      if (!replacedInto.has(next)) replacedInto.set(next, record.packageId);
+    }
   }
   const packages: ReconciledPackage[] = [];
   const live: ReconciledPackage[] = [];
-  for (const record of byId.values()) {
+  for (const record of unique) {
     const t = record.trackingDetail;
-    const end = followReplacements(record, byId);
+    // Nearly every package is live and outside any chain: nothing to walk.
+    const end: ChainEnd = byId && isReplaced(record) ? followReplacements(record, byId) : { successors: [], livePackageId: record.packageId, end: 'live' };
+    const predecessors = replacedInto ? followPredecessors(record.packageId, replacedInto) : NONE;
     const view: ReconciledPackage = {
       packageId: record.packageId,
       customerOrderId: record.customerOrderId,
@@ -130,7 +161,7 @@ export function resolvePackages(records: Iterable<PackageRecord>): ResolvedPacka
       isLive: !isReplaced(record),
       dateReplaced: record.dateReplaced ?? null,
       replacedByPackageId: record.replacedByPackageId ?? null,
-      chain: [...followPredecessors(record.packageId, replacedInto), record.packageId, ...end.successors],
+      chain: predecessors.length === 0 && end.successors.length === 0 ? [record.packageId] : [...predecessors, record.packageId, ...end.successors],
       livePackageId: end.livePackageId,
       chainEnd: end.end,
       items: itemsOf(record),
