@@ -129,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         method: 'POST',
         path: '/api/v0/orders',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
+        body: callOptions?.json ?? JSON.stringify(payload),
         ...optional('signal', callOptions?.signal),
       };
       const reply = await send(call);

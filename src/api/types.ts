@@ -58,7 +58,8 @@ export interface InventoryQuery {
  * Non-2xx answers throw HttpError; transport failures throw TransportError.
  */
 export interface ApiClient {
-  createOrder(payload: CreateOrderPayload, options?: { signal?: AbortSignal }): Promise<CreateOrderResult>;
+  /** `json`: the payload's JSON.stringify text when the caller has it already (sent as it is). */
+  createOrder(payload: CreateOrderPayload, options?: { signal?: AbortSignal; json?: string }): Promise<CreateOrderResult>;
   /** null when the API answers 404. */
   getOrder(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<{ order: OrderRead; requestId?: string } | null>;
   listOrders(query?: ListOrdersQuery, options?: { signal?: AbortSignal }): Promise<PageResult<OrderRead>>;

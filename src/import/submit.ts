@@ -14,6 +14,7 @@ import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
+import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
 import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
@@ -77,6 +78,13 @@ export interface SubmitResult {
  */
 export const PREPARE_CHUNK = 64;
 /**
+ * Payload fingerprints (JSON text and hash, the larger part of an order's ledger work) are made up
+ * to this many orders ahead of the ledger, FINGERPRINT_STEP at a time in the event loop's idle
+ * turns: made in the chunk's commit, they held up the answers arriving meanwhile.
+ */
+const FINGERPRINT_AHEAD = 256;
+const FINGERPRINT_STEP = 4;
+/**
  * Accepted answers are committed together: when this many have gathered, or ACCEPT_FLUSH_MS after
  * the first of them. A mark a kill loses leaves its order 'sending', which the next run looks up
  * (found: accepted) instead of sending again.
@@ -114,15 +122,38 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const premarked: boolean[] = new Array<boolean>(jobs.length).fill(false);
   let prepared = 0;
   let preparingAhead = false;
+  /** What the ledger records and the POST sends: made once per order (fingerprintFor), usually ahead (fingerprintAhead). */
+  const fingerprints: (PayloadFingerprint | undefined)[] = new Array<PayloadFingerprint | undefined>(jobs.length);
+  let fingerprinted = 0;
+  let isFingerprinting = false;
+  const fingerprintFor = (index: number): PayloadFingerprint => (fingerprints[index] ??= fingerprintPayload(jobs[index]!.payload));
+  function fingerprintAhead(): void {
+    if (isFingerprinting) return;
+    isFingerprinting = true;
+    const step = (): void => {
+      const end = Math.min(jobs.length, fingerprinted + FINGERPRINT_STEP);
+      for (; fingerprinted < end; fingerprinted++) fingerprintFor(fingerprinted);
+      if (!stopped && !crashed && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) setImmediate(step);
+      else isFingerprinting = false;
+    };
+    setImmediate(step);
+  }
   function prepareUpTo(index: number): void {
     const from = prepared;
     const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
-    const intents = jobs.slice(from, to).map((job) => ({ payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows }));
+    const intents = jobs.slice(from, to).map((job, k) => ({
+      payload: job.payload,
+      sourceFile: job.file,
+      sourceSha256: job.sha256,
+      sourceRows: job.order.rows,
+      fingerprint: fingerprintFor(from + k),
+    }));
     ledger.prepareSends(intents, options.runId).forEach((result, k) => {
       decisions[from + k] = result;
       premarked[from + k] = result.action === 'send';
     });
     prepared = to;
+    fingerprintAhead();
   }
   function decisionFor(index: number): IntentResult {
     if (index >= prepared) prepareUpTo(index);
@@ -220,7 +251,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       else ledger.markSending(id);
       posts++;
       try {
-        const created = await client.createOrder(job.payload);
+        // The very text the ledger recorded.
+        const created = await client.createOrder(job.payload, { json: fingerprintFor(index).json });
         guard.record('success');
         const submittedAt = new Date(now()).toISOString();
         accepted.add(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });

@@ -22,3 +22,18 @@ export function canonicalJson(value: unknown): string {
 export function hashPayload(payload: unknown): string {
   return createHash('sha256').update(canonicalJson(payload)).digest('hex');
 }
+
+/**
+ * A payload's JSON text (what is POSTed and recorded) and its hash, worked out once for that very
+ * object. The hash costs more than the rest of an order's ledger work: an import makes them ahead
+ * of the ledger, a few at a time in idle turns (submit.ts), not in the commit that answers wait on.
+ */
+export interface PayloadFingerprint {
+  readonly payload: object;
+  readonly json: string;
+  readonly hash: string;
+}
+
+export function fingerprintPayload(payload: object): PayloadFingerprint {
+  return { payload, json: JSON.stringify(payload), hash: hashPayload(payload) };
+}

@@ -4,7 +4,7 @@
  */
 export { openLedger } from './open-ledger.js';
 export { LedgerBusyError, LedgerError, LedgerStateError } from './errors.js';
-export { canonicalJson, hashPayload } from './hash.js';
+export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
 export type {

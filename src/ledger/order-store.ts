@@ -317,10 +317,11 @@ export class OrderStore {
 
 function intentParams(intent: OrderIntent, runId: string | null) {
   const payload: CreateOrderPayload = intent.payload;
+  const made = intent.fingerprint?.payload === payload ? intent.fingerprint : undefined;
   return {
     id: payload.orderDetails.customerOrderId,
-    payloadHash: hashPayload(payload),
-    payload: JSON.stringify(payload),
+    payloadHash: made?.hash ?? hashPayload(payload),
+    payload: made?.json ?? JSON.stringify(payload),
     runId,
     sourceFile: intent.sourceFile ?? null,
     sourceSha256: intent.sourceSha256 ?? null,

@@ -4,6 +4,7 @@
  */
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Logger } from '../log.js';
+import type { PayloadFingerprint } from './hash.js';
 
 /**
  * Where an order stands.
@@ -25,6 +26,8 @@ export interface OrderIntent {
   sourceSha256?: string;
   /** Spreadsheet row numbers of the order's lines. */
   sourceRows?: readonly number[];
+  /** fingerprintPayload(payload), when the caller made it already; used only if it is of this very payload object. */
+  fingerprint?: PayloadFingerprint;
 }
 
 /** One order as the ledger knows it. Times are ISO 8601 UTC strings (they sort as text). */

@@ -35,6 +35,13 @@ describe('createOrder', () => {
     expect(JSON.parse(request.text)).toEqual(createPayload('A-1'));
   });
 
+  it('sends the JSON text it is given for the payload as it is', async () => {
+    server.route('POST', '/api/v0/orders', json(201, { data: { orderDetails: orderDetails('A-2') }, requestId: 'req-2' }));
+    const json2 = JSON.stringify(createPayload('A-2'), null, 1);
+    expect((await client.createOrder(createPayload('A-2'), { json: json2 })).status).toBe(201);
+    expect(last().text).toBe(json2);
+  });
+
   it('still reports an accepted order whose answer cannot be read', async () => {
     server.route('POST', '/api/v0/orders', text(201, 'Created', 'text/plain', { 'x-request-id': 'hdr-9' }));
     expect(await client.createOrder(createPayload())).toEqual({ status: 201, requestId: 'hdr-9' });

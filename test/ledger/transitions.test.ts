@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerStateError, openLedger, type Ledger } from '../../src/ledger/index.js';
-import { buildClock, buildIntent } from './builders.js';
+import { fingerprintPayload, hashPayload, LedgerStateError, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { buildClock, buildIntent, buildPayload } from './builders.js';
 
 let clock: ReturnType<typeof buildClock>;
 let ledger: Ledger;
@@ -118,6 +118,19 @@ describe('prepareSends: intents and first-send marks in one commit', () => {
     // A lookup is marked only once the GET found nothing: the record still says what the last run left.
     expect(ledger.get('B-lost')).toMatchObject({ state: 'sending', attempts: 1, runId: nextRun });
     expect(ledger.get('B-done')!.state).toBe('accepted');
+  });
+
+  it("records a fingerprint made ahead, but only one made of the intent's own payload object", () => {
+    const own = buildIntent('F-own');
+    const fingerprint = fingerprintPayload(own.payload);
+    ledger.prepareSends([{ ...own, fingerprint }], runId);
+    expect(ledger.get('F-own')).toMatchObject({ payloadHash: fingerprint.hash, payload: own.payload });
+    // A fingerprint of another payload (a caller's slip) is not taken on trust: the ledger makes its own.
+    const other = buildIntent('F-other', 99);
+    const stranger = fingerprintPayload(buildPayload('F-other', 10));
+    expect(stranger.hash).not.toBe(hashPayload(other.payload));
+    ledger.prepareSends([{ ...other, fingerprint: stranger }], runId);
+    expect(ledger.get('F-other')).toMatchObject({ payloadHash: hashPayload(other.payload), payload: other.payload });
   });
 
   it('releases an order it marked but that was never POSTed back to pending, without the attempt', () => {
