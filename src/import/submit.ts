@@ -122,7 +122,11 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const premarked: boolean[] = new Array<boolean>(jobs.length).fill(false);
   let prepared = 0;
   let preparingAhead = false;
-  /** What the ledger records and the POST sends: made once per order (fingerprintFor), usually ahead (fingerprintAhead). */
+  /**
+   * What the ledger records and the POST sends: made once per order (fingerprintFor), usually ahead
+   * (fingerprintAhead), and let go of once the order is settled: a large run must not hold the JSON
+   * text of every order it sent.
+   */
   const fingerprints: (PayloadFingerprint | undefined)[] = new Array<PayloadFingerprint | undefined>(jobs.length);
   let fingerprinted = 0;
   let isFingerprinting = false;
@@ -131,9 +135,18 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     if (isFingerprinting) return;
     isFingerprinting = true;
     const step = (): void => {
-      const end = Math.min(jobs.length, fingerprinted + FINGERPRINT_STEP);
-      for (; fingerprinted < end; fingerprinted++) fingerprintFor(fingerprinted);
-      if (!stopped && !crashed && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) setImmediate(step);
+      try {
+        // Orders the ledger has taken were fingerprinted then (and let go of once answered).
+        fingerprinted = Math.max(fingerprinted, prepared);
+        const end = Math.min(jobs.length, fingerprinted + FINGERPRINT_STEP);
+        for (; fingerprinted < end; fingerprinted++) fingerprintFor(fingerprinted);
+      } catch (err) {
+        // Never thrown out of an immediate: the job that needs it makes it again, and fails where it counts.
+        logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'fingerprinting the next orders ahead failed');
+        isFingerprinting = false;
+        return;
+      }
+      if (!stopped && !crashed && !signal?.aborted && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) setImmediate(step);
       else isFingerprinting = false;
     };
     setImmediate(step);
@@ -318,6 +331,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           // A bug or a broken ledger: the orders not yet started are not sent; those in flight finish.
           crashed ??= { error };
           throw error;
+        } finally {
+          fingerprints[index] = undefined;
         }
       }),
     ),
