@@ -15,7 +15,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
 import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
-import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
+import type { AcceptedInfo, IntentResult, Ledger, OrderIntent } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
@@ -79,8 +79,8 @@ export interface SubmitResult {
 export const PREPARE_CHUNK = 64;
 /**
  * Payload fingerprints (JSON text and hash, the larger part of an order's ledger work) are made up
- * to this many orders ahead of the ledger, FINGERPRINT_STEP at a time in the event loop's idle
- * turns: made in the chunk's commit, they held up the answers arriving meanwhile.
+ * to this many orders ahead of the ledger, FINGERPRINT_STEP per turn of the event loop: made all
+ * at once in the chunk's commit, they held up the answers arriving meanwhile.
  */
 const FINGERPRINT_AHEAD = 256;
 const FINGERPRINT_STEP = 4;
@@ -130,6 +130,9 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const fingerprints: (PayloadFingerprint | undefined)[] = new Array<PayloadFingerprint | undefined>(jobs.length);
   let fingerprinted = 0;
   let isFingerprinting = false;
+  /** The immediates this run may still have queued (cleared when it returns). */
+  let fingerprintStep: NodeJS.Immediate | undefined;
+  let prepareStep: NodeJS.Immediate | undefined;
   const fingerprintFor = (index: number): PayloadFingerprint => (fingerprints[index] ??= fingerprintPayload(jobs[index]!.payload));
   function fingerprintAhead(): void {
     if (isFingerprinting) return;
@@ -146,21 +149,19 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         isFingerprinting = false;
         return;
       }
-      if (!stopped && !crashed && !signal?.aborted && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) setImmediate(step);
+      if (!stopped && !crashed && !signal?.aborted && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) fingerprintStep = setImmediate(step);
       else isFingerprinting = false;
     };
-    setImmediate(step);
+    fingerprintStep = setImmediate(step);
   }
+  const intentOf = (index: number): OrderIntent => {
+    const job = jobs[index]!;
+    return { payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows, fingerprint: fingerprintFor(index) };
+  };
   function prepareUpTo(index: number): void {
     const from = prepared;
     const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
-    const intents = jobs.slice(from, to).map((job, k) => ({
-      payload: job.payload,
-      sourceFile: job.file,
-      sourceSha256: job.sha256,
-      sourceRows: job.order.rows,
-      fingerprint: fingerprintFor(from + k),
-    }));
+    const intents = jobs.slice(from, to).map((_job, k) => intentOf(from + k));
     ledger.prepareSends(intents, options.runId).forEach((result, k) => {
       decisions[from + k] = result;
       premarked[from + k] = result.action === 'send';
@@ -174,7 +175,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     // next ones: taken when a job needs it, it would hold up every answer queued behind that job.
     if (prepared - index <= PREPARE_CHUNK / 2 && prepared < jobs.length && !preparingAhead) {
       preparingAhead = true;
-      setImmediate(() => {
+      prepareStep = setImmediate(() => {
         preparingAhead = false;
         if (stopped || crashed || signal?.aborted || prepared >= jobs.length) return;
         try {
@@ -261,7 +262,9 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       }
 
       if (premarked[index]) premarked[index] = false;
-      else ledger.markSending(id);
+      // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
+      // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
+      else ledger.markSending(id, intentOf(index));
       posts++;
       try {
         // The very text the ledger recorded.
@@ -337,6 +340,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       }),
     ),
   );
+  clearImmediate(fingerprintStep);
+  clearImmediate(prepareStep);
   accepted.flush();
   const unsent = jobs.flatMap((job, index) => (premarked[index] ? [job.payload.orderDetails.customerOrderId] : []));
   if (unsent.length > 0) ledger.releaseUnsent(unsent);

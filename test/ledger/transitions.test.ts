@@ -122,9 +122,11 @@ describe('prepareSends: intents and first-send marks in one commit', () => {
 
   it("records a fingerprint made ahead, but only one made of the intent's own payload object", () => {
     const own = buildIntent('F-own');
-    const fingerprint = fingerprintPayload(own.payload);
+    // Made ahead, it is recorded as it is (a hash the ledger would not make itself shows it was used).
+    const fingerprint = { payload: own.payload, json: JSON.stringify(own.payload), hash: 'f'.repeat(64) };
     ledger.prepareSends([{ ...own, fingerprint }], runId);
-    expect(ledger.get('F-own')).toMatchObject({ payloadHash: fingerprint.hash, payload: own.payload });
+    expect(ledger.get('F-own')).toMatchObject({ payloadHash: 'f'.repeat(64), payload: own.payload });
+    expect(fingerprintPayload(own.payload)).toEqual({ payload: own.payload, json: JSON.stringify(own.payload), hash: hashPayload(own.payload) });
     // A fingerprint of another payload (a caller's slip) is not taken on trust: the ledger makes its own.
     const other = buildIntent('F-other', 99);
     const stranger = fingerprintPayload(buildPayload('F-other', 10));
