@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CreateOrderPayload } from '../contract/schemas.js';
-import { PREPARE_CHUNK } from '../import/submit.js';
+import { PREPARE_CHUNK } from '../import/send-ahead.js';
 import { openLedger, type Durability } from '../ledger/index.js';
 
 export interface LedgerBenchResult {

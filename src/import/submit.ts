@@ -14,10 +14,10 @@ import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
-import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
-import type { AcceptedInfo, IntentResult, Ledger, OrderIntent } from '../ledger/types.js';
+import type { AcceptedInfo, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
+import { createSendAhead } from './send-ahead.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
 
 export type SubmitStatus = 'accepted' | 'rejected' | 'already_submitted' | 'failed';
@@ -71,20 +71,6 @@ export interface SubmitResult {
 }
 
 /**
- * Intents are recorded, and first sends marked 'sending', this many orders ahead of the POSTs: one
- * commit per chunk instead of one per order. A run killed mid-chunk leaves the chunk's unsent
- * orders 'sending'; the next run looks each up with a GET (404) before sending it, so the price of
- * a kill is a few GETs, never a second POST.
- */
-export const PREPARE_CHUNK = 64;
-/**
- * Payload fingerprints (JSON text and hash, the larger part of an order's ledger work) are made up
- * to this many orders ahead of the ledger, FINGERPRINT_STEP per turn of the event loop: made all
- * at once in the chunk's commit, they held up the answers arriving meanwhile.
- */
-const FINGERPRINT_AHEAD = 256;
-const FINGERPRINT_STEP = 4;
-/**
  * Accepted answers are committed together: when this many have gathered, or ACCEPT_FLUSH_MS after
  * the first of them. A mark a kill loses leaves its order 'sending', which the next run looks up
  * (found: accepted) instead of sending again.
@@ -116,78 +102,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   let crashed: { error: unknown } | undefined;
   const accepted = createAcceptedBatch(ledger, logger);
 
-  // The ledger decides each order's fate in chunks, just ahead of the sending.
-  const decisions: IntentResult[] = new Array<IntentResult>(jobs.length);
-  /** Marked 'sending' by prepareSends and not yet POSTed. */
-  const premarked: boolean[] = new Array<boolean>(jobs.length).fill(false);
-  let prepared = 0;
-  let preparingAhead = false;
-  /**
-   * What the ledger records and the POST sends: made once per order (fingerprintFor), usually ahead
-   * (fingerprintAhead), and let go of once the order is settled: a large run must not hold the JSON
-   * text of every order it sent.
-   */
-  const fingerprints: (PayloadFingerprint | undefined)[] = new Array<PayloadFingerprint | undefined>(jobs.length);
-  let fingerprinted = 0;
-  let isFingerprinting = false;
-  /** The immediates this run may still have queued (cleared when it returns). */
-  let fingerprintStep: NodeJS.Immediate | undefined;
-  let prepareStep: NodeJS.Immediate | undefined;
-  const fingerprintFor = (index: number): PayloadFingerprint => (fingerprints[index] ??= fingerprintPayload(jobs[index]!.payload));
-  function fingerprintAhead(): void {
-    if (isFingerprinting) return;
-    isFingerprinting = true;
-    const step = (): void => {
-      try {
-        // Orders the ledger has taken were fingerprinted then (and let go of once answered).
-        fingerprinted = Math.max(fingerprinted, prepared);
-        const end = Math.min(jobs.length, fingerprinted + FINGERPRINT_STEP);
-        for (; fingerprinted < end; fingerprinted++) fingerprintFor(fingerprinted);
-      } catch (err) {
-        // Never thrown out of an immediate: the job that needs it makes it again, and fails where it counts.
-        logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'fingerprinting the next orders ahead failed');
-        isFingerprinting = false;
-        return;
-      }
-      if (!stopped && !crashed && !signal?.aborted && fingerprinted < Math.min(jobs.length, prepared + FINGERPRINT_AHEAD)) fingerprintStep = setImmediate(step);
-      else isFingerprinting = false;
-    };
-    fingerprintStep = setImmediate(step);
-  }
-  const intentOf = (index: number): OrderIntent => {
-    const job = jobs[index]!;
-    return { payload: job.payload, sourceFile: job.file, sourceSha256: job.sha256, sourceRows: job.order.rows, fingerprint: fingerprintFor(index) };
-  };
-  function prepareUpTo(index: number): void {
-    const from = prepared;
-    const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
-    const intents = jobs.slice(from, to).map((_job, k) => intentOf(from + k));
-    ledger.prepareSends(intents, options.runId).forEach((result, k) => {
-      decisions[from + k] = result;
-      premarked[from + k] = result.action === 'send';
-    });
-    prepared = to;
-    fingerprintAhead();
-  }
-  function decisionFor(index: number): IntentResult {
-    if (index >= prepared) prepareUpTo(index);
-    // The next chunk's commit runs after the answers now being handled, in the idle time before the
-    // next ones: taken when a job needs it, it would hold up every answer queued behind that job.
-    if (prepared - index <= PREPARE_CHUNK / 2 && prepared < jobs.length && !preparingAhead) {
-      preparingAhead = true;
-      prepareStep = setImmediate(() => {
-        preparingAhead = false;
-        if (stopped || crashed || signal?.aborted || prepared >= jobs.length) return;
-        try {
-          prepareUpTo(prepared);
-        } catch (err) {
-          // Taken again, and thrown where it counts, by the job that needs the chunk.
-          logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'preparing the next orders ahead failed');
-        }
-      });
-    }
-    return decisions[index]!;
-  }
+  // The ledger's work for each order, done just ahead of its POST.
+  const ahead = createSendAhead(jobs, { ledger, runId: options.runId, logger, isStopped: () => Boolean(stopped || crashed || signal?.aborted) });
 
   const notSent = (job: SubmissionJob, why: string): SubmitOutcome => ({
     status: 'failed',
@@ -216,7 +132,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     checkInterrupted();
     if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
     if (crashed) return notSent(job, 'the run stopped after an unexpected error.');
-    const decision = decisionFor(index);
+    const decision = ahead.decisionFor(index);
 
     if (decision.action === 'already_submitted' || decision.action === 'duplicate_in_run') {
       const record = ledger.get(id);
@@ -261,14 +177,13 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         mustLookUp = false;
       }
 
-      if (premarked[index]) premarked[index] = false;
       // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
       // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
-      else ledger.markSending(id, intentOf(index));
+      if (!ahead.takeMark(index)) ledger.markSending(id, ahead.intentOf(index));
       posts++;
       try {
         // The very text the ledger recorded.
-        const created = await client.createOrder(job.payload, { json: fingerprintFor(index).json });
+        const created = await client.createOrder(job.payload, { json: ahead.jsonOf(index) });
         guard.record('success');
         const submittedAt = new Date(now()).toISOString();
         accepted.add(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });
@@ -335,15 +250,13 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           crashed ??= { error };
           throw error;
         } finally {
-          fingerprints[index] = undefined;
+          ahead.settle(index);
         }
       }),
     ),
   );
-  clearImmediate(fingerprintStep);
-  clearImmediate(prepareStep);
+  const unsent = ahead.finish();
   accepted.flush();
-  const unsent = jobs.flatMap((job, index) => (premarked[index] ? [job.payload.orderDetails.customerOrderId] : []));
   if (unsent.length > 0) ledger.releaseUnsent(unsent);
   if (crashed) throw crashed.error;
   const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
