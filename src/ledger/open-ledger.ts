@@ -95,7 +95,7 @@ class SqliteLedger implements Ledger {
   getMany: Ledger['getMany'] = (ids) => this.orders.getMany(ids);
   listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.listSubmittedSince(since);
   pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.pagesSubmittedSince(since, pageSize);
-  summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since) => this.orders.summarizeSubmittedSince(since);
+  summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since, countUpTo) => this.orders.summarizeSubmittedSince(since, countUpTo);
   iterateRecords: Ledger['iterateRecords'] = (options) => this.orders.iterateRecords(options);
   countByState: Ledger['countByState'] = () => this.orders.countByState();
 

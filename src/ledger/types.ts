@@ -202,8 +202,11 @@ export interface Ledger {
    * them; of each only what reconcile needs (the rest is neither read nor parsed).
    */
   pagesSubmittedSince(since: Date | string, pageSize?: number): Generator<SubmittedOrder[]>;
-  /** How many records listSubmittedSince(since) would give and the earliest submittedAt among them (null: none), read cheaply. */
-  summarizeSubmittedSince(since: Date | string): { count: number; earliestSubmittedAt: string | null };
+  /**
+   * How many records listSubmittedSince(since) would give (counted up to `countUpTo` at most, when
+   * given) and the earliest submittedAt among them (null: none), read cheaply.
+   */
+  summarizeSubmittedSince(since: Date | string, countUpTo?: number): { count: number; earliestSubmittedAt: string | null };
   /** Every record (optionally of some states), in customerOrderId order, read in pages: other calls may interleave. */
   iterateRecords(options?: { states?: readonly OrderState[]; pageSize?: number }): Generator<OrderRecord>;
   countByState(): Record<OrderState, number>;

@@ -214,7 +214,8 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
 function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): TrackingPrefetch | undefined {
   const { ledger } = options;
   if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
-  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(resolveSince(options));
+  // Only whether there are more than perOrderMax matters: the count stops there.
+  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(resolveSince(options), perOrderMax + 1);
   const earliestMs = earliestSubmittedAt === null ? Number.NaN : Date.parse(earliestSubmittedAt);
   if (count <= perOrderMax || Number.isNaN(earliestMs)) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });

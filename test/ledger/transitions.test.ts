@@ -277,6 +277,8 @@ describe('reading records', () => {
     expect(pages.map((p) => p.length)).toEqual([3, 3, 3, 1]);
     expect(pages.flat()).toEqual(all.map((r) => ({ customerOrderId: r.customerOrderId, payload: r.payload, submittedAt: r.submittedAt })));
     expect(ledger.summarizeSubmittedSince(since)).toEqual({ count: 10, earliestSubmittedAt: '2031-01-17T00:00:00.000Z' });
+    expect(ledger.summarizeSubmittedSince(since, 4)).toEqual({ count: 4, earliestSubmittedAt: '2031-01-17T00:00:00.000Z' });
+    expect(ledger.summarizeSubmittedSince('2031-01-20T00:00:00Z', 100)).toEqual({ count: 7, earliestSubmittedAt: '2031-01-20T00:00:00.000Z' });
     expect(ledger.summarizeSubmittedSince('2031-02-01T00:00:00Z')).toEqual({ count: 0, earliestSubmittedAt: null });
     expect([...ledger.pagesSubmittedSince('2031-02-01T00:00:00Z')]).toEqual([]);
   });
