@@ -26,7 +26,7 @@ export function hashPayload(payload: unknown): string {
 /**
  * A payload's JSON text (what is POSTed and recorded) and its hash, worked out once for that very
  * object. The hash costs more than the rest of an order's ledger work: an import makes them ahead
- * of the ledger, a few per turn of the event loop (submit.ts), not in the commit answers wait on.
+ * of the ledger, a few per turn of the event loop (send-ahead.ts), not in the commit answers wait on.
  */
 export interface PayloadFingerprint {
   readonly payload: object;

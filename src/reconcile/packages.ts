@@ -119,7 +119,7 @@ function plainPackages(records: Iterable<PackageRecord>): readonly PackageRecord
   const list = records as readonly PackageRecord[];
   for (let i = 0; i < list.length; i++) {
     const record = list[i]!;
-    if (isReplaced(record) || record.replacedByPackageId === '') return null;
+    if (isReplaced(record)) return null;
     for (let j = 0; j < i; j++) if (list[j]!.packageId === record.packageId) return null;
   }
   return list;
