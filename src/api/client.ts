@@ -13,7 +13,7 @@ import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPat
 import { describeSchemaProblems, inventoryPageSchema, orderEnvelopeSchema, ordersPageSchema, packagesPageSchema } from './responses.js';
 import { parseRetryAfterMs } from './retry.js';
 import { createTokenCache, requestToken, TOKEN_PATHS } from './token.js';
-import type { ApiClient, ApiClientOptions, CreateOrderResult, PageResult } from './types.js';
+import type { ApiClient, ApiClientOptions, CreateOrderResult, PageResult, TrackingQuery, UnparsedPage } from './types.js';
 
 export const CLIENT_DEFAULTS = { auth: 'oauth', timeoutMs: 30_000, refreshMarginMs: 60_000, connections: 16 } as const;
 
@@ -116,11 +116,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * schema when it is unsure, so a bad answer is still described by the schema.
    */
   async function getPackagesPage(call: Call): Promise<PageResult<PackageRecord>> {
+    return (await fetchPackagesPage(call)).parse();
+  }
+
+  /** The exchange now (a non-2xx throws here, as from any call), the parse when asked for. */
+  async function fetchPackagesPage(call: Call): Promise<UnparsedPage<PackageRecord>> {
     const reply = await send(call);
-    const quick = isSuccess(reply) ? readFast(reply, fastPackagesPage) : null;
-    if (quick) return pageOf(quick.data, quick);
-    const page = parseSuccess(call.method, reply, packagesPageSchema);
-    return pageOf(page.data, page);
+    if (!isSuccess(reply)) throw errorOf(call.method, reply);
+    return {
+      parse() {
+        const quick = readFast(reply, fastPackagesPage);
+        if (quick) return pageOf(quick.data, quick);
+        const page = parseSuccess(call.method, reply, packagesPageSchema);
+        return pageOf(page.data, page);
+      },
+    };
   }
 
   return {
@@ -182,14 +192,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
 
     async getTrackingUpdates(query, callOptions) {
-      const call: Call = {
-        method: 'GET',
-        path: '/api/v0/shipments/tracking-updates',
-        query: buildTrackingQuery(query),
-        ...optional('signal', callOptions?.signal),
-      };
-      return getPackagesPage(call);
+      return (await fetchPackagesPage(trackingCall(query, callOptions?.signal))).parse();
     },
+
+    fetchTrackingUpdates: (query, callOptions) => fetchPackagesPage(trackingCall(query, callOptions?.signal)),
 
     async listInventory(query, callOptions) {
       const call: Call = { method: 'GET', path: '/api/v0/inventory/items', query: buildInventoryQuery(query), ...optional('signal', callOptions?.signal) };
@@ -199,6 +205,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     close: () => transport.close(),
   };
+}
+
+function trackingCall(query: TrackingQuery, signal: AbortSignal | undefined): Call {
+  return { method: 'GET', path: '/api/v0/shipments/tracking-updates', query: buildTrackingQuery(query), ...optional('signal', signal) };
 }
 
 function readEcho(echo: unknown): OrderRead | null {

@@ -36,6 +36,14 @@ export interface PageResult<T> {
   requestId?: string;
 }
 
+/**
+ * A 2xx answer read but not yet parsed. `parse()` gives the page, or throws the HttpError that says
+ * what is wrong with the body. Reconcile asks for its next page before it parses the one in hand.
+ */
+export interface UnparsedPage<T> {
+  parse(): PageResult<T>;
+}
+
 export type TrackingQuery =
   | { hours: number; pageNumber?: number; itemsPerPage?: number }
   | { searchBy?: SearchBy; startDate: string; endDate: string; pageNumber?: number; itemsPerPage?: number };
@@ -65,6 +73,8 @@ export interface ApiClient {
   listOrders(query?: ListOrdersQuery, options?: { signal?: AbortSignal }): Promise<PageResult<OrderRead>>;
   getPackages(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
   getTrackingUpdates(query: TrackingQuery, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
+  /** getTrackingUpdates in two steps: the exchange now (errors as there), the parse when the caller is ready. */
+  fetchTrackingUpdates(query: TrackingQuery, options?: { signal?: AbortSignal }): Promise<UnparsedPage<PackageRecord>>;
   listInventory(query?: InventoryQuery, options?: { signal?: AbortSignal }): Promise<PageResult<InventoryItem>>;
   close(): Promise<void>;
 }

@@ -6,12 +6,12 @@
  * reconciliation built on half the answers would be wrong without saying so.
  */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { setImmediate as afterPendingIo, setTimeout as sleepFor } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
 import { AuthError, ForbiddenError, isRetryable, TransportError } from '../api/errors.js';
 import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
-import type { ApiClient, ListOrdersQuery } from '../api/types.js';
+import type { ApiClient, ListOrdersQuery, UnparsedPage } from '../api/types.js';
 import type { SearchBy } from '../contract/enums.js';
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -143,36 +143,53 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       pageNumber,
       itemsPerPage: READER_DEFAULTS.itemsPerPage,
     });
-    const fetchPage = (pageNumber: number) =>
-      call(`tracking page ${pageNumber}`, (signal) => client.getTrackingUpdates(query(pageNumber), { signal })).then((page) => {
+    let packages = 0;
+    let fetched = 0;
+    let totalPages = 1;
+    const fetchPage = (pageNumber: number) => call(`tracking page ${pageNumber}`, (signal) => client.fetchTrackingUpdates(query(pageNumber), { signal }));
+    const take = (unparsed: UnparsedPage<PackageRecord>) => {
+      try {
+        const page = unparsed.parse();
         stats.trackingPages++;
         onPage(page.data);
-        return { count: page.data.length, totalPages: page.pagination?.totalPages ?? 1 };
-      });
-    const first = await fetchPage(1);
-    onFirstPage?.();
-    let packages = first.count;
-    let fetched = 1;
-    let totalPages = first.totalPages;
-    // `concurrency` lanes, each asking for the next page when its last one is in: a request made
-    // meanwhile (the order reads of gather.ts) waits for one page, not for all of them. If the window
-    // grew meanwhile (a page reports more pages than page 1 did), the extra pages are fetched too.
-    let next = 2;
-    const lane = async (): Promise<void> => {
-      try {
-        while (next <= totalPages) {
-          const page = await fetchPage(next++);
-          packages += page.count;
-          fetched++;
-          totalPages = Math.max(totalPages, page.totalPages);
-        }
+        packages += page.data.length;
+        fetched++;
+        // If the window grew meanwhile (a page reports more pages than page 1 did), the extra pages are fetched too.
+        totalPages = Math.max(totalPages, page.pagination?.totalPages ?? 1);
       } catch (error) {
-        // A page the caller could not take stops the others too: a window with pages missing must not pass as complete.
+        // A page that cannot be read stops the others too: a window with pages missing must not pass as complete.
         stopAll(error);
         throw error;
       }
     };
-    await all(Array.from({ length: Math.min(concurrency, Math.max(0, totalPages - 1)) }, lane));
+    take(await fetchPage(1));
+    onFirstPage?.();
+    // `concurrency` lanes, each asking for the next page as soon as its last one is in, and parsing
+    // that one afterwards (after the pending I/O callbacks): pages that arrive together all have their
+    // next request out before any of them is parsed, so no lane waits for the others' parsing. A
+    // request made meanwhile (the order reads of gather.ts) waits for one page, not for all of them.
+    let next = 2;
+    const parsing: Promise<void>[] = [];
+    const parseLater = (unparsed: UnparsedPage<PackageRecord>): Promise<void> => {
+      const parsed = afterPendingIo().then(() => {
+        if (!stop.signal.aborted) take(unparsed);
+      });
+      // Awaited below; marked handled now, as lanes stopped by its failure end first.
+      parsed.catch(() => undefined);
+      return parsed;
+    };
+    const lane = async (): Promise<void> => {
+      try {
+        while (next <= totalPages) parsing.push(parseLater(await fetchPage(next++)));
+      } catch (error) {
+        stopAll(error);
+        throw error;
+      }
+    };
+    while (next <= totalPages) {
+      await all(Array.from({ length: Math.min(concurrency, totalPages - next + 1) }, lane));
+      await all(parsing.splice(0));
+    }
     return { pages: fetched, packages };
   }
 

@@ -167,6 +167,25 @@ describe('getTrackingUpdates', () => {
   });
 });
 
+describe('fetchTrackingUpdates', () => {
+  it('gives the same page as getTrackingUpdates once parsed', async () => {
+    server.route('GET', '/api/v0/shipments/tracking-updates', json(200, { data: [packageRecord()], pagination: { page: 1, totalPages: 3 }, requestId: 'r' }));
+    const unparsed = await client.fetchTrackingUpdates({ hours: 48 });
+    expect(unparsed.parse()).toEqual(await client.getTrackingUpdates({ hours: 48 }));
+  });
+
+  it('throws an error status at once, and a bad body only when parsed', async () => {
+    server.route('GET', '/api/v0/shipments/tracking-updates', json(503, { message: 'busy' }));
+    const failed = await client.fetchTrackingUpdates({ hours: 48 }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(HttpError);
+    expect((failed as HttpError).status).toBe(503);
+
+    server.route('GET', '/api/v0/shipments/tracking-updates', json(200, { data: [{ packageId: 7 }] }));
+    const unparsed = await client.fetchTrackingUpdates({ hours: 48 });
+    expect(() => unparsed.parse()).toThrow(/not the expected shape/);
+  });
+});
+
 describe('listInventory', () => {
   it('GETs /api/v0/inventory/items with paging and a product filter', async () => {
     server.route('GET', '/api/v0/inventory/items', json(200, { data: [inventoryItem('P-1')], pagination: { page: 1, totalPages: 1 }, requestId: 'r' }));

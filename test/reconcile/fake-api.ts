@@ -57,6 +57,10 @@ export function createFakeApi(): FakeApi {
           pagination: { page, totalPages: Math.max(1, Math.ceil(all.length / per)) },
         };
       }),
+    fetchTrackingUpdates: async (query: TrackingQuery) => {
+      const page = await api.getTrackingUpdates(query);
+      return { parse: () => page };
+    },
     listInventory: () => Promise.reject(new Error('not used')),
     close: async () => {},
   };
