@@ -96,11 +96,11 @@ export function createJobRunner(options: {
       const result = await options.runImport(record, `${workDir.dirOf('jobs', record.id)}/`, (done, total, status) => {
         entry.progress = countOutcome(entry.progress, done, total, status);
       });
-      Object.assign(record, finishedRecord(result, options.wallClock()));
+      Object.assign(record, finishedRecord(result, options.wallClock(), workDir.nameFilesIn));
     } catch (error) {
       record.state = 'failed';
       record.finishedAt = options.wallClock().toISOString();
-      record.error = userMessage(error);
+      record.error = workDir.nameFilesIn(userMessage(error));
       if (!isUserError(error)) logger.error({ err: error, job: record.id }, 'submission failed');
     }
     save(record);
@@ -168,13 +168,14 @@ export function createJobRunner(options: {
   };
 }
 
-function finishedRecord(result: ImportResult, now: Date): Partial<JobRecord> {
+/** `nameFiles` turns the server's paths in the import's messages into the files' names (WorkDir.nameFilesIn). */
+function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: string) => string): Partial<JobRecord> {
   const output = Array.isArray(result.report.output) ? result.report.output[0] : result.report.output;
   const orders = (result.report.orders as JsonOrder[]).slice(0, MAX_ORDERS_KEPT).map((o) => ({
     customerOrderId: o.customerOrderId,
     rows: o.rows,
     status: o.status,
-    messages: [...new Set(o.issues.filter((i) => i.severity === 'error').map((i) => i.message))],
+    messages: [...new Set(o.issues.filter((i) => i.severity === 'error').map((i) => nameFiles(i.message)))],
   }));
   const input = result.report.input[0];
   return {
@@ -184,8 +185,8 @@ function finishedRecord(result: ImportResult, now: Date): Partial<JobRecord> {
     orders,
     ...(result.runId ? { runId: result.runId } : {}),
     ...(output ? { resultFile: basename(output) } : {}),
-    ...(input?.error ? { error: input.error.message } : {}),
-    ...(result.apiUnusable ? { notice: `The run stopped early: ${result.apiUnusable.message}. Submit again once the API is reachable; nothing is sent twice.` } : {}),
+    ...(input?.error ? { error: nameFiles(input.error.message) } : {}),
+    ...(result.apiUnusable ? { notice: `The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API is reachable; nothing is sent twice.` } : {}),
   };
 }
 

@@ -197,7 +197,12 @@ function installGuards(app: FastifyInstance, services: AppServices, guard: { all
   );
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT') {
+    // The multipart reader's limits on the count of parts say the form was not the page's, not that a file was too large.
+    if (error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT') {
+      drainUnread(request);
+      return sendError(services, request, reply, 400, 'Upload not understood', 'Upload one CSV or XLSX file at a time, from the upload page.');
+    }
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
       drainUnread(request);
       return sendError(services, request, reply, 413, 'File too large', `Uploads are limited to one file of at most ${formatBytes(services.maxUploadBytes)}.`);
     }

@@ -6,6 +6,7 @@ import { basename, extname, join } from 'node:path';
 import { checkFile } from '../commands/check-file.js';
 import { validationOutcome } from '../commands/validate.js';
 import { writeResultFile } from '../commands/write-result.js';
+import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import { writeFixCsv } from './fix-csv.js';
@@ -56,7 +57,7 @@ export function createUploadChecker(options: {
       if (!checked.ok) {
         verdict = {
           ...meta,
-          error: { code: checked.code, message: checked.message },
+          error: { code: checked.code, message: workDir.nameFilesIn(checked.message) },
           headers: [],
           fileIssues: [],
           rows: [],
@@ -83,8 +84,11 @@ export function createUploadChecker(options: {
         });
         const fixName = `${stem}.fix.csv`;
         const fixRows = await writeFixCsv(join(dir, fixName), sheet);
+        const built = buildVerdict(sheet, meta);
         verdict = {
-          ...buildVerdict(sheet, meta),
+          ...built,
+          fileIssues: built.fileIssues.map((issue) => namingFiles(workDir, issue)),
+          rows: built.rows.map((row) => (row.issues.length === 0 ? row : { ...row, issues: row.issues.map((issue) => namingFiles(workDir, issue)) })),
           resultFile: basename(resultPath),
           ...(fixRows > 0 ? { fixFile: fixName } : {}),
           fixRows,
@@ -101,4 +105,10 @@ export function createUploadChecker(options: {
       return stored ? remember(stored) : undefined;
     },
   };
+}
+
+/** An issue as the page shows it: a file named by its name, never by where the server keeps it. */
+function namingFiles(workDir: WorkDir, issue: Issue): Issue {
+  const message = workDir.nameFilesIn(issue.message);
+  return message === issue.message ? issue : { ...issue, message };
 }

@@ -26,11 +26,23 @@ export interface WorkDir {
   contains(path: string): boolean;
   readJson<T>(area: Area, id: string, name: string): T | undefined;
   writeJson(area: Area, id: string, name: string, value: unknown): void;
+  /**
+   * The text with every path inside the work folder replaced by the file's own name. The shared
+   * command functions name the file they read, which here is the server's copy of an upload
+   * (`<root>/uploads/<id>/orders.csv`); a person knows it by the name they uploaded, and that copy
+   * is stored under that very name (made safe), so its last part is what they expect to read.
+   */
+  nameFilesIn(text: string): string;
 }
 
 export function openWorkDir(path: string): WorkDir {
   mkdirSync(path, { recursive: true });
   const root = realpathSync(resolve(path));
+  const escapedRoot = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The root, then folder names ending in a separator: what is left is the file's name.
+  const pathInside = new RegExp(`${escapedRoot}(?:[\\\\/][^\\\\/\\s]+)*[\\\\/]`, 'g');
+  // The folder itself, not a sibling whose name begins with it (web-old).
+  const rootAlone = new RegExp(`${escapedRoot}(?=$|[\\s:,;)'"]|[.](?!\\w))`, 'g');
   const dirOf = (area: Area, id: string) => {
     if (area !== 'template' && !isId(id)) throw new Error(`not an id: ${id}`);
     const dir = join(root, area, id);
@@ -64,6 +76,10 @@ export function openWorkDir(path: string): WorkDir {
       // Write then rename: a reader (or a crash) never sees half a file.
       writeFileSync(`${file}.tmp`, JSON.stringify(value));
       renameSync(`${file}.tmp`, file);
+    },
+    nameFilesIn(text) {
+      if (!text.includes(root)) return text;
+      return text.replace(pathInside, '').replace(rootAlone, "the web app's work folder");
     },
   };
 }

@@ -31,7 +31,7 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
       await services.reconciler.run();
     } catch (error) {
       if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
-      return sendHtml(reply, page(request, userMessage(error)), isUserError(error) ? 502 : 500);
+      return sendHtml(reply, page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
     }
     return reply.redirect('/reconcile', 303);
   });

@@ -1,7 +1,7 @@
 /**
  * Uploading and checking a sheet, its verdict page and downloads, and submitting its valid orders.
- * The upload streams to disk under the size limit; the CSRF field comes first in the form, so a
- * forged upload is refused before its bytes are stored.
+ * The upload streams to disk under the size limit; the form's fields may come in any order (the
+ * page sends the CSRF field first, and a refused token then stops the upload before it is stored).
  */
 import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
       drainUnread(request);
       return sendError(services, request, reply, 413, 'File too large', tooBig());
     }
-    if (!request.isMultipart()) return sendError(services, request, reply, 400, 'No file', 'Choose a CSV or XLSX file to upload.');
+    if (!request.isMultipart()) return sendError(services, request, reply, 400, 'No file', NO_FILE_MESSAGE);
     const id = newId();
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
@@ -46,7 +46,8 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     } catch (error) {
       rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
       if (error instanceof UploadRefused) {
-        if (error.status === 413) drainUnread(request);
+        // The rest of the body (a file refused unread) is dropped, so the browser gets to read the page.
+        drainUnread(request);
         if (error.status === 400) {
           return sendHtml(reply, renderUploadPage(services.pageContext(request), { maxUploadBytes: services.maxUploadBytes, error: error.message }), 400);
         }
@@ -99,34 +100,79 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
   });
 }
 
+/**
+ * Reads the form in whatever order its parts come: the file is spooled to the upload's folder as it
+ * arrives (never held in memory) and the CSRF token is judged once the form is read; the caller
+ * deletes the folder when this throws. A token already seen and refused stops the form before its
+ * file is stored.
+ */
 async function receiveUpload(services: AppServices, request: FastifyRequest, id: string, tooBig: () => string): Promise<{ fileName: string; file: string; sheet?: string }> {
-  let isCsrfValid = hasValidCsrf(services, request);
+  const hasValidHeader = hasValidCsrf(services, request);
+  let token: { isValid: boolean } | undefined;
   let stored: { fileName: string; file: string } | undefined;
   let sheet: string | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === 'field') {
-      const value = typeof part.value === 'string' ? part.value : '';
-      if (part.fieldname === '_csrf') isCsrfValid ||= hasValidCsrf(services, request, value);
-      else if (part.fieldname === 'sheet') sheet = value.trim() || undefined;
-      continue;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value : '';
+        if (part.fieldname === '_csrf') token = { isValid: (token?.isValid ?? false) || hasValidCsrf(services, request, value) };
+        else if (part.fieldname === 'sheet') sheet = value.trim() || undefined;
+        continue;
+      }
+      if (!hasValidHeader && token && !token.isValid) {
+        part.file.resume();
+        throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
+      }
+      if (part.fieldname !== 'file' || part.filename === '') {
+        part.file.resume();
+        continue;
+      }
+      if (stored) {
+        part.file.resume();
+        throw new UploadRefused(400, 'One file at a time', ONE_FILE_MESSAGE);
+      }
+      const fileName = safeFileName(part.filename);
+      const file = join(services.workDir.dirOf('uploads', id), fileName);
+      await pipeline(part.file, createWriteStream(file));
+      if (part.file.truncated) throw new UploadRefused(413, 'File too large', tooBig());
+      stored = { fileName, file };
     }
-    if (!isCsrfValid) {
-      part.file.resume();
-      throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
-    }
-    if (part.fieldname !== 'file' || stored || part.filename === '') {
-      part.file.resume();
-      continue;
-    }
-    const fileName = safeFileName(part.filename);
-    const file = join(services.workDir.dirOf('uploads', id), fileName);
-    await pipeline(part.file, createWriteStream(file));
-    if (part.file.truncated) throw new UploadRefused(413, 'File too large', tooBig());
-    stored = { fileName, file };
+  } catch (error) {
+    throw refusalOf(error, tooBig) ?? error;
   }
-  if (!isCsrfValid) throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
-  if (!stored) throw new UploadRefused(400, 'No file', 'Choose a CSV or XLSX file to upload.');
+  if (!hasValidHeader && !token?.isValid) throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
+  if (!stored) throw new UploadRefused(400, 'No file', NO_FILE_MESSAGE);
   return { ...stored, ...(sheet ? { sheet } : {}) };
+}
+
+const NO_FILE_MESSAGE = 'Choose a CSV or XLSX file to upload.';
+const ONE_FILE_MESSAGE = 'The form held more than one file; this app checks one file at a time. Choose a single CSV or XLSX file, then upload the others one by one.';
+const TOO_MANY_PARTS_MESSAGE = 'The form held more parts than the upload page sends. Reload the page and choose the CSV or XLSX file again.';
+const MALFORMED_MESSAGE = 'The browser sent a form that could not be read (cut short or garbled). Reload the page and choose the CSV or XLSX file again.';
+/** What the multipart parser (busboy) says of a body that is not a well-formed form; it gives them no code. */
+const MALFORMED_FORM = /multipart|terminated early|boundary/i;
+
+/** The multipart reader's limits as the page a person reads (see the limits in server.ts). */
+function refusalOf(error: unknown, tooBig: () => string): UploadRefused | undefined {
+  if (error instanceof UploadRefused) return error;
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new UploadRefused(413, 'File too large', tooBig());
+    case 'FST_FILES_LIMIT':
+      return new UploadRefused(400, 'One file at a time', ONE_FILE_MESSAGE);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new UploadRefused(400, 'Upload not understood', TOO_MANY_PARTS_MESSAGE);
+    case 'FST_MP_PREMATURE_CLOSE':
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new UploadRefused(400, 'Upload not understood', MALFORMED_MESSAGE);
+    case undefined:
+      // A disk error has a code (ENOSPC…) and stays a server error; the parser's own errors have none.
+      return error instanceof Error && MALFORMED_FORM.test(error.message) ? new UploadRefused(400, 'Upload not understood', MALFORMED_MESSAGE) : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function verdictOf(services: AppServices, id: string): Verdict | undefined {
