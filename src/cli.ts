@@ -5,13 +5,14 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { AuthError, ForbiddenError, isRetryable } from './api/errors.js';
-import { EXIT, ApiUnusableError, InputError, UsageError } from './errors.js';
+import { EXIT, ApiUnusableError, InputError, UsageError, describeFileFailure } from './errors.js';
 import { createLogger, silentLogger, type Logger } from './log.js';
 import { resolveOptions, type RawFlags, type ResolvedOptions } from './options.js';
 import { createByteProgress, createOrderProgress } from './commands/progress.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatReconcileText, formatValidateText } from './commands/text-report.js';
+import { formatOutputErrors, importExitCode, validateExitCode } from './commands/outcome.js';
 
 const VERSION = '0.1.0';
 // Each command's modules are imported when it runs: `--help` and `sandbox` do not pay for exceljs,
@@ -98,7 +99,8 @@ async function main(argv: string[]): Promise<number> {
     });
     if (options.json) printJson(result.report);
     else process.stdout.write(formatValidateText(result.report));
-    exitCode = result.hasUnusableInput ? EXIT.usage : result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
+    process.stderr.write(formatOutputErrors(result.report));
+    exitCode = validateExitCode(result);
   });
 
   addCommonOptions(
@@ -138,9 +140,10 @@ async function main(argv: string[]): Promise<number> {
     }).finally(interruption.dispose);
     if (options.json) printJson(result.report);
     else process.stdout.write(formatValidateText(result.report));
+    process.stderr.write(formatOutputErrors(result.report));
     if (result.apiUnusable) process.stderr.write(`order-batch: ${result.apiUnusable.message}\n`);
     if (result.interrupted) process.stderr.write('order-batch: the run was interrupted; run the same command again to send the orders not sent.\n');
-    exitCode = result.apiUnusable ? EXIT.apiUnusable : result.hasUnusableInput ? EXIT.usage : result.hasProblems ? EXIT.someFailed : EXIT.ok;
+    exitCode = importExitCode(result);
   });
 
   addCommonOptions(
@@ -331,6 +334,12 @@ function reportError(err: unknown): number {
   if (err instanceof ApiUnusableError) {
     process.stderr.write(`order-batch: ${err.message}\n`);
     return EXIT.apiUnusable;
+  }
+  // A file the run could not use (a folder not writable, a full disk) is the machine's state, not a bug.
+  const fileProblem = describeFileFailure(err);
+  if (fileProblem !== null) {
+    process.stderr.write(`order-batch: ${fileProblem}\n`);
+    return EXIT.usage;
   }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`order-batch: internal error: ${message}\nThis is a bug; please report it with the command you ran (add --log-level debug for details).\n`);

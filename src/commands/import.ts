@@ -10,6 +10,7 @@ import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool, type OnlineFacts 
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
+import { describeFileSystemError, fileSystemErrorCode } from '../errors.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
@@ -18,7 +19,8 @@ import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from './json-report.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
+import { outputErrorOf } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
@@ -107,8 +109,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     const { sheet } = checked;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues) });
-    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
+    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
+
+  // Before anything is sent: a --out that cannot name the result files stops the run while it is harmless.
+  const takenOutputs = new Set<string>();
+  const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   lap('checkMs');
   const ledger = openLedger(options.ledgerPath, { logger });
@@ -118,6 +124,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   let interrupted = false;
   let runId: string | undefined;
   const outputs: string[] = [];
+  const outputErrors: JsonOutputError[] = [];
   try {
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
@@ -211,28 +218,40 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
 
     lap('submitMs');
-    const takenOutputs = new Set<string>();
-    for (const state of states) {
-      const path = resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs);
-      const written = await writeResultFile({
-        command: 'import',
-        sheet: state.sheet,
-        outcomes: state.outcomes,
-        extraColumns: EXTRA_COLUMNS,
-        path,
-        isDefaultPath: options.out === undefined,
-        generatedAt: new Date(),
-        notes: [
-          `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`,
-          `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
-          ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
-          ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
-        ],
-        sourcesOfSale: options.context.sourcesOfSale,
-        logger,
-      });
+    for (const [i, state] of states.entries()) {
+      const path = resultPaths[i]!;
+      let written: string;
+      try {
+        written = await writeResultFile({
+          command: 'import',
+          sheet: state.sheet,
+          outcomes: state.outcomes,
+          extraColumns: EXTRA_COLUMNS,
+          path,
+          isDefaultPath: options.out === undefined,
+          generatedAt: new Date(),
+          notes: [
+            `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`,
+            `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
+            ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
+            ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
+          ],
+          sourcesOfSale: options.context.sourcesOfSale,
+          logger,
+        });
+      } catch (error) {
+        // What was sent stays sent: the run goes on to report it, and the failure is reported after it.
+        const failure = outputErrorOf(error, state.file, path);
+        if (!failure) throw error;
+        logger.error({ file: state.file, path, code: failure.code }, 'result file not written');
+        outputErrors.push(failure);
+        continue;
+      }
       outputs.push(written);
-      if (options.archiveDir && !options.dryRun) archiveIfDone(state, written, options.archiveDir, logger);
+      if (options.archiveDir && !options.dryRun) {
+        const failure = archiveIfDone(state, written, options.archiveDir, logger);
+        if (failure) outputErrors.push(failure);
+      }
     }
     lap('writeMs');
     ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: outputs });
@@ -255,7 +274,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const summary = countByStatus(orders.map((o) => o.status));
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) > 0;
   return {
-    report: { command: 'import', input: inputs, summary, orders, output: outputField(outputs) },
+    report: { command: 'import', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
@@ -278,19 +297,33 @@ function stopReasonOf(err: unknown): StopReason | undefined {
 
 /**
  * Moves a processed sheet and its result into the archive once every outcome is durable. A sheet
- * with a failed order stays where it is, so the next run picks it up again.
+ * with a failed order stays where it is, so the next run picks it up again. A move that fails (the
+ * archive folder not writable) is returned, not thrown: the orders' outcomes stand all the same.
  */
-function archiveIfDone(state: FileState, resultPath: string, archiveDir: string, logger: Logger): void {
+function archiveIfDone(state: FileState, resultPath: string, archiveDir: string, logger: Logger): JsonOutputError | null {
   if (state.outcomes.some((o) => o.status === 'failed')) {
     logger.warn({ file: state.file }, 'not archived: some orders failed and will be retried by the next run');
-    return;
+    return null;
   }
-  mkdirSync(archiveDir, { recursive: true });
-  for (const path of [state.file, resultPath]) {
-    const target = uniqueTarget(join(archiveDir, basename(path)));
-    moveFile(path, target);
+  const moved: string[] = [];
+  let target = archiveDir;
+  try {
+    mkdirSync(archiveDir, { recursive: true });
+    for (const path of [state.file, resultPath]) {
+      target = uniqueTarget(join(archiveDir, basename(path)));
+      moveFile(path, target);
+      moved.push(path);
+    }
+  } catch (error) {
+    const code = fileSystemErrorCode(error);
+    if (code === null) throw error;
+    const stays = moved.length === 0 ? `${state.file} and its result stay where they are` : `${state.file} was archived, its result ${resultPath} stays where it is`;
+    const message = `Could not move ${moved.length === 0 ? state.file : resultPath} into the archive ${archiveDir} (to ${target}): ${describeFileSystemError(error)}. ${stays}; the orders' outcomes are as reported. Make the archive folder writable, or pass another --archive <folder>.`;
+    logger.error({ file: state.file, archive: archiveDir, code }, 'not archived');
+    return { file: state.file, path: target, code, message };
   }
   logger.info({ file: state.file, archive: archiveDir }, 'archived');
+  return null;
 }
 
 function uniqueTarget(path: string): string {

@@ -23,12 +23,26 @@ export interface JsonOrder {
   issues: ReturnType<typeof issueToJson>[];
 }
 
+/** A file the run could not write: a result file, or a sheet it could not move into the archive. */
+export interface JsonOutputError {
+  /** The input sheet it belongs to. */
+  file: string;
+  /** The file that could not be written or moved. */
+  path: string;
+  /** The system error code (EACCES, ENOSPC...), or null when the cause was not the file system. */
+  code: string | null;
+  message: string;
+}
+
 export interface JsonReport {
   command: 'validate' | 'import' | 'reconcile';
   input: JsonInput[];
   summary: Record<string, number>;
   orders: unknown[];
+  /** The result files written; a file that could not be written is in outputErrors instead. */
   output: string | string[] | null;
+  /** Present only when some file could not be written (exit code 2); the orders' outcomes stand all the same. */
+  outputErrors?: JsonOutputError[];
 }
 
 export function toJsonIssues(issues: readonly Issue[]): ReturnType<typeof issueToJson>[] {

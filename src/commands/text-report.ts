@@ -26,9 +26,10 @@ export function formatValidateText(report: JsonReport): string {
   let listed = 0;
   let total = 0;
   const isSeveralFiles = report.input.length > 1;
-  for (const order of report.orders as { customerOrderId: string | null; file?: string; issues: { row: number | null; column: string | null; severity: string; message: string }[] }[]) {
+  for (const order of report.orders as { customerOrderId: string | null; file?: string; issues: { row: number | null; column: string | null; code: string; severity: string; message: string }[] }[]) {
     for (const issue of order.issues) {
-      if (issue.severity !== 'error') continue;
+      // A missing column is said once, with its file, above; every order repeats it only in the result file.
+      if (issue.severity !== 'error' || issue.code === 'missing_column') continue;
       total++;
       if (listed >= MAX_LISTED_ISSUES) continue;
       if (listed === 0) lines.push('Problems:');

@@ -14,7 +14,8 @@ import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from './json-report.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
+import { outputErrorOf } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { Progress } from './progress.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
@@ -57,6 +58,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   const inputs: JsonInput[] = [];
   const orders: JsonOrder[] = [];
   const outputs: string[] = [];
+  const outputErrors: JsonOutputError[] = [];
   const statuses: string[] = [];
   let hasUnusableInput = false;
 
@@ -86,26 +88,34 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     });
     if (!options.skipResultFile) {
       const path = resultPathFor(file, options.out, files.length, 'result', takenOutputs);
-      outputs.push(
-        await writeResultFile({
-          command: 'validate',
-          sheet,
-          outcomes,
-          extraColumns: [],
-          path,
-          isDefaultPath: options.out === undefined,
-          generatedAt: new Date(),
-          notes: [`Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`],
-          sourcesOfSale: options.context.sourcesOfSale,
-          logger: options.logger,
-        }),
-      );
+      try {
+        outputs.push(
+          await writeResultFile({
+            command: 'validate',
+            sheet,
+            outcomes,
+            extraColumns: [],
+            path,
+            isDefaultPath: options.out === undefined,
+            generatedAt: new Date(),
+            notes: [`Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`],
+            sourcesOfSale: options.context.sourcesOfSale,
+            logger: options.logger,
+          }),
+        );
+      } catch (error) {
+        // The verdicts stand: they are reported, and the file that could not be written after them.
+        const failure = outputErrorOf(error, file, path);
+        if (!failure) throw error;
+        options.logger.error({ file, path, code: failure.code }, 'result file not written');
+        outputErrors.push(failure);
+      }
     }
   }
 
   const summary = countByStatus(statuses);
   return {
-    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs) },
+    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
     hasUnusableInput,
     hasInvalidOrders: (summary.invalid ?? 0) > 0,
   };

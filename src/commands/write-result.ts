@@ -1,6 +1,7 @@
 /** Writes the result file of one sheet (xlsx or csv by extension), row for row with the outcomes. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { toOutputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CompactRowStore } from '../orders/row-store.js';
 import type { CheckedSheet } from '../orders/types.js';
@@ -24,7 +25,10 @@ export interface WriteResultOptions {
   logger: Logger;
 }
 
-/** Returns the path actually written. */
+/**
+ * Returns the path actually written. A file that cannot be written (no permission, disk full, a
+ * file where a folder should be) throws an OutputError naming it; nothing is left half written.
+ */
 export async function writeResultFile(options: WriteResultOptions): Promise<string> {
   const { sheet, outcomes } = options;
   let path = options.path;
@@ -60,9 +64,15 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
       notes,
     },
   };
-  mkdirSync(dirname(path), { recursive: true });
-  if (format === 'csv') await writeResultCsv(path, input, cellText);
-  // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
-  else await (await import('../report/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    if (format === 'csv') await writeResultCsv(path, input, cellText);
+    // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
+    else await (await import('../report/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
+  } catch (error) {
+    throw toOutputError(error, path, 'the result file', RESULT_REMEDY) ?? error;
+  }
   return path;
 }
+
+const RESULT_REMEDY = 'Write it somewhere you can with --out <file or folder>, or make that folder writable, and run the command again.';

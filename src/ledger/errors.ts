@@ -27,7 +27,7 @@ export class LedgerBusyError extends LedgerError {
     readonly holder: LockHolder | null,
     waitedMs: number,
   ) {
-    super(path, describeBusy(path, holder, waitedMs));
+    super(path, describeRunLockRefusal(path, holder, waitedMs));
   }
 }
 
@@ -47,10 +47,25 @@ export class LedgerStateError extends Error {
   }
 }
 
-function describeBusy(path: string, holder: LockHolder | null, waitedMs: number): string {
+/** A wait shorter than this was a refusal at once: the lock was tried, not waited for. */
+const AT_ONCE_MS = 1000;
+
+/**
+ * Why a run did not start, for the one line the CLI prints: who holds the ledger and what to do. A run
+ * that was refused at once and one that gave up after waiting read differently; a refusal at once never
+ * mentions a wait (the few ms spent trying the lock are not one).
+ */
+export function describeRunLockRefusal(path: string, holder: LockHolder | null, waitedMs: number): string {
   const who = holder
     ? `process ${holder.pid} on ${holder.host}${holder.command ? ` (${holder.command})` : ''}, started at ${holder.startedAt}`
     : 'another process';
-  const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs / 1000)} s` : '';
-  return `Another run is using the ledger ${path}: ${who}. Two runs on one ledger never interleave; try again when it ends${waited}, or pass --ledger <path> for a separate ledger.`;
+  const what = waitedMs < AT_ONCE_MS ? `Another run is using the ledger ${path}` : `Another run was still using the ledger ${path} after ${formatWait(waitedMs)} of waiting`;
+  return `${what}: ${who}. Two runs on one ledger never interleave, so this one did not start: run it again once that one has finished, or pass --ledger <path> to use a separate ledger.`;
+}
+
+function formatWait(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return `${minutes} min`;
 }

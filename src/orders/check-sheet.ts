@@ -33,7 +33,7 @@ export interface MappedColumns {
 
 /**
  * Checks every row and order of an opened sheet. Never throws for what is in the sheet: a missing
- * required column makes every order invalid (and says so in `fileIssues`). Throws UsageError for
+ * required column makes every order invalid (and says so in `fileIssues` and in each order's issues). Throws UsageError for
  * an unknown time zone, which is a setting, not sheet content.
  */
 export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
@@ -93,7 +93,8 @@ export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: Mapp
     const d = drafts[i]!;
     const finished = finishDraft(d, plan, ctx.now.getTime());
     const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
-    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, finished.issues, finished.isValid ? payloads : null);
+    const issues = plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues];
+    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, issues, finished.isValid ? payloads : null);
     drafts[i] = undefined; // let the draft go as soon as its order is finished
   }
 
@@ -164,6 +165,21 @@ function withMissingColumns(issues: Issue[], plan: SheetPlan): Issue[] {
     message: `The sheet has no ${field} column, which every order needs: add it (see the template).`,
   }));
   return [...issues, ...missing];
+}
+
+/**
+ * A missing required column makes every order invalid, and each order says so: an order marked
+ * invalid must carry the error that makes it so, in the JSON report, the result file's issues column
+ * and its Fix sheet alike.
+ */
+function missingColumnIssues(plan: SheetPlan, row: number | null): Issue[] {
+  return plan.missingRequired.map((field) => ({
+    row,
+    column: field,
+    code: 'missing_column',
+    severity: 'error',
+    message: `This order cannot be sent: the sheet has no ${field} column, which every order needs. Add the column and fill it in.`,
+  }));
 }
 
 /** Columns of the order-level fields: on an order's later rows they usually repeat the first's. */

@@ -55,6 +55,10 @@ function checkRequired(d: OrderDraft, plan: SheetPlan): void {
   for (const f of plan.requiredOrderFields) {
     if ((d.seen & f.bit) === 0) addIssue(d, first, f, 'required', requiredMessage(f, 'order'));
   }
+  const line1 = plan.byField.get('addressLine1')!;
+  if (line1.col >= 0 && line1.def.requiredValue && (d.seen & plan.addressLineBits) === 0) {
+    addIssue(d, first, line1, 'required', `${line1.header} is empty, and so are the other address lines: every order needs a shipping address line.`);
+  }
   const carrier = plan.byField.get('carrierId')!;
   if ((d.seen & carrier.bit) !== 0 || (d.seen & plan.shippingDetailBits) === 0) return;
   const given = SHIPPING_DETAILS.map((field) => plan.byField.get(field)!).filter((f) => (d.seen & f.bit) !== 0);

@@ -149,8 +149,7 @@ function mergeLine(d: OrderDraft, row: number, cells: readonly CellValue[], plan
   const sub = d.subTotalCents + t.subTotalCents;
   const disc = d.discountTotalCents + t.discountTotalCents;
   if (!Number.isSafeInteger(sub) || !Number.isSafeInteger(disc)) {
-    const f = line.quantity;
-    addIssue(d, row, f, 'invalid_number', `${f.header} ${quantity} times the price is too large to add up exactly.`);
+    reportOverflow(d, row, plan, quantity, unitPrice, typeof discount === 'number' ? discount : 0, t);
     d.linesComplete = false;
     return;
   }
@@ -159,6 +158,33 @@ function mergeLine(d: OrderDraft, row: number, cells: readonly CellValue[], plan
   if (d.lines !== null && typeof productId === 'string' && typeof lineId === 'string' && typeof name === 'string') {
     d.lines.push({ productId, customerLineItemId: lineId, name, quantity, unitPriceCents: unitPrice, discountCents: typeof discount === 'number' ? discount : null });
   }
+}
+
+/** The largest amount, in cents, that sums of cents still add up exactly (2^53 - 1 cents). */
+const EXACT_CENTS_MAX = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A line amount (quantity x unitPrice, or quantity x discount) or the order's running sum of them too
+ * large to add up exactly in cents. Neither number is wrong on its own (the quantity is a fine whole
+ * number, the price a fine amount): their product is an amount past exact arithmetic. So the issue is
+ * `invalid_number`, the code of an amount the tool cannot use, on both cells of the product, since
+ * either may be the typo; when every line is fine alone but they add up past it, on the order's
+ * subTotal (or discountTotal), the amount that cannot be computed.
+ */
+function reportOverflow(d: OrderDraft, row: number, plan: SheetPlan, quantity: number, unitPrice: number, discount: number, line: { subTotalCents: number; discountTotalCents: number }): void {
+  const q = plan.line.quantity;
+  const limit = formatCents(EXACT_CENTS_MAX);
+  const product = (f: PlannedField, cents: number) => {
+    const message = `${q.header} ${quantity} x ${f.header} ${formatCents(cents)} is more than ${limit}, the largest amount that adds up exactly in cents: check both cells, one is probably mistyped.`;
+    addIssue(d, row, q, 'invalid_number', message);
+    addIssue(d, row, f, 'invalid_number', message);
+  };
+  if (!Number.isSafeInteger(line.subTotalCents)) return product(plan.line.unitPrice, unitPrice);
+  if (!Number.isSafeInteger(line.discountTotalCents)) return product(plan.line.discount, discount);
+  const isSub = !Number.isSafeInteger(d.subTotalCents + line.subTotalCents);
+  const total = plan.byField.get(isSub ? 'subTotal' : 'discountTotal')!;
+  const what = isSub ? 'unitPrice x quantity' : 'discount x quantity';
+  addIssue(d, row, total, 'invalid_number', `The lines of order ${d.customerOrderId ?? ''} up to row ${row} add up (${what}) to more than ${limit}, the largest amount that adds up exactly in cents: check the quantities and prices.`);
 }
 
 /** A reference value as the user wrote it, for messages. */

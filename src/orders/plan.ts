@@ -30,8 +30,13 @@ export interface SheetPlan {
   readonly country: PlannedField;
   /** Order-level fields present in the sheet, except customerOrderId and postalOrZipCode (read after the country). */
   readonly orderFields: readonly PlannedField[];
-  /** Order-level fields present in the sheet that every order must fill in. */
+  /** Order-level fields present in the sheet that every order must fill in (the address lines aside, see addressLineBits). */
   readonly requiredOrderFields: readonly PlannedField[];
+  /**
+   * Bits of the address line fields. The address needs one non-blank line, in any of them (PRODUCT.md
+   * section 2: addressLines = the non-blank address lines), so addressLine1 alone may be blank.
+   */
+  readonly addressLineBits: number;
   /** Bits of the optional orderShippingDetails fields other than carrierId. */
   readonly shippingDetailBits: number;
   readonly line: Readonly<Record<LineField, PlannedField>>;
@@ -88,7 +93,8 @@ export function planColumns(headers: readonly string[], columns: readonly (Field
     country: byField.get('countryCode')!,
     orderFields: present.filter((p) => p.slot >= 0 && p.field !== 'postalOrZipCode'),
     shippingDetailBits: all.filter((p) => SHIPPING_DETAIL_FIELDS.has(p.field)).reduce((bits, p) => bits | p.bit, 0),
-    requiredOrderFields: present.filter((p) => p.slot >= 0 && p.def.requiredValue),
+    requiredOrderFields: present.filter((p) => p.slot >= 0 && p.def.requiredValue && !p.isAddressLine),
+    addressLineBits: all.filter((p) => p.isAddressLine).reduce((bits, p) => bits | p.bit, 0),
     line: {
       productId: byField.get('productId')!,
       customerLineItemId: byField.get('customerLineItemId')!,

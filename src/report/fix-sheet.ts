@@ -84,6 +84,11 @@ export function createFixCollector(columns: readonly (Field | null)[], limit: nu
         const t = toTemplate[c.colIndex] ?? -1;
         if (t >= 0) cells.push({ templateIndex: t, severity: c.severity, note: c.note });
       }
+      // A column the input lacks is in the Fix sheet (template form), empty: mark it, so the user sees what to fill in.
+      for (const issue of row.issues) {
+        const t = issue.code === 'missing_column' && issue.column !== null ? TEMPLATE_HEADERS.indexOf(issue.column as Field) : -1;
+        if (t >= 0 && !cells.some((c) => c.templateIndex === t)) cells.push({ templateIndex: t, severity: 'error', note: issue.message });
+      }
       kept.push({ row: { values, cells, issues: formatRowIssues(row) }, orderKey });
     },
     finish() {

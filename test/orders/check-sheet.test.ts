@@ -119,7 +119,9 @@ describe('sheet-level outcomes', () => {
     const fields = FIELDS.filter((f) => f !== 'phone');
     const sheet = await check([validRow()], contextAt(), { fields });
     expect(sheet.fileIssues.map((i) => [i.code, i.column])).toEqual([['missing_column', 'phone']]);
-    expect(sheet.orders.map((o) => [o.status, o.issues])).toEqual([['invalid', []]]);
+    // Every order carries the error that makes it invalid, not an empty list beside an 'invalid' status.
+    expect(sheet.orders.map((o) => [o.status, o.issues.map((i) => [i.row, i.column, i.code, i.severity])])).toEqual([['invalid', [[2, 'phone', 'missing_column', 'error']]]]);
+    expect(sheet.orders[0]!.issues[0]!.message).toContain('no phone column');
     expect(sheet.orders[0]!.payload).toBeUndefined();
   });
 

@@ -43,6 +43,23 @@ describe('required', () => {
     expect(issuesWith(sheet.orders[1]!, 'required')[0]!.message).toMatch(/every row must name its order/);
   });
 
+  it('accepts an address whose first line is blank, sending the non-blank lines', async () => {
+    const order = await checkOne([validRow({ addressLine1: '', addressLine2: 'Apt 4B', addressLine3: '12 Side St' })]);
+    expect(order.issues).toEqual([]);
+    expect(order.payload?.customerDetails.shippingAddress.addressLines).toEqual(['Apt 4B', '12 Side St']);
+    const later = await checkOne([validRow({ addressLine1: '', addressLine2: '', quantity: '1' }), laterRow({ addressLine1: '', addressLine2: 'Apt 4B', customerLineItemId: '2', quantity: '1' })]);
+    expect(later.issues).toEqual([]);
+    expect(later.payload?.customerDetails.shippingAddress.addressLines).toEqual(['Apt 4B']);
+  });
+
+  it('still needs one non-blank address line, asked for at addressLine1', async () => {
+    const order = await checkOne([validRow({ addressLine1: ' ', addressLine2: '', addressLine3: '' })]);
+    expect(order.status).toBe('invalid');
+    expect(issuesWith(order, 'required')).toEqual([
+      { row: 2, column: 'addressLine1', code: 'required', severity: 'error', message: 'addressLine1 is empty, and so are the other address lines: every order needs a shipping address line.', colIndex: 11 },
+    ]);
+  });
+
   it('asks for a carrier when other shipping details are filled in', async () => {
     const order = await checkOne([validRow({ shipLabelNameDisplay: 'Acme Mugs' })]);
     expect(issuesWith(order, 'required')).toMatchObject([{ row: 2, column: 'carrierId', message: expect.stringMatching(/shipLabelNameDisplay is filled in/) }]);
@@ -92,6 +109,29 @@ describe('not_allowed', () => {
 });
 
 describe('invalid_number', () => {
+  it('refuses a line whose quantity x unitPrice is past exact cents, on both cells of the product', async () => {
+    const order = await checkOne([validRow({ quantity: '100000000', unitPrice: '999999999.99', subTotal: '', grandTotal: '' })]);
+    expect(order.status).toBe('invalid');
+    const issues = order.issues.filter((i) => i.severity === 'error');
+    // The quantity is a fine whole number and the price a fine amount: not invalid_integer; their product is the amount at fault.
+    expect(issues.map((i) => [i.row, i.column, i.code])).toEqual([
+      [2, 'quantity', 'invalid_number'],
+      [2, 'unitPrice', 'invalid_number'],
+    ]);
+    expect(issues[0]!.message).toBe(
+      'quantity 100000000 x unitPrice 999999999.99 is more than 90071992547409.91, the largest amount that adds up exactly in cents: check both cells, one is probably mistyped.',
+    );
+    expect(order.payload).toBeUndefined();
+  });
+
+  it('refuses lines fine alone that add up past exact cents, on the subTotal', async () => {
+    const big = { quantity: '50000', unitPrice: '999999999.99', subTotal: '', grandTotal: '' };
+    const order = await checkOne([validRow(big), laterRow({ ...big, customerLineItemId: '2' })]);
+    const issues = order.issues.filter((i) => i.severity === 'error');
+    expect(issues.map((i) => [i.row, i.column, i.code])).toEqual([[3, 'subTotal', 'invalid_number']]);
+    expect(issues[0]!.message).toMatch(/^The lines of order SO-1 up to row 3 add up \(unitPrice x quantity\) to more than 90071992547409\.91/);
+  });
+
   it('refuses an amount with a comma as decimal mark', async () => {
     const order = await checkOne([validRow({ unitPrice: '29,99' })]);
     expect(codes(order)).toEqual(['invalid_number']);

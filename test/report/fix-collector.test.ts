@@ -28,6 +28,16 @@ describe('the Fix rows', () => {
     expect(rows[0]!.issues).toBe('zip: Bad ZIP.\nTotals.');
   });
 
+  test('marks the empty cell of a column the input lacks, so the user sees what to fill in', () => {
+    const collector = createFixCollector(COLUMNS.map((f) => (f === 'sourceOfSale' ? null : f)), 10);
+    const missing = { row: 2, column: 'sourceOfSale', code: 'missing_column', severity: 'error', message: 'The sheet has no sourceOfSale column.' } as const;
+    collector.add({ ...row(2, 'A-1'), issues: [missing] });
+    const [fixRow] = collector.finish().rows;
+    const t = TEMPLATE_HEADERS.indexOf('sourceOfSale');
+    expect(fixRow!.values[t]).toBeNull();
+    expect(fixRow!.cells).toEqual([{ templateIndex: t, severity: 'error', note: 'The sheet has no sourceOfSale column.' }]);
+  });
+
   test('past the limit, drops whole orders so the sheet never offers part of an order', () => {
     const collector = createFixCollector(COLUMNS, 3);
     for (const [n, order] of [[2, 'A'], [3, 'B'], [4, 'C'], [5, 'B'], [6, 'D'], [7, 'A']] as const) collector.add(row(n, order));
