@@ -8,7 +8,7 @@ import { orderReadSchema, type OrderRead, type PackageRecord } from '../contract
 import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } from './error-message.js';
 import { fastOrderRead, fastOrdersPage, fastPackagesPage, type FastPage } from './fast-pages.js';
 import { AuthError, ForbiddenError, HttpError, TransportError } from './errors.js';
-import { createHttpTransport, type HttpReply, type HttpRequest } from './http.js';
+import { createHttpTransport, parseHttpDate, type HttpReply, type HttpRequest, type HttpTransport } from './http.js';
 import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPath } from './queries.js';
 import { describeSchemaProblems, inventoryPageSchema, orderEnvelopeSchema, ordersPageSchema, packagesPageSchema } from './responses.js';
 import { parseRetryAfterMs } from './retry.js';
@@ -22,12 +22,27 @@ type Call = Omit<HttpRequest, 'stage'>;
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const now = options.now ?? Date.now;
   const flow = options.auth ?? CLIENT_DEFAULTS.auth;
-  const transport = createHttpTransport({
+  const exchanges = createHttpTransport({
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
     connections: options.connections ?? CLIENT_DEFAULTS.connections,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // The API's clock as its answers tell it: the Date header of the latest answer (any status, a token
+  // exchange included) and the local instant it came in. Its clock can differ from ours (reconcile).
+  let serverClock: { serverMs: number; localMs: number } | undefined;
+  // A server sends one Date text per second: it is parsed once, not for every answer.
+  let lastDate: { text: string | undefined; ms: number | null } = { text: undefined, ms: null };
+  const transport: HttpTransport = {
+    ...exchanges,
+    async send(request) {
+      const reply = await exchanges.send(request);
+      const text = reply.headers.date;
+      if (text !== lastDate.text) lastDate = { text, ms: parseHttpDate(text) };
+      if (lastDate.ms !== null) serverClock = { serverMs: lastDate.ms, localMs: now() };
+      return reply;
+    },
+  };
   // Credentials stay in this closure: never on an object that could be logged or thrown.
   const { clientId, clientSecret } = options;
   const tokens = createTokenCache({
@@ -201,6 +216,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const call: Call = { method: 'GET', path: '/api/v0/inventory/items', query: buildInventoryQuery(query), ...optional('signal', callOptions?.signal) };
       const page = await getPage(call, inventoryPageSchema);
       return pageOf(page.data, page);
+    },
+
+    async serverNow(callOptions) {
+      // Nothing heard yet: the token exchange is an answer too (and its token serves the calls that follow).
+      if (!serverClock) await tokenFor({ method: 'POST', path: TOKEN_PATHS[flow], ...optional('signal', callOptions?.signal) });
+      return serverClock ? new Date(serverClock.serverMs + (now() - serverClock.localMs)) : null;
     },
 
     close: () => transport.close(),

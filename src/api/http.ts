@@ -135,6 +135,27 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   return { send, urlOf, close: async () => void (await Promise.all([pool.close(), largePool?.close()])) };
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+
+/**
+ * The instant of an HTTP `Date` header in IMF-fixdate form ("Sun, 06 Nov 1994 08:49:37 GMT", the
+ * only form RFC 9110 lets a server send), in ms since the epoch; null when absent or anything else
+ * (garbage, a date that does not exist). Date.parse is not used: it reads "1" as a date.
+ */
+export function parseHttpDate(value: string | undefined): number | null {
+  const match = value === undefined ? null : IMF_FIXDATE.exec(value.trim());
+  if (!match) return null;
+  const [, day, monthName, year, hours, minutes, seconds] = match;
+  const month = MONTHS.indexOf(monthName!);
+  if (month < 0) return null;
+  const ms = Date.UTC(Number(year), month, Number(day), Number(hours), Number(minutes), Number(seconds));
+  const back = new Date(ms);
+  // Date.UTC rolls 31 Feb over to March and 24:00 to the next day: such a header is not a date.
+  const isExact = back.getUTCDate() === Number(day) && back.getUTCMonth() === month && back.getUTCHours() === Number(hours) && back.getUTCMinutes() === Number(minutes) && back.getUTCSeconds() === Number(seconds);
+  return isExact ? ms : null;
+}
+
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
   constructor() {

@@ -76,5 +76,11 @@ export interface ApiClient {
   /** getTrackingUpdates in two steps: the exchange now (errors as there), the parse when the caller is ready. */
   fetchTrackingUpdates(query: TrackingQuery, options?: { signal?: AbortSignal }): Promise<UnparsedPage<PackageRecord>>;
   listInventory(query?: InventoryQuery, options?: { signal?: AbortSignal }): Promise<PageResult<InventoryItem>>;
+  /**
+   * The API's clock now: the Date header of its latest answer, moved on by the local time since.
+   * Before any answer, a token exchange is made to hear one (its token is kept). null when the API
+   * sends no readable Date header (a caller then goes by its own clock).
+   */
+  serverNow(options?: { signal?: AbortSignal }): Promise<Date | null>;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
  * `order-batch reconcile`: the connection and the ledger around src/reconcile, for the CLI and the web app.
- * With the embedded sandbox, "now" is the sandbox's clock unless --now pins it.
+ * "now" is --now when given; else the embedded sandbox's clock; else the API's clock, as the Date
+ * header of its answers tells it (the local clock when it does not).
  */
 import type { Logger } from '../log.js';
 import { openLedger } from '../ledger/index.js';
@@ -12,7 +13,9 @@ export interface ReconcileCommandOptions {
   connection: ConnectionSettings;
   useSandbox: boolean;
   ledgerPath: string;
+  /** The local clock at start, or --now. */
   now: Date;
+  /** --now was given: it wins over the API's clock. */
   isNowPinned: boolean;
   since?: Date;
   hours?: number;
@@ -38,6 +41,7 @@ export async function reconcileCommand(options: ReconcileCommandOptions): Promis
       ledger,
       client: connection.client,
       now,
+      isNowFromApi: !options.isNowPinned && !connection.sandboxNow,
       since: options.since,
       hours: options.hours,
       ordersFile: options.ordersFile,

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as afterPendingIo, setTimeout as sleepFor } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
-import { AuthError, ForbiddenError, isRetryable, TransportError } from '../api/errors.js';
+import { AuthError, ForbiddenError, HttpError, isRetryable, TransportError } from '../api/errors.js';
 import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
 import type { ApiClient, ListOrdersQuery, UnparsedPage } from '../api/types.js';
 import type { SearchBy } from '../contract/enums.js';
@@ -33,6 +33,7 @@ export interface ReaderStats {
 export interface ApiReader {
   /** Each order's read; null when the API answers 404. */
   readOrders(customerOrderIds: readonly string[]): Promise<Map<string, OrderRead | null>>;
+  /** Each order's packages; none when the API answers 404 (an order it does not know). */
   readPackagesOf(customerOrderIds: readonly string[]): Promise<Map<string, PackageRecord[]>>;
   /**
    * Every page of tracking updates in the window; `onPage` gets each page as it arrives (in any
@@ -45,6 +46,8 @@ export interface ApiReader {
    * run, when the API refuses it or the answer is too large; the caller then reads order by order.
    */
   tryListOrders(query: ListOrdersQuery): Promise<OrderRead[] | null>;
+  /** The API's clock now (ApiClient.serverNow, with retries for the token exchange it may make); null when it does not tell. */
+  readServerNow(): Promise<Date | null>;
   stats(): ReaderStats;
   /** Stops every request queued or in flight: they reject with `reason` (a run that failed elsewhere). */
   cancel(reason: Error): void;
@@ -199,8 +202,8 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       return new Map(ids.map((id, i) => [id, reads[i]?.order ?? null]));
     },
     async readPackagesOf(ids) {
-      const pages = await all(ids.map((id) => call(`packages of ${id}`, (signal) => client.getPackages(id, { signal }))));
-      return new Map(ids.map((id, i) => [id, pages[i]?.data ?? []]));
+      const pages = await all(ids.map((id) => call(`packages of ${id}`, (signal) => readPackagesOrNone(client, id, signal))));
+      return new Map(ids.map((id, i) => [id, pages[i] ?? []]));
     },
     readTrackingWindow,
     async listOrders(query) {
@@ -217,9 +220,23 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
         return null;
       }
     },
+    readServerNow: () => call('the API clock', (signal) => client.serverNow({ signal })),
     stats: () => ({ ...stats }),
     cancel: stopAll,
   };
+}
+
+/**
+ * An order's packages; none when the API answers 404: it does not know the order (PRODUCT.md
+ * section 6), which its order read reports as not_found. One unknown order must not stop the run.
+ */
+async function readPackagesOrNone(client: ApiClient, customerOrderId: string, signal: AbortSignal): Promise<PackageRecord[]> {
+  try {
+    return (await client.getPackages(customerOrderId, { signal })).data;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return [];
+    throw error;
+  }
 }
 
 /** Failures no other request can get past: the credentials or the client's rights. */

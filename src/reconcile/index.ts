@@ -17,6 +17,7 @@ import type { JsonReport } from '../commands/json-report.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
+import { readRunNow } from './api-clock.js';
 import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
 import { gatherFromApi, GATHER_DEFAULTS, packagesFor, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
 import { reconcileOrder } from './match.js';
@@ -36,8 +37,16 @@ export interface ReconcileOptions {
   hours?: number;
   ordersFile?: string;
   all?: boolean;
-  /** The instant the run reconciles as of (the end of the tracking window, the late clock). */
+  /**
+   * The instant the run reconciles as of (the end of the tracking window, the late clock). With
+   * isNowFromApi, only the fallback for an API that does not say what time it is.
+   */
   now: Date;
+  /**
+   * Reconcile as of the API's clock (the Date header of its answers) rather than `now`: for a run
+   * without --now, as the machine's clock can differ from the API's. Default false.
+   */
+  isNowFromApi?: boolean;
   lateAfterDays: number;
   /** Workbook path (.xlsx) or an existing folder; default reconcile-<UTC time>.xlsx here. */
   out?: string;
@@ -71,6 +80,9 @@ export interface ReconcileResult {
   timings: { selectMs: number; fetchMs: number; matchMs: number; writeMs: number };
 }
 
+/** The latest instant a Date can hold. */
+const LATEST_DATE = new Date(8.64e15);
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 export function defaultWorkbookName(now: Date): string {
@@ -95,8 +107,9 @@ function apiUnusable(error: unknown): unknown {
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   const { ledger } = options;
   if (!Number.isFinite(options.lateAfterDays) || options.lateAfterDays < 0) throw new UsageError('lateAfterDays must be a number of days, 0 or more.');
-  checkSelectOptions(options);
-  const output = workbookPathFor(options.out, options.now);
+  // Before the API's time is known, only "in the future" cannot be judged: that waits for selectOrders.
+  checkSelectOptions(options.isNowFromApi ? { ...options, now: LATEST_DATE } : options);
+  workbookPathFor(options.out, options.now);
   let lock: RunLock | undefined;
   let store: PackageStore | undefined;
   try {
@@ -105,12 +118,12 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
     const runId = ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
     let result: ReconcileResult;
     try {
-      result = await runReconcile(options, store, output);
+      result = await runReconcile(options, store);
     } catch (error) {
       if (ledger && runId) ledger.finishRun(runId, { summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw apiUnusable(error);
     }
-    if (ledger && runId) ledger.finishRun(runId, { summary: result.report.summary, resultFiles: [output, ...(options.confirmationsPath ? [options.confirmationsPath] : [])] });
+    if (ledger && runId) ledger.finishRun(runId, { summary: result.report.summary, resultFiles: [result.output, ...(options.confirmationsPath ? [options.confirmationsPath] : [])] });
     return result;
   } finally {
     if (options.store === undefined) store?.close();
@@ -118,16 +131,19 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   }
 }
 
-async function runReconcile(options: ReconcileOptions, store: PackageStore, output: string): Promise<ReconcileResult> {
-  const { ledger, logger, now } = options;
+async function runReconcile(given: ReconcileOptions, store: PackageStore): Promise<ReconcileResult> {
   const reader = createApiReader({
-    client: options.client,
-    logger,
-    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
-    ...options.readerOverrides,
+    client: given.client,
+    logger: given.logger,
+    ...(given.concurrency ? { concurrency: given.concurrency } : {}),
+    ...(given.maxAttempts ? { maxAttempts: given.maxAttempts } : {}),
+    ...given.readerOverrides,
   });
   const t0 = performance.now();
+  // From here on, "now" is the one instant the whole run goes by.
+  const options: ReconcileOptions = given.isNowFromApi ? { ...given, now: await readRunNow(reader, given.now, given.logger) } : given;
+  const { ledger, logger, now } = options;
+  const output = workbookPathFor(options.out, now);
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
   const prefetch = prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
@@ -168,7 +184,7 @@ async function runReconcile(options: ReconcileOptions, store: PackageStore, outp
   const orders = await matchOrders({ selection, gathered, store, reader, options });
   const t3 = performance.now();
   const fetched = describeFetch(gathered);
-  rememberRun(store, gathered, selection, orders, options.now);
+  rememberRun(store, gathered, selection, orders, now);
 
   const stats = reader.stats();
   const summaryFacts: [string, string | number][] = [
@@ -239,7 +255,9 @@ interface MatchContext {
 /** Every selected order reconciled, suspicious ones re-read, then the unknown orders found on the way. */
 async function matchOrders({ selection, gathered, store, reader, options }: MatchContext): Promise<ReconciledOrder[]> {
   const readOf = (id: string) => (gathered.freshReads.has(id) ? gathered.freshReads.get(id) : (selection.reads.get(id) ?? store.getOrderRead(id)?.read));
-  const reconcileOne = (id: string) =>
+  // An --orders result file lists its orders as sent, whether or not this ledger recorded them.
+  const isListedAsSent = selection.mode === 'orders-file';
+  const reconcileOne = (id: string, isSelected = true) =>
     reconcileOrder({
       expected: selection.expected.get(id),
       read: readOf(id),
@@ -248,8 +266,9 @@ async function matchOrders({ selection, gathered, store, reader, options }: Matc
       lateAfterDays: options.lateAfterDays,
       isLedgerConsulted: options.ledger !== undefined,
       customerOrderId: id,
+      isListedAsSent: isListedAsSent && isSelected,
     });
-  const orders = selection.customerOrderIds.map(reconcileOne);
+  const orders = selection.customerOrderIds.map((id) => reconcileOne(id));
   // A page that shifted while it was fetched can drop a package: where the API says a line shipped
   // but its units are missing, and this run saw the order change, its packages are read directly.
   if (gathered.strategy === 'tracking') {
@@ -267,7 +286,7 @@ async function matchOrders({ selection, gathered, store, reader, options }: Matc
     }
   }
   for (const id of gathered.unknownIds) {
-    const order = reconcileOne(id);
+    const order = reconcileOne(id, false);
     // An order of another channel (a marketplace order the network fulfils) is not ours to report.
     if (order.exceptions.some((e) => e.type === 'unknown_order')) orders.push(order);
   }

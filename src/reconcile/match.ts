@@ -3,7 +3,7 @@
  * shipped (packages). Pure: the clock and the late threshold are handed in.
  *
  * Roll-up status, first match wins:
- *   not_found          we sent it, the API does not know it (404);
+ *   not_found          we sent it (the ledger or an --orders file says so), the API does not know it (404);
  *   exception          any exception other than replaced_package (the network re-shipped; a line
  *                      it added to record that is folded into the replaced_package exception),
  *                      and other than canceled_line when every line is canceled;
@@ -24,7 +24,7 @@
  *   unexpected_disposition  a line of an api order with a disposition other than api_order; an order we sent that
  *                           comes back with an order disposition other than api;
  *   unknown_order           an api order (or packages of one) the ledger has no record of sending;
- *   missing_order           an order the ledger holds that the API answers 404 for;
+ *   missing_order           an order the ledger holds (or an --orders file lists as sent) that the API answers 404 for;
  *   amount_mismatch         read-side amounts other than PRODUCT.md section 6 says (amounts.ts).
  */
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -59,6 +59,11 @@ export interface ReconcileOrderInput {
   isLedgerConsulted?: boolean;
   /** Needed only when neither expected, read nor a package names the order. */
   customerOrderId?: string;
+  /**
+   * The selection says we sent it though the ledger holds no record (an order an --orders result
+   * file lists as accepted): a 404 then makes it not_found too, not an order of nobody's.
+   */
+  isListedAsSent?: boolean;
 }
 
 function units(n: number): string {
@@ -216,14 +221,15 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
   const { lines, strays } = countUnits(mergeLines(expected, read), resolved.live);
   const orderDisposition = read?.disposition ?? null;
   const isApiOrder = orderDisposition === null || orderDisposition === API_ORDER_DISPOSITION;
-  const isNotFound = expected !== undefined && read === null;
+  const isNotFound = read === null && (expected !== undefined || input.isListedAsSent === true);
   const exceptions: ReconcileException[] = [];
 
   if (isNotFound) {
-    const when = expected.submittedAt ? ` accepted on ${expected.submittedAt}` : ' accepted';
-    exceptions.push(exception('missing_order', `The API does not know this order (404), though the ledger recorded it${when}.`));
+    const when = expected?.submittedAt ? ` accepted on ${expected.submittedAt}` : ' accepted';
+    const source = expected ? 'the ledger recorded it' : 'the orders file lists it as';
+    exceptions.push(exception('missing_order', `The API does not know this order (404), though ${source}${when}.`));
   }
-  if (!expected && (input.isLedgerConsulted ?? true) && isApiOrder) {
+  if (!expected && !isNotFound && (input.isLedgerConsulted ?? true) && isApiOrder) {
     const seen = read ? 'holds this order' : `shows ${resolved.packages.length} package(s) of this order`;
     exceptions.push(exception('unknown_order', `The API ${seen}, but the ledger has no record of sending it.`));
   }

@@ -1,10 +1,11 @@
 /**
- * The persistent PackageStore: a SQLite file beside the ledger (`<ledger dir>/reconcile.db`).
- * It is a cache of what the API said, never the only copy of anything: a file of an unknown
- * version is emptied and rebuilt (the next run fetches the whole window), never migrated.
+ * The persistent PackageStore: a SQLite file beside the ledger, one per ledger file
+ * (`<ledger file name>.reconcile.db`). It is a cache of what the API said, never the only copy of
+ * anything: a file of an unknown version is emptied and rebuilt (the next run fetches the whole
+ * window), never migrated.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase, readPragma } from '../ledger/sqlite.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -13,9 +14,15 @@ import type { RollUpStatus } from './types.js';
 
 const SCHEMA_VERSION = 1;
 
-/** Where reconcile keeps its store for a ledger file. */
+/**
+ * Where reconcile keeps its store for a ledger file: `a.db` -> `a.db.reconcile.db` beside it. Named
+ * after the whole file name, so two ledgers in one folder (each bound to its own API) never share a
+ * store, and `a.db` and `a.sqlite` do not collide either. The `reconcile.db` that all ledgers of a
+ * folder once shared is simply left unused: being a cache, the first run per ledger fetches its
+ * whole window again.
+ */
 export function packageStorePathFor(ledgerPath: string): string {
-  return join(dirname(ledgerPath), 'reconcile.db');
+  return join(dirname(ledgerPath), `${basename(ledgerPath)}.reconcile.db`);
 }
 
 function createSchema(db: Database.Database): void {

@@ -16,6 +16,8 @@ export interface FakeApi extends ApiClient {
   failures: Map<Call['method'], unknown[]>;
   /** The most requests seen in flight at once. */
   peakInFlight: number;
+  /** The API's clock as its Date headers would tell it; null (the default): answers without a Date header. */
+  serverTime: Date | null;
   callsOf(method: Call['method']): Call[];
 }
 
@@ -31,6 +33,7 @@ export function createFakeApi(): FakeApi {
     calls: [],
     failures: new Map(),
     peakInFlight: 0,
+    serverTime: null,
     callsOf: (method) => api.calls.filter((c) => c.method === method),
     createOrder: () => Promise.reject(new Error('not used')),
     getOrder: (id) => run('getOrder', id, () => {
@@ -38,7 +41,12 @@ export function createFakeApi(): FakeApi {
       return order ? { order: structuredClone(order) } : null;
     }),
     listOrders: (query?: ListOrdersQuery) => run('listOrders', query, () => ({ data: [...api.orders.values()].map((o) => structuredClone(o)) })),
-    getPackages: (id) => run('getPackages', id, () => ({ data: [...api.packages.values()].filter((p) => p.customerOrderId === id).map((p) => structuredClone(p)) })),
+    // As the API does (PRODUCT.md section 6): 404 for an order it does not know, packages or not.
+    getPackages: (id) =>
+      run('getPackages', id, () => {
+        if (!api.orders.has(id)) throw httpError(404);
+        return { data: [...api.packages.values()].filter((p) => p.customerOrderId === id).map((p) => structuredClone(p)) };
+      }),
     getTrackingUpdates: (query: TrackingQuery) =>
       run('getTrackingUpdates', query, (): PageResult<PackageRecord> => {
         if ('hours' in query) throw httpError(400);
@@ -62,6 +70,7 @@ export function createFakeApi(): FakeApi {
       return { parse: () => page };
     },
     listInventory: () => Promise.reject(new Error('not used')),
+    serverNow: async () => (api.serverTime ? new Date(api.serverTime) : null),
     close: async () => {},
   };
 

@@ -94,6 +94,12 @@ describe('roll-up status', () => {
     expect(types(out)).toEqual(['missing_order']);
     expect(out.lines.map((l) => l.status)).toEqual([null, null]);
   });
+
+  it('is not_found, not an unknown order, when the API answers 404 for an order an --orders file lists as sent that the ledger lacks', () => {
+    const out = reconcileOrder({ read: null, packages: [], now: nowAt(24), lateAfterDays: LATE, customerOrderId: 'MISS-1', isListedAsSent: true });
+    expect([out.customerOrderId, out.status, types(out)]).toEqual(['MISS-1', 'not_found', ['missing_order']]);
+    expect(out.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
+  });
 });
 
 describe('exceptions', () => {

@@ -60,8 +60,10 @@ const file = join(dir, 'reconcile.db');
 exercise('the SQLite store', () => openSqlitePackageStore(file), () => openSqlitePackageStore(file));
 
 describe('the SQLite store file', () => {
-  it('lives beside the ledger', () => {
-    expect(packageStorePathFor('/data/.order-batch/ledger.db')).toBe('/data/.order-batch/reconcile.db');
+  it('lives beside the ledger, one per ledger file', () => {
+    expect(packageStorePathFor('/data/.order-batch/ledger.db')).toBe('/data/.order-batch/ledger.db.reconcile.db');
+    expect(packageStorePathFor('/data/a.db')).not.toBe(packageStorePathFor('/data/b.db'));
+    expect(packageStorePathFor('/data/a.db')).not.toBe(packageStorePathFor('/data/a.sqlite'));
   });
 
   it('is emptied, not misread, when written by another version', () => {

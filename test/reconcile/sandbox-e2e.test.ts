@@ -3,7 +3,7 @@
  * client and recorded in a ledger file, fulfilled with splits, bundles, replacements and
  * cancellations, and the result checked against what the sandbox shipped (read back directly).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { reconcile } from '../../src/reconcile/index.js';
+import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 
 const ORDERS = 40;
@@ -144,5 +145,20 @@ describe('reconcile against the sandbox', () => {
     const order = out.orders.find((o) => o.customerOrderId === ghost.orderDetails.customerOrderId)!;
     expect([order.status, order.exceptions.map((e) => e.type)]).toEqual(['not_found', ['missing_order']]);
     expect(out.hasExceptions).toBe(true);
+  });
+
+  it('reads each order of a sandbox restarted without its state: all not_found, the workbook written', async () => {
+    // The sandbox answers 404 both for the order and for its packages: neither may stop the run.
+    const fresh = await startSandbox({ startTime: sandbox.now(), freezeClock: true, seed: 7 });
+    const freshClient = createApiClient({ baseUrl: fresh.url, clientId: fresh.clientId, clientSecret: fresh.clientSecret, now: () => fresh.now().getTime() });
+    try {
+      const out = await run('restarted', { client: freshClient, perOrderMax: 1000, store: createMemoryPackageStore() });
+      expect(out.report.summary).toEqual({ waiting: 0, partially_shipped: 0, shipped: 0, delivered: 0, canceled: 0, exception: 0, not_found: ORDERS + 1 });
+      expect(out.orders.every((o) => o.exceptions.map((e) => e.type).join() === 'missing_order')).toBe(true);
+      expect(existsSync(out.output)).toBe(true);
+    } finally {
+      await freshClient.close();
+      await fresh.close();
+    }
   });
 });

@@ -18,6 +18,8 @@ export interface SandboxRequestFields {
   sbLogged: boolean;
   /** performance.now() before which no answer leaves (injected latency); 0 for none. */
   sbReplyAt: number;
+  /** The sandbox clock: the Date header of the answer tells its time, not the real one. */
+  sbNowMs: (() => number) | null;
 }
 
 export type SandboxRequest = FastifyRequest & SandboxRequestFields;
@@ -65,12 +67,13 @@ export function sendText(request: FastifyRequest, reply: FastifyReply, status: n
     return atReplyTime(request, reply, () => request.raw.socket?.destroy());
   }
   const contentType = `${r.sbType ?? 'application/json'}; charset=utf-8`;
-  if (r.sbLogged) return atReplyTime(request, reply, () => reply.code(status).header('content-type', contentType).send(json));
+  if (r.sbLogged) return atReplyTime(request, reply, () => reply.code(status).header('content-type', contentType).header('date', dateOf(r)).send(json));
   const headers = reply.getHeaders() as Record<string, string | number | string[]>;
   headers['content-type'] = contentType;
   headers['content-length'] = Buffer.byteLength(json);
   reply.hijack();
   return atReplyTime(request, reply, () => {
+    headers.date = dateOf(r);
     reply.raw.writeHead(status, headers);
     reply.raw.end(json);
   });
@@ -123,10 +126,28 @@ export function sendCachedHead(request: FastifyRequest, reply: FastifyReply, sta
   headers['content-length'] = head.length + tailBytes.length;
   reply.hijack();
   return atReplyTime(request, reply, () => {
+    headers.date = dateOf(r);
     reply.raw.writeHead(status, headers);
     reply.raw.write(head);
     reply.raw.end(tailBytes);
   });
+}
+
+let cachedDate = { second: Number.NaN, text: '' };
+
+/**
+ * The HTTP `Date` header for a simulated instant (IMF-fixdate, whole seconds): the sandbox's clock,
+ * not node's real-time one, so a client can tell what time the API thinks it is. One string per second.
+ */
+export function httpDateOf(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedDate.second) cachedDate = { second, text: new Date(second * 1000).toUTCString() };
+  return cachedDate.text;
+}
+
+/** The Date of an answer as it leaves (after any injected latency, after a clock move it made). */
+function dateOf(r: SandboxRequest): string {
+  return httpDateOf(r.sbNowMs ? r.sbNowMs() : Date.now());
 }
 
 /** Adds the requestId to `body` and sends it. */

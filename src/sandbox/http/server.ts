@@ -55,6 +55,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     forceCloseConnections: true,
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
+      asSandboxRequest(request).sbNowMs = ctx.clock.nowMs;
       sendError(request, reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, describeFrameworkError(error.code, error.message, undefined));
     },
   });
@@ -63,6 +64,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
   app.decorateRequest('sbClient', null);
   app.decorateRequest('sbLogged', false);
   app.decorateRequest('sbReplyAt', 0);
+  app.decorateRequest('sbNowMs', null);
   // Only JSON bodies (and multipart on the oauth endpoint): text/plain bodies get a 415.
   app.removeContentTypeParser('text/plain');
 
@@ -87,6 +89,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     const r = asSandboxRequest(request);
     r.sbLogged = options.logRequests === true;
     reply.header('x-request-id', request.id);
+    r.sbNowMs = ctx.clock.nowMs;
     const path = pathOf(request.url);
     const isFaulted = ctx.faults.appliesTo(path);
     const latency = isFaulted ? ctx.faults.latencyMs() : 0;

@@ -1,0 +1,125 @@
+/**
+ * Orders the API does not know (404 on the order and on its packages): reported as not_found with
+ * a missing_order exception, the workbook written, never a stopped run. Read one by one (few
+ * orders) and through tracking updates (many), selected by the ledger and by an --orders file.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CreateOrderPayload } from '../../src/contract/schemas.js';
+import { openLedger } from '../../src/ledger/index.js';
+import type { Ledger } from '../../src/ledger/types.js';
+import { silentLogger } from '../../src/log.js';
+import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
+import { at, nowAt, pkg, readOf } from './builders.js';
+import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reconcile-missing-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function payload(id: string): CreateOrderPayload {
+  return {
+    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
+    orderDetails: {
+      customerOrderId: id,
+      orderDate: at(0),
+      sourceOfSale: 'OtherMarketplace',
+      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
+      subTotal: 10,
+      salesTax: 1.5,
+      grandTotal: 11.5,
+    },
+  };
+}
+
+/** A ledger that accepted `sent`; the API knows only `known` of them (shipped). */
+function world(sent: string[], known: string[]): { ledger: Ledger; api: FakeApi } {
+  const ledger = openLedger(':memory:');
+  const api = createFakeApi();
+  const runId = ledger.startRun({ command: 'import', files: [] });
+  for (const id of sent) {
+    const p = payload(id);
+    ledger.recordIntent({ payload: p }, runId);
+    ledger.markSending(id);
+    ledger.markAccepted(id, { submittedAt: at(1) });
+    if (!known.includes(id)) continue;
+    api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
+    api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+  }
+  ledger.finishRun(runId, { summary: {} });
+  return { ledger, api };
+}
+
+let n = 0;
+function run(api: FakeApi, extra: Partial<ReconcileOptions>) {
+  const out = join(dir, `run-${++n}.xlsx`);
+  return reconcile({ client: api, now: nowAt(48), lateAfterDays: 3, out, logger: silentLogger, readerOverrides: { sleep: async () => {}, random: () => 0 }, ...extra });
+}
+
+const statusOf = (result: Awaited<ReturnType<typeof run>>) => Object.fromEntries(result.orders.map((o) => [o.customerOrderId, [o.status, o.exceptions.map((e) => e.type)]]));
+
+describe('an order the API does not know', () => {
+  for (const [how, perOrderMax] of [
+    ['read one by one', 25],
+    ['through tracking updates', 0],
+  ] as const) {
+    it(`is not_found with missing_order, the others reconciled and the workbook written (ledger, ${how})`, async () => {
+      const { ledger, api } = world(['KNOWN-1', 'MISS-1'], ['KNOWN-1']);
+      const result = await run(api, { ledger, perOrderMax });
+      expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
+      expect(result.hasExceptions).toBe(true);
+      expect(existsSync(result.output)).toBe(true);
+      ledger.close();
+    });
+  }
+
+  it('every order of the ledger unknown (an API that lost its state) still gives a workbook', async () => {
+    const { ledger, api } = world(['MISS-1', 'MISS-2'], []);
+    const result = await run(api, { ledger });
+    expect(api.callsOf('getPackages').map((c) => c.arg).sort()).toEqual(['MISS-1', 'MISS-2']);
+    expect(result.report.summary).toMatchObject({ not_found: 2 });
+    expect(existsSync(result.output)).toBe(true);
+    ledger.close();
+  });
+
+  it('gone by the time its packages are read again (tracking updates) leaves the order without packages, not the run stopped', async () => {
+    const { ledger, api } = world(['GONE-1', 'KNOWN-2'], ['GONE-1', 'KNOWN-2']);
+    // Shipped, says the order read, but its package is not in the window's pages: its packages are read directly, and 404.
+    api.packages.get('P-GONE-1')!.lastUpdated = at(-100);
+    api.failures.set('getPackages', [httpError(404)]);
+    const result = await run(api, { ledger, perOrderMax: 0 });
+    expect(api.callsOf('getPackages').map((c) => c.arg)).toEqual(['GONE-1']);
+    expect(statusOf(result)['GONE-1']).toEqual(['exception', ['partial_shipment']]);
+    expect(existsSync(result.output)).toBe(true);
+    ledger.close();
+  });
+
+  describe('listed in an --orders result file but never sent', () => {
+    const file = join(dir, 'orders.import-result.csv');
+    writeFileSync(file, ['customerOrderId,name,status,issues', 'KNOWN-1,Mug,accepted,', 'MISS-1,Mug,accepted,'].join('\r\n'));
+
+    for (const [how, perOrderMax] of [
+      ['read one by one', 25],
+      ['through tracking updates', 0],
+    ] as const) {
+      it(`is not_found with missing_order, without a ledger (${how})`, async () => {
+        const { api } = world(['KNOWN-1'], ['KNOWN-1']);
+        const result = await run(api, { ordersFile: file, perOrderMax });
+        expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
+        expect(result.orders[1]!.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
+        expect(result.hasExceptions).toBe(true);
+        expect(existsSync(result.output)).toBe(true);
+      });
+
+      it(`is not_found with missing_order, with a ledger that never recorded it (${how})`, async () => {
+        const { ledger, api } = world(['KNOWN-1'], ['KNOWN-1']);
+        const result = await run(api, { ledger, ordersFile: file, perOrderMax });
+        expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
+        expect(existsSync(result.output)).toBe(true);
+        ledger.close();
+      });
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Two ledgers in one folder, each bound to its own API: reconcile keeps one package store per
+ * ledger file, so neither run sees the other's orders, packages or tracking coverage.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reconcileCommand } from '../../src/commands/reconcile.js';
+import type { CreateOrderPayload } from '../../src/contract/schemas.js';
+import { openLedger } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
+import { packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
+import { at, nowAt, pkg, readOf } from './builders.js';
+import { createFakeApi, type FakeApi } from './fake-api.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function payload(id: string): CreateOrderPayload {
+  return {
+    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
+    orderDetails: {
+      customerOrderId: id,
+      marketplaceOrderId: `MP-${id}`,
+      orderDate: at(0),
+      sourceOfSale: 'OtherMarketplace',
+      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
+      subTotal: 10,
+      salesTax: 1.5,
+      grandTotal: 11.5,
+    },
+  };
+}
+
+/** A ledger file holding `count` accepted orders `<prefix>-nn`, all shipped by its own fake API. */
+function ledgerWithApi(path: string, prefix: string, count: number): FakeApi {
+  const api = createFakeApi();
+  const ledger = openLedger(path);
+  const runId = ledger.startRun({ command: 'import', files: [] });
+  for (let i = 0; i < count; i++) {
+    const id = `${prefix}-${String(i).padStart(2, '0')}`;
+    const p = payload(id);
+    ledger.recordIntent({ payload: p }, runId);
+    ledger.markSending(id);
+    ledger.markAccepted(id, { submittedAt: at(1) });
+    api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
+    api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, tracking: `TRK-${id}`, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+  }
+  ledger.finishRun(runId, { summary: {} });
+  ledger.close();
+  return api;
+}
+
+function runOn(dir: string, ledgerFile: string, api: FakeApi, hours: number) {
+  return reconcileCommand({
+    connection: { auth: 'oauth' },
+    useSandbox: false,
+    ledgerPath: join(dir, ledgerFile),
+    now: nowAt(hours),
+    isNowPinned: true,
+    out: join(dir, `${ledgerFile}-${hours}.xlsx`),
+    confirmationsPath: join(dir, `${ledgerFile}-${hours}.csv`),
+    concurrency: 4,
+    maxAttempts: 2,
+    lateAfterDays: 3,
+    logger: silentLogger,
+    connectionOverride: { client: api, baseUrl: `http://${ledgerFile}.example`, isSandbox: false, close: async () => {} },
+  });
+}
+
+describe('two ledgers in one folder', () => {
+  it('each keep their own package store: neither report holds the other ledger orders or packages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reconcile-two-ledgers-'));
+    dirs.push(dir);
+    // More orders than are read one by one: tracking updates, the store and its coverage all come into play.
+    const apiA = ledgerWithApi(join(dir, 'a.db'), 'A', 30);
+    const apiB = ledgerWithApi(join(dir, 'b.db'), 'B', 29);
+
+    const a = await runOn(dir, 'a.db', apiA, 24);
+    const b = await runOn(dir, 'b.db', apiB, 25);
+    // Once more each, now that both stores hold a run's worth.
+    const a2 = await runOn(dir, 'a.db', apiA, 26);
+
+    for (const [result, own, other, count] of [
+      [a, 'A-', 'B-', 30],
+      [b, 'B-', 'A-', 29],
+      [a2, 'A-', 'B-', 30],
+    ] as const) {
+      const ids = result.orders.map((o) => o.customerOrderId);
+      expect(ids.filter((id) => id.startsWith(other))).toEqual([]);
+      expect(result.orders.flatMap((o) => o.trackingNumbers).filter((t) => !t.startsWith(`TRK-${own}`))).toEqual([]);
+      expect(result.orders.flatMap((o) => o.exceptions.map((e) => e.type))).not.toContain('unknown_order');
+      expect(result.report.summary).toMatchObject({ shipped: count });
+      expect(result.hasExceptions).toBe(false);
+    }
+    expect(readFileSync(join(dir, 'b.db-25.csv'), 'utf8')).not.toContain('A-');
+    expect(readFileSync(join(dir, 'a.db-26.csv'), 'utf8')).not.toContain('B-');
+    expect(existsSync(packageStorePathFor(join(dir, 'a.db')))).toBe(true);
+    expect(existsSync(packageStorePathFor(join(dir, 'b.db')))).toBe(true);
+  });
+});
