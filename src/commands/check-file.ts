@@ -18,6 +18,8 @@ export async function checkFile(
   let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
     const sheet = (opened = await openSheet(file, { ...options.read, sheet: options.sheet }));
+    // Which worksheet was read when that is not the obvious one (the Fix sheet of a result workbook).
+    for (const notice of sheet.notices ?? []) options.logger.warn({ file, sheet: sheet.sheetName }, notice);
     const mapped = mapHeaders(sheet.headers, sheet.headerRow);
     options.progress?.start(file, sheet.sizeBytes);
     const checked = await checkSheet(sheet, mapped, options.context, {

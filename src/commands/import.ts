@@ -94,7 +94,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     timings[key] += t - mark;
     mark = t;
   };
-  const files = expandInputs(options.files);
+  const files = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
   const states: FileState[] = [];
   let hasUnusableInput = false;

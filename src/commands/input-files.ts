@@ -1,18 +1,54 @@
 /** Expands the input arguments: files as given, folders to the order sheets directly inside them. */
-import { readdirSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { whyNotOrderSheet } from '../sheet/sheet-files.js';
 
-const SHEET_EXTENSIONS = new Set(['.csv', '.xlsx', '.tsv', '.txt']);
-
-/** Result files and Excel's lock files (~$name.xlsx) lying in a watched folder are not order sheets. */
-export function isOrderSheetName(name: string): boolean {
-  if (name.startsWith('~$') || name.startsWith('.')) return false;
-  if (/\.(import-)?result\.(xlsx|csv)$/i.test(name) || /\.reconciliation\.(xlsx|csv)$/i.test(name)) return false;
-  return SHEET_EXTENSIONS.has(extname(name).toLowerCase());
+export interface SkippedFile {
+  file: string;
+  /** Why it is not an order sheet, e.g. "Excel's lock file". */
+  reason: string;
 }
 
-export function expandInputs(args: readonly string[]): string[] {
+export interface FolderSheets {
+  /** The order sheets, sorted by name. */
+  files: string[];
+  /** Files left out, sorted by name; sub-folders are not listed (folders are read one level deep). */
+  skipped: SkippedFile[];
+}
+
+/** The order sheets directly inside a folder, and the files that are not (see sheet/sheet-files.ts). */
+export function listFolderSheets(dir: string): FolderSheets {
+  const files: string[] = [];
+  const skipped: SkippedFile[] = [];
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (!isFile(dir, entry)) continue;
+    const file = join(dir, entry.name);
+    const reason = whyNotOrderSheet(dir, entry.name);
+    if (reason === null) files.push(file);
+    else skipped.push({ file, reason });
+  }
+  return { files, skipped };
+}
+
+function isFile(dir: string, entry: Dirent): boolean {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(join(dir, entry.name)).isFile();
+  } catch {
+    return false; // a dangling link
+  }
+}
+
+/**
+ * Files named on the command line are read as given (the reader refuses what is not a sheet, with
+ * the reason); a folder yields its order sheets, and the files it skips are named in one warning
+ * per folder so that a note or a lock file never fails a nightly run, nor vanishes unmentioned.
+ */
+export function expandInputs(args: readonly string[], options: { logger?: Logger } = {}): string[] {
   if (args.length === 0) throw new UsageError('Name at least one order sheet (CSV or XLSX) or a folder of them.');
   const files: string[] = [];
   for (const arg of args) {
@@ -26,8 +62,16 @@ export function expandInputs(args: readonly string[]): string[] {
       files.push(arg);
       continue;
     }
-    const names = readdirSync(arg).filter(isOrderSheetName).sort();
-    for (const name of names) files.push(join(arg, name));
+    const folder = listFolderSheets(arg);
+    files.push(...folder.files);
+    if (folder.skipped.length > 0) options.logger?.warn({ folder: arg, skipped: folder.skipped.map((s) => s.file) }, skippedNotice(arg, folder.skipped));
   }
   return [...new Set(files)];
+}
+
+/** One sentence naming every skipped file and why. */
+export function skippedNotice(folder: string, skipped: readonly SkippedFile[]): string {
+  const list = skipped.map((s) => `${s.file} (${s.reason})`).join(', ');
+  const count = skipped.length === 1 ? '1 file' : `${skipped.length} files`;
+  return `Skipped ${count} in ${folder} that ${skipped.length === 1 ? 'is' : 'are'} not order sheets: ${list}. Name a file on the command line to read it anyway.`;
 }

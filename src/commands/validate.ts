@@ -54,7 +54,7 @@ export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutc
 }
 
 export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
-  const files = expandInputs(options.files);
+  const files = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
   const orders: JsonOrder[] = [];
   const outputs: string[] = [];

@@ -30,7 +30,10 @@ function cellText(value: CellValue | undefined): string {
 }
 
 export async function readOrdersFile(file: string, options: { sheet?: string; logger: Logger }): Promise<OrdersFile> {
-  const sheet = await openSheet(file, options.sheet === undefined ? {} : { sheet: options.sheet });
+  // An import result workbook is read on its Results sheet, which holds every order with its status;
+  // validate and import read its Fix sheet instead (the rows to correct).
+  const sheet = await openSheet(file, { resultSheet: 'Results', ...(options.sheet !== undefined && { sheet: options.sheet }) });
+  for (const notice of sheet.notices ?? []) options.logger.warn({ file }, notice);
   const keys = sheet.headers.map(normalizeHeader);
   const idColumn = keys.findIndex((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId');
   const statusColumn = keys.indexOf('status');

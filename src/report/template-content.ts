@@ -2,8 +2,7 @@
  * What the template says: the example orders and the instructions, derived from the column
  * definitions so the template cannot disagree with the checker.
  *
- * The example rows sit on the sheet users upload, so they are written to be harmless: their orderDate
- * is blank (an error), so an untouched template can never submit an order, and no example date goes stale.
+ * The example orders go on the workbook's Examples sheet, which is never read (see write-template.ts).
  */
 import { CARRIER_IDS } from '../contract/enums.js';
 import { LIMITS } from '../contract/limits.js';
@@ -32,10 +31,6 @@ export function exampleRows(sourceOfSale: string): ExampleRow[] {
   ];
 }
 
-export const EXAMPLE_DATE_NOTE =
-  'Example row: enter the order date here (less than 30 days ago, e.g. 2026-11-20 14:30), or overwrite or delete this row. ' +
-  'Left blank on purpose, so an untouched template never submits an order.';
-
 export const GENERAL_RULES: readonly string[] = [
   'One row per line item (product) of an order.',
   'Rows with the same customerOrderId form one order, wherever they are in the sheet. Every row names its customerOrderId.',
@@ -44,7 +39,7 @@ export const GENERAL_RULES: readonly string[] = [
   'subTotal, discountTotal and grandTotal may be left blank: they are then computed. Filled in, they must match to the cent: subTotal = sum of unitPrice x quantity; discountTotal = sum of discount x quantity; grandTotal = subTotal + salesTax.',
   `orderDate must be less than ${LIMITS.orderDateMaxAgeDays} days old and not in the future. Dates without an offset are read in the configured timezone (UTC unless set otherwise).`,
   'Columns formatted as text (IDs, ZIP codes, phones) keep leading zeros and long numbers; paste into them with Paste Special > Values so the format stays.',
-  'The example orders SO-10001 and SO-10002 show the layout. Their orderDate is blank on purpose, so they can never be submitted as they are: overwrite or delete them.',
+  'The Examples sheet shows two complete orders, SO-10001 and SO-10002; it is never read. Enter your orders on the Orders sheet (copy an example row there to start from it, with your own orderDate).',
   'Check a file without sending anything: order-batch validate <file>. Problems come back in a result file, cell by cell.',
 ];
 

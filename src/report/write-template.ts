@@ -1,15 +1,21 @@
 /**
- * The blank order template (`order-batch template`): an Orders sheet to fill in and upload, an
- * Instructions sheet, and a hidden Lists sheet feeding the dropdowns; or the CSV header with the
- * example rows. Everything comes from the column definitions, so the template matches the checker.
+ * The blank order template (`order-batch template`): an empty Orders sheet to fill in and upload, an
+ * Examples sheet, an Instructions sheet, and a hidden Lists sheet feeding the dropdowns; or the CSV
+ * header. Everything comes from the column definitions, so the template matches the checker.
+ *
+ * The example orders live on their own sheet, never on the one that is read: an untouched template
+ * holds no orders (validate says so), examples forgotten above real rows are never sent, and an
+ * example may show a complete order, orderDate included, without that date ever going stale in a
+ * check. (Example rows on the Orders sheet had to leave orderDate blank to stay unsendable, so every
+ * check of a template reported them as errors.) A CSV has one sheet: it is the header alone.
  */
 import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { COLUMNS } from '../sheet/columns.js';
+import { COLUMN_BY_FIELD, COLUMNS } from '../sheet/columns.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { declareFilterRanges } from './filter-names.js';
-import { EXAMPLE_DATE_NOTE, exampleRows, GENERAL_RULES, instructionRows, type ExampleRow } from './template-content.js';
+import { exampleRows, GENERAL_RULES, instructionRows, type ExampleRow } from './template-content.js';
 import { addDropdowns, addListsSheet, templateColumnDefs, templateFormatOf, TEMPLATE_HEADERS } from './template-form.js';
 import { cellStyle, FONT, HEADER_STYLE, printSetup, wrappedRowHeight } from './xlsx-styles.js';
 
@@ -22,37 +28,50 @@ export interface TemplateOptions {
 /** Rows of the Orders sheet that get dropdowns: enough for any hand-filled sheet, few enough to read back quickly. */
 export const TEMPLATE_INPUT_ROWS = 10_000;
 
+export const ORDERS_SHEET = 'Orders';
+export const EXAMPLES_SHEET = 'Examples';
+
+/** Said on the Examples sheet (a note on its first header cell), so nobody fills it in by mistake. */
+export const EXAMPLES_NOTE =
+  `Examples only: this sheet is never read. Enter your orders on the ${ORDERS_SHEET} sheet; copy an example row there to start from it (then give it your own orderDate).`;
+
 export async function writeTemplate(path: string, options: TemplateOptions): Promise<void> {
-  const examples = exampleRows(options.sourcesOfSale[0] ?? 'OtherMarketplace');
   if (options.format === 'csv') {
-    await writeFile(path, templateCsv(examples), 'utf8');
+    await writeFile(path, templateCsv(), 'utf8');
     return;
   }
+  const examples = exampleRows(options.sourcesOfSale[0] ?? 'OtherMarketplace');
   await writeTemplateXlsx(path, examples, options.sourcesOfSale);
 }
 
-/** Header and example rows; a BOM so Excel reads UTF-8, CRLF like the result CSV. */
-export function templateCsv(examples: readonly ExampleRow[]): string {
-  const rows = [TEMPLATE_HEADERS as readonly string[], ...examples.map((e) => TEMPLATE_HEADERS.map((f) => e[f] ?? ''))];
-  return `\ufeff${Papa.unparse(rows.map((r) => [...r]), { newline: '\r\n' })}\r\n`;
+/** The header row; a BOM so Excel reads UTF-8, CRLF like the result CSV. */
+export function templateCsv(): string {
+  return `\ufeff${Papa.unparse([[...TEMPLATE_HEADERS]], { newline: '\r\n' })}\r\n`;
 }
 
-/** A template cell's value: amounts and quantities as numbers (formatted by the column), the rest as text. */
-function exampleValue(kind: (typeof COLUMNS)[number]['kind'], text: string): string | number {
-  return kind === 'money' || kind === 'integer' ? Number(text) : text;
+/**
+ * An example order starts on a row with its sourceOfSale; that row gets the orderDate of the column's
+ * own example (the one the Instructions show), so each example is a complete order.
+ */
+function withOrderDate(example: ExampleRow): ExampleRow {
+  if (example.sourceOfSale === undefined || example.orderDate !== undefined) return example;
+  return { ...example, orderDate: COLUMN_BY_FIELD.get('orderDate')!.example };
+}
+
+/** A template cell's value: amounts and quantities as numbers, dates as date cells (formatted by the column), the rest as text. */
+function exampleValue(kind: (typeof COLUMNS)[number]['kind'], text: string): string | number | Date {
+  if (kind === 'money' || kind === 'integer') return Number(text);
+  // A date cell holds the wall-clock time it shows in its UTC fields (as the reader reads it back).
+  if (kind === 'date') return new Date(`${text.length === 10 ? `${text}T00:00` : text.replace(' ', 'T')}:00Z`);
+  return text;
 }
 
 async function writeTemplateXlsx(path: string, examples: readonly ExampleRow[], sourcesOfSale: readonly string[]): Promise<void> {
   await writeFileAtomically(path, (out) => buildTemplate(out, examples, sourcesOfSale));
 }
 
-async function buildTemplate(out: NodeJS.WritableStream, examples: readonly ExampleRow[], sourcesOfSale: readonly string[]): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'order-batch';
-
-  const orders = workbook.addWorksheet('Orders', { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }], pageSetup: printSetup(1) });
-  orders.columns = templateColumnDefs();
-  const header = orders.getRow(1);
+function writeHeader(sheet: ExcelJS.Worksheet): ExcelJS.Row {
+  const header = sheet.getRow(1);
   COLUMNS.forEach((c, i) => {
     const cell = header.getCell(i + 1);
     cell.value = c.field;
@@ -60,20 +79,28 @@ async function buildTemplate(out: NodeJS.WritableStream, examples: readonly Exam
     // Hovering a header says what goes in the column.
     cell.note = `${c.requiredValue ? 'Required' : 'Optional'}, ${c.level} level. ${c.description}`;
   });
-  header.commit();
+  return header;
+}
 
+async function buildTemplate(out: NodeJS.WritableStream, examples: readonly ExampleRow[], sourcesOfSale: readonly string[]): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'order-batch';
+
+  const orders = workbook.addWorksheet(ORDERS_SHEET, { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }], pageSetup: printSetup(1) });
+  orders.columns = templateColumnDefs();
+  writeHeader(orders).commit();
+  orders.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: COLUMNS.length } };
+
+  const sample = workbook.addWorksheet(EXAMPLES_SHEET, { views: [{ state: 'frozen', ySplit: 1 }], pageSetup: printSetup(1) });
+  sample.columns = templateColumnDefs();
+  const sampleHeader = writeHeader(sample);
+  sampleHeader.getCell(1).note = EXAMPLES_NOTE;
+  sampleHeader.commit();
   const formats = COLUMNS.map(templateFormatOf);
-  examples.forEach((example, r) => {
-    const row = orders.getRow(r + 2);
-    const startsOrder = example.sourceOfSale !== undefined;
+  examples.map(withOrderDate).forEach((example, r) => {
+    const row = sample.getRow(r + 2);
     COLUMNS.forEach((c, i) => {
       const text = example[c.field];
-      if (c.field === 'orderDate' && startsOrder) {
-        const cell = row.getCell(i + 1);
-        cell.style = cellStyle(formats[i]!, 'warning');
-        cell.note = EXAMPLE_DATE_NOTE;
-        return;
-      }
       if (text === undefined || text === '') return;
       const cell = row.getCell(i + 1);
       cell.value = exampleValue(c.kind, text);
@@ -81,7 +108,6 @@ async function buildTemplate(out: NodeJS.WritableStream, examples: readonly Exam
     });
     row.commit();
   });
-  orders.autoFilter = { from: { row: 1, column: 1 }, to: { row: examples.length + 1, column: COLUMNS.length } };
 
   const instructions = workbook.addWorksheet('Instructions', {
     pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
@@ -90,10 +116,11 @@ async function buildTemplate(out: NodeJS.WritableStream, examples: readonly Exam
   const lists = addListsSheet(workbook, sourcesOfSale);
   addDropdowns(orders, lists.ranges, 2, TEMPLATE_INPUT_ROWS + 1);
   orders.commit();
+  sample.commit();
   instructions.commit();
   lists.sheet.commit();
 
-  declareFilterRanges(workbook, [{ sheetIndex: 0, sheetName: 'Orders', firstRow: 1, lastRow: examples.length + 1, lastColumn: COLUMNS.length }]);
+  declareFilterRanges(workbook, [{ sheetIndex: 0, sheetName: ORDERS_SHEET, firstRow: 1, lastRow: 1, lastColumn: COLUMNS.length }]);
   workbook.views = [{ x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 0, visibility: 'visible' }];
   await workbook.commit();
 }

@@ -6,11 +6,13 @@
  * Every failure, whether found on opening or while streaming, is an InputError with a one-line
  * message naming the file; a library's own error is kept only as `cause`.
  */
+import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import type { HasCellText } from './csv-cell-text.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
 import { toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
+import { namesOrderColumn, SHEET_EXTENSIONS } from './sheet-files.js';
 import { sniffFile } from './sniff.js';
 import type { CellValue, OpenedSheet, RawRow, ReadOptions } from './types.js';
 
@@ -41,26 +43,32 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
   // exceljs is loaded only for a workbook: a CSV run spares its ~0.4 s of module loading.
   const source: RowSource & HasCellText =
     sniffed.kind === 'xlsx'
-      ? (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, sheet: options.sheet })
+      ? (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, sheet: options.sheet, resultSheet: options.resultSheet })
       : isLarge
         ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
         : openCsvSource(file, sniffed.encoding, { batchSize });
 
   let first: RawRow[];
+  let headers: string[];
   try {
-    first = await readFirstRows(file, source);
+    first = await readFirstRows(source);
+    headers = first.length === 0 ? [] : trimTrailingBlanks(first[0]!.cells.map(toHeaderText));
+    // A note or a log named on the command line (readme.txt) would otherwise be "a sheet without orders".
+    if (sniffed.kind === 'csv' && first.length > 0 && !SHEET_EXTENSIONS.has(extname(file).toLowerCase()) && !namesOrderColumn(headers)) {
+      throw new InputError(file, 'unsupported_format', `${file} is not an order sheet: it reads as text, but its first line names none of the order columns (customerOrderId, productId, quantity, ...). Give the path of a .csv or .xlsx order sheet, or put the template's header row on its first line.`);
+    }
+    if (first.length < 2) throw noOrdersError(file, source, first.length);
   } catch (error) {
     source.close();
     throw error;
   }
-  const headerRowCells = first[0]!.cells;
-  const headers = trimTrailingBlanks(headerRowCells.map(toHeaderText));
   const headerRow = first[0]!.rowNumber;
 
   return {
     file,
     format: sniffed.kind,
     sheetName: source.sheetName(),
+    notices: source.notices?.() ?? [],
     headers,
     headerRow,
     sizeBytes: sniffed.sizeBytes,
@@ -75,18 +83,21 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
   };
 }
 
-/** The header row and at least one data row, or the reason there are none. */
-async function readFirstRows(file: string, source: RowSource): Promise<RawRow[]> {
+/** The header row and at least one data row, or fewer when the sheet has fewer. */
+async function readFirstRows(source: RowSource): Promise<RawRow[]> {
   const rows: RawRow[] = [];
   while (rows.length < 2) {
     const next = await source.batches.next();
     if (next.done) break;
     for (const row of next.value) rows.push(row);
   }
-  if (rows.length >= 2) return rows;
+  return rows;
+}
+
+function noOrdersError(file: string, source: RowSource, rows: number): InputError {
   const where = source.sheetName() === undefined ? file : `${file} (worksheet "${source.sheetName()}")`;
-  if (rows.length === 0) throw new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it`);
-  throw new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row`);
+  if (rows === 0) return new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it`);
+  return new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row`);
 }
 
 /**

@@ -16,10 +16,12 @@ import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
-import { isBlankRow, type RowSource, type SourceOptions } from './row-source.js';
+import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
+import { toColumnLetter } from './headers.js';
+import { isBlankRow, toHeaderText, type RowSource, type SourceOptions } from './row-source.js';
 import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
-import type { RawRow } from './types.js';
-import { readRowCells, type StreamRow } from './xlsx-cells.js';
+import type { RawRow, ResultSheetChoice } from './types.js';
+import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
 
 interface SheetEntry {
@@ -39,15 +41,18 @@ interface Target {
   name: string;
   /** N of xl/worksheets/sheetN.xml; null when the rels could not tell (then the first sheet is read). */
   sheetNo: string | null;
+  /** Chosen by the result-workbook rule rather than named or first visible. */
+  isResultRule?: boolean;
 }
 
 type SheetEvents = AsyncIterator<{ eventType: string; value: unknown }[]>;
 
-export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string }): RowSource {
+export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice }): RowSource {
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
   let sheetName: string | undefined;
+  const notices: string[] = [];
 
   const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
   const tap = new Transform({
@@ -92,7 +97,12 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     let isFound = false;
     for await (const worksheet of signal.guard(reader)) {
       const emitted = current as { sheetNo: string; source: ChunkSource } | null;
-      target ??= chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name);
+      if (!target) {
+        target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet);
+        if (target.isResultRule && target.name === 'Fix') {
+          notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results"; name another worksheet with --sheet.`);
+        }
+      }
       const isTarget = !isFound && (target.sheetNo === null || emitted?.sheetNo === target.sheetNo);
       if (!isTarget) {
         if (emitted) discardSource(emitted.source);
@@ -111,13 +121,20 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     let batch: RawRow[] = [];
     // The header rides in the first batch, so that one holds a row more: data batches stay full.
     let limit = options.batchSize + 1;
+    let headers: string[] | null = null;
+    const uncomputed: UncomputedFormula[] = [];
     for await (const events of signal.guard(worksheet.parse())) {
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
         if (event.eventType !== 'row') continue;
         const row = event.value as StreamRow;
-        const cells = readRowCells(row, date1904);
+        const cells = readRowCells(row, date1904, uncomputed);
+        if (uncomputed.length > 0) {
+          if (headers) checkUncomputed(file, sheetName, headers, row.number, uncomputed);
+          uncomputed.length = 0;
+        }
         if (isBlankRow(cells)) continue;
+        headers ??= cells.map(toHeaderText);
         batch.push({ rowNumber: row.number, cells });
         if (batch.length >= limit) {
           yield batch;
@@ -143,6 +160,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   return {
     batches: batches(),
     sheetName: () => sheetName,
+    notices: () => notices,
     bytesRead: () => bytes,
     sha256: () => digest,
     close,
@@ -151,8 +169,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
 
 const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
 
-/** The named worksheet, or the first visible one in tab order (hidden and veryHidden skipped). */
-export function chooseTarget(file: string, internals: ReaderInternals, wanted: string | undefined, firstEmittedName: string): Target {
+/**
+ * The named worksheet, or the first visible one in tab order (hidden and veryHidden skipped), except in a
+ * result workbook of this tool, where `resultSheet` (default Fix) is read.
+ */
+export function chooseTarget(file: string, internals: ReaderInternals, wanted: string | undefined, firstEmittedName: string, resultSheet: ResultSheetChoice = 'Fix'): Target {
   const rels = new Map((internals.workbookRels ?? []).map((rel) => [rel.Id, rel.Target]));
   const sheets: { name: string; isVisible: boolean; sheetNo: string }[] = [];
   for (const sheet of internals.model?.sheets ?? []) {
@@ -171,11 +192,13 @@ export function chooseTarget(file: string, internals: ReaderInternals, wanted: s
     if (!match) throw unknownSheet(file, wanted, sheets.map((s) => s.name));
     return { name: match.name, sheetNo: match.sheetNo };
   }
-  // A result workbook of this tool (Results, Fix, Summary) is uploaded again for its Fix sheet:
-  // the rows to correct, in template form. Reading Results would resend every row.
+  // A result workbook of this tool (Results, Fix, Summary) is uploaded again to validate or import for
+  // its Fix sheet: the rows to correct, in template form (reading Results would resend every row). Its
+  // Results sheet is what reconcile --orders wants: every order with the status import gave it.
   const isResultWorkbook = RESULT_SHEETS.every((name) => sheets.some((s) => s.name === name));
-  const fix = isResultWorkbook ? sheets.find((s) => s.name === 'Fix') : undefined;
-  const chosen = fix ?? sheets.find((s) => s.isVisible) ?? sheets[0]!;
+  const preferred = isResultWorkbook ? sheets.find((s) => s.name === resultSheet) : undefined;
+  if (preferred) return { name: preferred.name, sheetNo: preferred.sheetNo, isResultRule: true };
+  const chosen = sheets.find((s) => s.isVisible) ?? sheets[0]!;
   return { name: chosen.name, sheetNo: chosen.sheetNo };
 }
 
@@ -184,4 +207,25 @@ const RESULT_SHEETS = ['Results', 'Fix', 'Summary'];
 function unknownSheet(file: string, wanted: string, names: string[]): InputError {
   const list = names.map((n) => `"${n}"`).join(', ');
   return new InputError(file, 'unreadable_file', `${file} has no worksheet named "${wanted}": use --sheet with one of ${list}`);
+}
+
+/**
+ * A formula without a saved result in an order column stops the read: its blank is not the user's,
+ * and passing it on would turn `=O3*P3` into "subTotal was blank and was computed". A file has no
+ * saved results when the program that wrote it does not calculate (scripts, some exports); Excel and
+ * LibreOffice store them on every save, so the fix is for the whole file. Other columns are ignored
+ * by the checker, so their formulas do not matter.
+ */
+function checkUncomputed(file: string, sheetName: string | undefined, headers: readonly string[], rowNumber: number, uncomputed: readonly UncomputedFormula[]): void {
+  const hit = uncomputed.find((u) => u.col < headers.length && FIELD_BY_HEADER.has(normalizeHeader(headers[u.col]!)));
+  if (!hit) return;
+  const where = sheetName === undefined ? file : `${file} (worksheet "${sheetName}")`;
+  const formula = hit.formula.length > 60 ? `${hit.formula.slice(0, 57)}...` : hit.formula;
+  const what = formula === '' ? 'a formula' : `the formula =${formula}`;
+  throw new InputError(
+    file,
+    'unreadable_file',
+    `${where}, cell ${toColumnLetter(hit.col)}${rowNumber} (${headers[hit.col]}): ${what} has no saved value, because the program that wrote the file does not calculate formulas. ` +
+      'Open the file in Excel or LibreOffice and save it (that stores every formula\'s value), or type the value instead of the formula.',
+  );
 }

@@ -6,6 +6,8 @@ export interface RowSource {
   batches: AsyncGenerator<RawRow[], void, undefined>;
   /** The worksheet read (xlsx), known once the first batch has arrived. */
   sheetName(): string | undefined;
+  /** What the user must be told about how the file was read (see OpenedSheet.notices), known once the first batch has arrived. */
+  notices?(): string[];
   bytesRead(): number;
   /** Hex SHA-256 of the file; null until the whole file has gone through. */
   sha256(): string | null;

@@ -33,9 +33,23 @@ export interface OpenedSheet {
   bytesRead(): number;
   /** SHA-256 of the file's bytes, hex; complete once `rows` has been fully consumed. */
   sha256(): string;
+  /**
+   * What the reader decided on the user's behalf and must tell them, one sentence each naming the file
+   * (e.g. that the Fix sheet of a result workbook was read). Absent or empty when there is nothing to say.
+   */
+  notices?: readonly string[];
 }
 
+/** The worksheet of an order-batch result workbook (its Results, Fix and Summary sheets) to read when none is named. */
+export type ResultSheetChoice = 'Fix' | 'Results';
+
 export interface ReadOptions {
-  /** Worksheet name for xlsx; default the first visible worksheet. */
+  /** Worksheet name for xlsx; default the first visible worksheet (but see resultSheet). */
   sheet?: string;
+  /**
+   * Which sheet of a result workbook written by this tool is read when `sheet` is not given. 'Fix' (the
+   * default: validate and import) reads only the rows to correct, so a corrected result is uploaded again
+   * without resending every row; 'Results' reads every input row with its status (reconcile --orders).
+   */
+  resultSheet?: ResultSheetChoice;
 }

@@ -3,6 +3,10 @@
  * date cells are Dates whose UTC fields are the wall-clock time shown in Excel (exceljs converts
  * the serial as if it were UTC: 45000.5 -> 2023-03-15T12:00:00.000Z), formulas give their cached
  * result, rich text and hyperlinks give their text, errors give their text ("#N/A").
+ *
+ * A formula stored without a cached result (`<c><f>O3*P3</f></c>`, no `<v>`: written by a program
+ * that does not calculate) has no value to read. It reads as null and is reported to the caller,
+ * who decides whether that blank may pass (see read-xlsx.ts).
  */
 import type { CellValue } from './types.js';
 
@@ -10,14 +14,23 @@ import type { CellValue } from './types.js';
 export interface StreamRow {
   number: number;
   values: unknown;
-  getCell(col: number): { numFmt?: string };
+  getCell(col: number): { numFmt?: string; result?: unknown };
+}
+
+/** A formula cell that holds no cached result. */
+export interface UncomputedFormula {
+  /** 0-based column. */
+  col: number;
+  /** The formula's text without "=" ('' for a cell sharing another cell's formula). */
+  formula: string;
 }
 
 /**
  * Cells of one row, 0-based, positioned by column letter (row.values is 1-based and sparse:
- * empty cells are holes, which become null).
+ * empty cells are holes, which become null). Formula cells without a cached result are added to
+ * `uncomputed` when it is given.
  */
-export function readRowCells(row: StreamRow, date1904: boolean): CellValue[] {
+export function readRowCells(row: StreamRow, date1904: boolean, uncomputed?: UncomputedFormula[]): CellValue[] {
   const values = row.values as unknown[];
   const n = values.length - 1;
   const cells: CellValue[] = new Array<CellValue>(n > 0 ? n : 0);
@@ -30,7 +43,7 @@ export function readRowCells(row: StreamRow, date1904: boolean): CellValue[] {
         cells[col - 1] = value;
         break;
       case 'object':
-        cells[col - 1] = value === null ? null : value instanceof Date ? value : readObjectValue(value, row, col, date1904);
+        cells[col - 1] = value === null ? null : value instanceof Date ? value : readObjectValue(value, row, col, date1904, uncomputed);
         break;
       default:
         cells[col - 1] = null;
@@ -39,16 +52,23 @@ export function readRowCells(row: StreamRow, date1904: boolean): CellValue[] {
   return cells;
 }
 
-function readObjectValue(value: object, row: StreamRow, col: number, date1904: boolean): CellValue {
+function readObjectValue(value: object, row: StreamRow, col: number, date1904: boolean, uncomputed: UncomputedFormula[] | undefined): CellValue {
   if ('formula' in value || 'sharedFormula' in value) {
-    const result = (value as { result?: unknown }).result;
+    // row.values drops a falsy cached result (0, ""): the cell itself still has it.
+    let result = (value as { result?: unknown }).result;
+    if (result === undefined) result = row.getCell(col).result;
+    if (result === undefined) {
+      const formula = (value as { formula?: unknown }).formula;
+      uncomputed?.push({ col: col - 1, formula: typeof formula === 'string' ? formula : '' });
+      return null;
+    }
     if (typeof result === 'number') {
       // A formula's cached number is not converted to a date by exceljs even under a date format.
       if (Number.isNaN(result)) return '#VALUE!';
       const numFmt = row.getCell(col).numFmt;
       return numFmt && isDateFormat(numFmt) ? excelSerialToDate(result, date1904) : result;
     }
-    if (result === undefined || result === null) return null;
+    if (result === null) return null;
     return readPlainValue(result);
   }
   return readPlainValue(value);

@@ -6,11 +6,13 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { CARRIER_IDS, COUNTRY_CODES, DEFAULT_SOURCES_OF_SALE } from '../../src/contract/enums.js';
 import { dollarsToCents } from '../../src/contract/money.js';
 import { generateTemplates, TEMPLATES_DIR } from '../../src/report/generate-templates.js';
-import { exampleRows, GENERAL_RULES } from '../../src/report/template-content.js';
+import { exampleRows } from '../../src/report/template-content.js';
 import { columnLetter, TEMPLATE_HEADERS } from '../../src/report/template-form.js';
-import { writeTemplate } from '../../src/report/write-template.js';
-import { COLORS } from '../../src/report/xlsx-styles.js';
+import { EXAMPLES_NOTE, writeTemplate } from '../../src/report/write-template.js';
 import { COLUMNS } from '../../src/sheet/columns.js';
+import { checkFile } from '../../src/commands/check-file.js';
+import { validateFiles } from '../../src/commands/validate.js';
+import { silentLogger } from '../../src/log.js';
 import { useTempDir } from './temp-dir.js';
 import { fillOf, noteOf, readWorkbook, rowValues, sheet, validationsOf } from './xlsx-files.js';
 
@@ -27,19 +29,24 @@ describe('writeTemplate (xlsx)', () => {
     orders = sheet(workbook, 'Orders');
   });
 
-  test('puts the Orders sheet first with every column in order, then Instructions and a hidden Lists sheet', () => {
+  test('puts the Orders sheet first with every column in order, then Examples, Instructions and a hidden Lists sheet', () => {
     expect(workbook.worksheets.map((w) => [w.name, w.state])).toEqual([
       ['Orders', 'visible'],
+      ['Examples', 'visible'],
       ['Instructions', 'visible'],
       ['Lists', 'hidden'],
     ]);
     expect(rowValues(orders, 1)).toEqual(COLUMNS.map((c) => c.field));
   });
 
+  test('leaves the Orders sheet empty below its header: the examples are not on the sheet that is read', () => {
+    expect(orders.actualRowCount).toBe(1);
+  });
+
   test('has a bold frozen header, filtered, each header noting what goes in the column', () => {
     expect(orders.getCell('A1').font?.bold).toBe(true);
     expect(orders.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
-    expect(orders.autoFilter).toBe('A1:AD4');
+    expect(orders.autoFilter).toBe('A1:AD1');
     expect(noteOf(orders.getCell('A1'))).toMatch(/^Required, order level\. Your unique order ID/);
     expect(noteOf(orders.getCell(`${letter('discount')}1`))).toMatch(/^Optional, line level/);
   });
@@ -67,18 +74,23 @@ describe('writeTemplate (xlsx)', () => {
     expect(numFmt('name')).toBeUndefined();
   });
 
-  test('leaves the example orders\' orderDate blank, highlighted and noted, so an untouched template submits nothing', () => {
-    const orderDate = (row: number): ExcelJS.Cell => orders.getCell(`${letter('orderDate')}${row}`);
-    expect(orders.getCell('A2').value).toBe('SO-10001');
-    expect(orders.getCell('A4').value).toBe('SO-10002');
+  test('shows complete example orders on the Examples sheet, in the Orders sheet\'s columns and formats', () => {
+    const examples = sheet(workbook, 'Examples');
+    expect(rowValues(examples, 1)).toEqual(COLUMNS.map((c) => c.field));
+    expect(noteOf(examples.getCell('A1'))).toBe(EXAMPLES_NOTE);
+    expect(examples.getCell('A2').value).toBe('SO-10001');
+    expect(examples.getCell('A4').value).toBe('SO-10002');
+    const orderDate = (row: number): ExcelJS.Cell => examples.getCell(`${letter('orderDate')}${row}`);
     for (const row of [2, 4]) {
-      expect(orderDate(row).value).toBeNull();
-      expect(fillOf(orderDate(row))).toBe(COLORS.warningFill);
-      expect(noteOf(orderDate(row))).toMatch(/enter the order date/);
+      expect(orderDate(row).value).toEqual(new Date(Date.UTC(2026, 10, 20, 14, 30)));
+      expect(orderDate(row).numFmt).toBe('yyyy-mm-dd hh:mm');
+      expect(fillOf(orderDate(row))).toBeUndefined();
     }
-    expect(orders.getCell(`${letter('sourceOfSale')}2`).value).toBe('ShopA');
-    expect(orders.getCell(`${letter('unitPrice')}2`).value).toBe(29.99);
-    expect(orders.getCell(`${letter('postalOrZipCode')}2`).value).toBe('02134');
+    expect(orderDate(3).value).toBeNull();
+    expect(examples.getCell(`${letter('sourceOfSale')}2`).value).toBe('ShopA');
+    expect(examples.getCell(`${letter('unitPrice')}2`).value).toBe(29.99);
+    expect(examples.getCell(`${letter('postalOrZipCode')}2`).value).toBe('02134');
+    expect(examples.getCell(`${letter('postalOrZipCode')}2`).numFmt).toBe('@');
   });
 
   test('describes the general rules and every column on the Instructions sheet', () => {
@@ -114,27 +126,44 @@ describe('the example orders', () => {
     expect(orders.get('SO-10002')![0]!.subTotal).toBeUndefined();
   });
 
-  test('never carry an orderDate, so they go stale never and submit never', () => {
-    expect(exampleRows('X').every((r) => r.orderDate === undefined)).toBe(true);
-    expect(GENERAL_RULES.some((r) => r.includes('orderDate is blank on purpose'))).toBe(true);
+  test('are valid orders as of their orderDate, so a row copied to the Orders sheet needs only a current date', async () => {
+    const path = file('examples-check.xlsx');
+    await writeTemplate(path, { format: 'xlsx', sourcesOfSale: ['ShopA', 'ShopB'] });
+    const context = { now: new Date('2026-11-21T09:00:00Z'), timezone: 'UTC', sourcesOfSale: ['ShopA', 'ShopB'] };
+    const checked = await checkFile(path, { context, sheet: 'Examples', logger: silentLogger });
+    if (!checked.ok) throw new Error(checked.message);
+    expect(checked.sheet.orders.map((o) => [o.customerOrderId, o.status, o.issues.filter((i) => i.severity === 'error')])).toEqual([
+      ['SO-10001', 'valid', []],
+      ['SO-10002', 'valid', []],
+    ]);
   });
 });
 
+describe('validate on a freshly written template', () => {
+  const context = { now: new Date('2026-11-21T09:00:00Z'), timezone: 'UTC', sourcesOfSale: DEFAULT_SOURCES_OF_SALE };
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    test(`reads no example as an order (${format}): the template holds none to check`, async () => {
+      const path = file(`fresh.${format}`);
+      await writeTemplate(path, { format, sourcesOfSale: DEFAULT_SOURCES_OF_SALE });
+      const result = await validateFiles({ files: [path], skipResultFile: true, context, logger: silentLogger });
+      expect(result.report.orders).toEqual([]);
+      expect(result.report.input).toEqual([
+        expect.objectContaining({ file: path, error: expect.objectContaining({ code: 'empty_file', message: expect.stringContaining('has a header row but no orders below it') }) }),
+      ]);
+    });
+  }
+});
+
 describe('writeTemplate (csv)', () => {
-  test('holds the header row and the example rows, with a BOM for Excel', async () => {
+  test('holds the header row alone, with a BOM for Excel', async () => {
     const path = file('template.csv');
     await writeTemplate(path, { format: 'csv', sourcesOfSale: ['ShopA'] });
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('\ufeff')).toBe(true);
+    expect(text.endsWith('\r\n')).toBe(true);
     const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
-    expect(rows[0]).toEqual([...TEMPLATE_HEADERS]);
-    expect(rows).toHaveLength(4);
-    const at = (row: number, field: string): string => rows[row]![TEMPLATE_HEADERS.indexOf(field as never)]!;
-    expect(at(1, 'customerOrderId')).toBe('SO-10001');
-    expect(at(1, 'sourceOfSale')).toBe('ShopA');
-    expect(at(1, 'orderDate')).toBe('');
-    expect(at(1, 'postalOrZipCode')).toBe('02134');
-    expect(at(1, 'discountTotal')).toBe('5.00');
+    expect(rows).toEqual([[...TEMPLATE_HEADERS]]);
   });
 });
 

@@ -57,12 +57,58 @@ describe('reading XLSX', () => {
         { formula: 'DATE(2026,11,20)', result: new Date(Date.UTC(2026, 10, 20)) },
         { formula: 'VLOOKUP(1,Z:Z,2,0)', result: { error: '#N/A' } },
         { error: '#DIV/0!' },
-        { formula: 'A2', result: undefined },
+        { formula: 'IF(B2>5,"big","")', result: '' },
       ]);
       row.getCell(4).numFmt = 'yyyy-mm-dd';
     });
     const { rows } = await readAll(file);
-    expect(rows[0]!.cells).toEqual(['SO-1', 2, 5, new Date(Date.UTC(2026, 10, 20)), '#N/A', '#DIV/0!', null]);
+    expect(rows[0]!.cells).toEqual(['SO-1', 2, 5, new Date(Date.UTC(2026, 10, 20)), '#N/A', '#DIV/0!', '']);
+  });
+
+  it('reads a formula whose cached result is 0 as 0, not as a blank cell', async () => {
+    const file = await writeWorkbook('formula-zero.xlsx', (wb) => {
+      const ws = wb.addWorksheet('Orders');
+      ws.addRow(['customerOrderId', 'quantity', 'salesTax', 'discount']);
+      ws.addRow(['SO-1', 2, { formula: 'B2*0', result: 0 }, { formula: 'B2-2', result: 0 }]);
+    });
+    const { rows } = await readAll(file);
+    expect(rows[0]!.cells).toEqual(['SO-1', 2, 0, 0]);
+  });
+
+  it('refuses a formula in an order column that has no saved value, naming the cell, the formula and the fix', async () => {
+    const file = await writeWorkbook('uncomputed.xlsx', (wb) => {
+      const ws = wb.addWorksheet('Orders');
+      ws.addRow(['customerOrderId', 'quantity', 'unitPrice', 'Sub Total']);
+      ws.addRow(['SO-1', 2, 4.5, { formula: 'B2*C2', result: 9 }]);
+      ws.addRow(['SO-2', 3, 2, { formula: 'B3*C3' }]); // as saved by a program that does not calculate
+    });
+    const error = await readError(file);
+    expect(error.code).toBe('unreadable_file');
+    expect(error.message).toBe(
+      `${file} (worksheet "Orders"), cell D3 (Sub Total): the formula =B3*C3 has no saved value, because the program that wrote the file does not calculate formulas. ` +
+        "Open the file in Excel or LibreOffice and save it (that stores every formula's value), or type the value instead of the formula.",
+    );
+  });
+
+  it('refuses a shared formula without a saved value too', async () => {
+    const file = await writeWorkbook('uncomputed-shared.xlsx', (wb) => {
+      const ws = wb.addWorksheet('Orders');
+      ws.addRow(['customerOrderId', 'quantity', 'subTotal']);
+      ws.addRow(['SO-1', 2, { formula: 'B2*2', result: 4, shareType: 'shared', ref: 'C2:C3' }]);
+      ws.addRow(['SO-2', 3, { sharedFormula: 'C2' }]);
+    });
+    const error = await readError(file);
+    expect(error.message).toContain('cell C3 (subTotal): a formula has no saved value');
+  });
+
+  it('lets an unsaved formula pass in a column the checker ignores', async () => {
+    const file = await writeWorkbook('uncomputed-notes.xlsx', (wb) => {
+      const ws = wb.addWorksheet('Orders');
+      ws.addRow(['customerOrderId', 'quantity', 'Notes']);
+      ws.addRow(['SO-1', 2, { formula: 'A2&" gift"' }]);
+    });
+    const { rows } = await readAll(file);
+    expect(rows[0]!.cells).toEqual(['SO-1', 2, null]);
   });
 
   it('joins rich text and reads a hyperlink as its text', async () => {
