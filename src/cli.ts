@@ -27,7 +27,7 @@ function resolve(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
 }
 
-function addCommonOptions(cmd: Command, extra: { sheet?: boolean; out?: boolean } = {}): Command {
+function addCommonOptions(cmd: Command, extra: { sheet?: boolean; sheetHelp?: string; out?: boolean } = {}): Command {
   if (extra.out !== false) cmd.option('--out <path>', 'result file (.xlsx or .csv), or a folder when several files are given');
   cmd
     .option('--json', 'print the machine-readable report on stdout (logs go to stderr)')
@@ -35,7 +35,7 @@ function addCommonOptions(cmd: Command, extra: { sheet?: boolean; out?: boolean 
     .option('--timezone <iana>', 'zone for dates written without an offset (default UTC)')
     .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, connection, ...)')
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent'));
-  if (extra.sheet !== false) cmd.option('--sheet <name>', 'worksheet of an xlsx file (default: the first visible one)');
+  if (extra.sheet !== false) cmd.option('--sheet <name>', extra.sheetHelp ?? 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)');
   return cmd;
 }
 
@@ -159,7 +159,7 @@ async function main(argv: string[]): Promise<number> {
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
       .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
       .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
-    { sheet: true },
+    { sheet: true, sheetHelp: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)' },
   ).action(async (flags: RawFlags & { since?: string; hours?: string; orders?: string; all?: boolean; confirmations?: string }) => {
     const options = resolve(flags);
     const logger = loggerFor(options);

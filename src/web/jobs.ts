@@ -178,6 +178,11 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
     messages: [...new Set(o.issues.filter((i) => i.severity === 'error').map((i) => nameFiles(i.message)))],
   }));
   const input = result.report.input[0];
+  const notices = [
+    ...(result.apiUnusable ? [`The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API is reachable; nothing is sent twice.`] : []),
+    // The outcomes stand (the ledger has them), but the result file is missing: the page must say why.
+    ...(result.report.outputErrors ?? []).map((e) => `The outcomes below stand, but ${nameFiles(e.message)}`),
+  ];
   return {
     state: input?.error ? 'failed' : 'done',
     finishedAt: now.toISOString(),
@@ -186,7 +191,7 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
     ...(result.runId ? { runId: result.runId } : {}),
     ...(output ? { resultFile: basename(output) } : {}),
     ...(input?.error ? { error: nameFiles(input.error.message) } : {}),
-    ...(result.apiUnusable ? { notice: `The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API is reachable; nothing is sent twice.` } : {}),
+    ...(notices.length > 0 ? { notice: notices.join(' ') } : {}),
   };
 }
 
