@@ -34,7 +34,8 @@ export interface ApiReader {
   /** Each order's read; null when the API answers 404. */
   readOrders(customerOrderIds: readonly string[]): Promise<Map<string, OrderRead | null>>;
   /** Each order's packages; none when the API answers 404 (an order it does not know). */
-  readPackagesOf(customerOrderIds: readonly string[]): Promise<Map<string, PackageRecord[]>>;
+  /** Each order's packages, or the HttpError of a 404 for them: see packagesOfKnownOrders. */
+  readPackagesOf(customerOrderIds: readonly string[]): Promise<Map<string, PackageRecord[] | HttpError>>;
   /**
    * Every page of tracking updates in the window; `onPage` gets each page as it arrives (in any
    * order), so a caller can store them without holding all pages at once.
@@ -202,7 +203,7 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       return new Map(ids.map((id, i) => [id, reads[i]?.order ?? null]));
     },
     async readPackagesOf(ids) {
-      const pages = await all(ids.map((id) => call(`packages of ${id}`, (signal) => readPackagesOrNone(client, id, signal))));
+      const pages = await all(ids.map((id) => call(`packages of ${id}`, (signal) => readPackagesOrNotFound(client, id, signal))));
       return new Map(ids.map((id, i) => [id, pages[i] ?? []]));
     },
     readTrackingWindow,
@@ -227,14 +228,16 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
 }
 
 /**
- * An order's packages; none when the API answers 404: it does not know the order (PRODUCT.md
- * section 6), which its order read reports as not_found. One unknown order must not stop the run.
+ * An order's packages, or the 404 the API answered for them. A 404 means "no such order" only if the
+ * order's own read says so too (PRODUCT.md section 6): the caller judges, as an API that returns an
+ * order but 404s its packages (a gateway that does not route them) must stop the run, not pass as
+ * an order without packages. Only the request's own 404 counts: one from a token refresh is not about the order.
  */
-async function readPackagesOrNone(client: ApiClient, customerOrderId: string, signal: AbortSignal): Promise<PackageRecord[]> {
+async function readPackagesOrNotFound(client: ApiClient, customerOrderId: string, signal: AbortSignal): Promise<PackageRecord[] | HttpError> {
   try {
     return (await client.getPackages(customerOrderId, { signal })).data;
   } catch (error) {
-    if (error instanceof HttpError && error.status === 404) return [];
+    if (error instanceof HttpError && error.status === 404 && error.stage === 'request') return error;
     throw error;
   }
 }
@@ -246,4 +249,18 @@ function isFatal(error: unknown): boolean {
 
 async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   await sleepFor(ms, undefined, signal ? { signal } : undefined);
+}
+
+/**
+ * The packages read by readPackagesOf, once the orders' reads are known: a 404 for an order the API
+ * does not know (its read is null) is no packages; a 404 for an order it returned is thrown.
+ */
+export function packagesOfKnownOrders(read: ReadonlyMap<string, PackageRecord[] | HttpError>, isOrderUnknown: (customerOrderId: string) => boolean): Map<string, PackageRecord[]> {
+  const out = new Map<string, PackageRecord[]>();
+  for (const [id, records] of read) {
+    if (!(records instanceof HttpError)) out.set(id, records);
+    else if (isOrderUnknown(id)) out.set(id, []);
+    else throw records;
+  }
+  return out;
 }

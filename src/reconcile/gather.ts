@@ -11,7 +11,7 @@ import { LIMITS } from '../contract/limits.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
-import type { ApiReader } from './fetch.js';
+import { packagesOfKnownOrders, type ApiReader } from './fetch.js';
 import { lastUpdatedOf, mergePackages, newestUpdate, normaliseInstant, type PackageStore } from './package-store.js';
 import type { Selection } from './select.js';
 import { needsFreshRead, planTrackingWindow, TRACKING_WATERMARK, type WindowPlan } from './window.js';
@@ -162,7 +162,8 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     const toRead = ids.filter((id) => !selection.reads.has(id));
     const [reads, perOrder] = await Promise.all([reader.readOrders(toRead), reader.readPackagesOf(ids)]);
     for (const [id, read] of reads) freshReads.set(id, read);
-    for (const records of perOrder.values()) take(records);
+    const isUnknown = (id: string) => (reads.has(id) ? reads.get(id) : selection.reads.get(id)) === null;
+    for (const records of packagesOfKnownOrders(perOrder, isUnknown).values()) take(records);
     settle(true);
     return result('per-order', null, true);
   }

@@ -18,7 +18,7 @@ import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
-import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
+import { createApiReader, packagesOfKnownOrders, type ApiReader, type ApiReaderOptions } from './fetch.js';
 import { gatherFromApi, GATHER_DEFAULTS, packagesFor, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
 import { reconcileOrder } from './match.js';
 import { createMemoryPackageStore, mergePackages, type PackageStore, type StoredOrderRead } from './package-store.js';
@@ -47,6 +47,8 @@ export interface ReconcileOptions {
    * without --now, as the machine's clock can differ from the API's. Default false.
    */
   isNowFromApi?: boolean;
+  /** This machine's clock when `now` is the API's (set by the run itself): see SelectOptions.ledgerNow. */
+  ledgerNow?: Date;
   lateAfterDays: number;
   /** Workbook path (.xlsx) or an existing folder; default reconcile-<UTC time>.xlsx here. */
   out?: string;
@@ -76,6 +78,8 @@ export interface ReconcileResult {
   hasExceptions: boolean;
   output: string;
   orders: ReconciledOrder[];
+  /** The instant the run reconciled as of: `now`, or the API's time with isNowFromApi. */
+  asOf: Date;
   /** Where the time went, in ms (for the benchmark and debug logs); writeMs: the store, the workbook and the CSV. */
   timings: { selectMs: number; fetchMs: number; matchMs: number; writeMs: number };
 }
@@ -141,7 +145,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   });
   const t0 = performance.now();
   // From here on, "now" is the one instant the whole run goes by.
-  const options: ReconcileOptions = given.isNowFromApi ? { ...given, now: await readRunNow(reader, given.now, given.logger) } : given;
+  const options: ReconcileOptions = given.isNowFromApi ? onApiClock(given, await readRunNow(reader, given.now, given.logger)) : given;
   const { ledger, logger, now } = options;
   const output = workbookPathFor(options.out, now);
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
@@ -183,6 +187,10 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   const t2 = performance.now();
   const orders = await matchOrders({ selection, gathered, store, reader, options });
   const t3 = performance.now();
+  if (orders.length > 1 && orders.every((o) => o.status === 'not_found')) {
+    // Each may be true; all at once more often means a wrong base URL, or a gateway not routing the order paths.
+    logger.warn({ orders: orders.length }, 'The API answered 404 for every order: if they were sent to this API, check FULFILLMENT_BASE_URL.');
+  }
   const fetched = describeFetch(gathered);
   rememberRun(store, gathered, selection, orders, now);
 
@@ -218,8 +226,19 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
     hasExceptions: orders.some((o) => o.status === 'exception' || o.status === 'not_found'),
     output,
     orders,
+    asOf: now,
     timings,
   };
+}
+
+/**
+ * The run on the API's clock. The ledger's times were written by this machine's, so it selects on
+ * that one (ledgerNow); and when this machine runs ahead, its submittedAt times are later than the
+ * API's were: the tracking window starts earlier by that much, or it would miss their first packages.
+ */
+function onApiClock(given: ReconcileOptions, apiNow: Date): ReconcileOptions {
+  const aheadMs = Math.max(0, given.now.getTime() - apiNow.getTime());
+  return { ...given, now: apiNow, ledgerNow: given.now, overlapMs: (given.overlapMs ?? DEFAULT_OVERLAP_MS) + aheadMs };
 }
 
 /**
@@ -276,7 +295,8 @@ async function matchOrders({ selection, gathered, store, reader, options }: Matc
       .map((o, i) => ({ o, i }))
       .filter(({ o }) => o.exceptions.some((e) => e.type === 'partial_shipment') && (gathered.freshReads.has(o.customerOrderId) || gathered.changed.has(o.customerOrderId)));
     if (suspects.length > 0) {
-      const packages = await reader.readPackagesOf(suspects.map(({ o }) => o.customerOrderId));
+      // The API returned each of these orders: a 404 for its packages is an API in trouble, not an unknown order.
+      const packages = packagesOfKnownOrders(await reader.readPackagesOf(suspects.map(({ o }) => o.customerOrderId)), () => false);
       for (const [id, records] of packages) {
         const merged = mergePackages(packagesFor(gathered, store, id), records);
         gathered.packages.set(id, merged.packages);

@@ -45,25 +45,34 @@ export interface SelectOptions {
   all?: boolean;
   sheet?: string;
   now: Date;
+  /**
+   * This machine's clock, when `now` is the API's: the ledger's submittedAt times were written by it,
+   * so --hours and the default window select the ledger on it. Default `now`.
+   */
+  ledgerNow?: Date;
   /** --all: order dispositions to list (default all) and line dispositions (default: the API's, all). */
   orderDisposition?: readonly string[];
   orderLineItemDisposition?: readonly string[];
   logger: Logger;
 }
 
-/** The start of the window: --since, else --hours before now, else 30 days before now. */
-export function resolveSince(options: Pick<SelectOptions, 'since' | 'hours' | 'now'>): Date {
+/**
+ * The start of the window: --since, else --hours before now, else 30 days before now. "now" is the
+ * API's for --all (it lists orders by its own clock), this machine's for the ledger (see ledgerNow).
+ */
+export function resolveSince(options: Pick<SelectOptions, 'since' | 'hours' | 'now' | 'ledgerNow' | 'all'>): Date {
+  const now = options.all ? options.now : (options.ledgerNow ?? options.now);
   if (options.since && options.hours !== undefined) throw new UsageError('Give --since or --hours, not both.');
   if (options.since) {
     if (Number.isNaN(options.since.getTime())) throw new UsageError('--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z.');
-    if (options.since.getTime() > options.now.getTime()) throw new UsageError(`--since ${options.since.toISOString()} is in the future.`);
+    if (options.since.getTime() > now.getTime()) throw new UsageError(`--since ${options.since.toISOString()} is in the future.`);
     return options.since;
   }
   if (options.hours !== undefined) {
     if (!Number.isFinite(options.hours) || options.hours <= 0) throw new UsageError('--hours takes a positive number of hours.');
-    return new Date(options.now.getTime() - options.hours * 3_600_000);
+    return new Date(now.getTime() - options.hours * 3_600_000);
   }
-  return new Date(options.now.getTime() - DEFAULT_SINCE_DAYS * DAY_MS);
+  return new Date(now.getTime() - DEFAULT_SINCE_DAYS * DAY_MS);
 }
 
 function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Map<string, ExpectedOrder> {
@@ -74,7 +83,7 @@ function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): 
 }
 
 /** Flags that cannot go together, or a window that makes no sense: refused before anything is read. */
-export function checkSelectOptions(options: Pick<SelectOptions, 'ledger' | 'since' | 'hours' | 'ordersFile' | 'all' | 'now'>): void {
+export function checkSelectOptions(options: Pick<SelectOptions, 'ledger' | 'since' | 'hours' | 'ordersFile' | 'all' | 'now' | 'ledgerNow'>): void {
   if (options.ordersFile !== undefined && (options.all || options.since || options.hours !== undefined)) {
     throw new UsageError('--orders names the orders itself: leave out --all, --since and --hours.');
   }

@@ -90,14 +90,15 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       serialize: (task) => serialize(task),
       wallClock,
       runReconcile: async (out) => {
-        // On the sandbox, its clock is "now" (it moves on as the page asks); else a pinned now, else the wall clock.
-        const asOf = sandbox?.sandboxNow?.() ?? checkNow();
+        // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
+        // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
+        const sandboxNow = sandbox?.sandboxNow?.();
         const result = await reconcileCommand({
           connection: options.connection,
           useSandbox: options.useSandbox,
           ledgerPath: options.ledgerPath,
-          now: asOf,
-          isNowPinned: true,
+          now: sandboxNow ?? checkNow(),
+          isNowPinned: sandboxNow !== undefined || options.now !== undefined,
           out,
           concurrency: options.concurrency,
           maxAttempts: options.maxAttempts,
@@ -105,7 +106,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
           logger,
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
-        return { result, asOf };
+        return { result, asOf: result.asOf };
       },
     }),
     csrf: createCsrf(),

@@ -123,18 +123,35 @@ describe('the clock a run without --now goes by', () => {
     expect(out.report.summary).toMatchObject({ exception: 0 });
   });
 
+  it("selects the ledger on this machine's clock, which wrote its submittedAt times", async () => {
+    // Accepted 23 hours ago by this machine's clock; the API's clock is four days ahead.
+    const w = world(nowAt(API_HOURS));
+    const out = await run(w.api, w.ledger, { isNowFromApi: true, hours: 24 });
+    expect(out.orders).toHaveLength(ORDERS);
+  });
+
+  it('starts the window earlier by as much as this machine runs ahead of the API', async () => {
+    const w = world(nowAt(LOCAL_HOURS - 5));
+    await run(w.api, w.ledger, { isNowFromApi: true });
+    // Submitted at(1) by this machine's clock, at(-4) by the API's: the hour of overlap, plus the 5 hours.
+    const starts = [...new Set(w.api.callsOf('getTrackingUpdates').map((c) => (c.arg as Extract<TrackingQuery, { startDate: string }>).startDate))];
+    expect(starts).toEqual([at(-5)]);
+  });
+
   it('is --now when given, whatever the API says', async () => {
     const w = world(nowAt(API_HOURS));
     await run(w.api, w.ledger, { now: nowAt(LOCAL_HOURS + 1) });
     expect(windowEnds(w.api)).toEqual([at(LOCAL_HOURS + 1)]);
   });
 
-  it('names the default workbook after the API time, and judges --since by it', async () => {
+  it("names the default workbook after the API time, and judges --since by this machine's clock (the ledger's)", async () => {
     const w = world(nowAt(API_HOURS));
-    const out = await run(w.api, w.ledger, { isNowFromApi: true, out: `${dir}/`, since: nowAt(LOCAL_HOURS + 1) });
+    const out = await run(w.api, w.ledger, { isNowFromApi: true, out: `${dir}/`, since: nowAt(LOCAL_HOURS - 1) });
     expect(out.output).toBe(join(dir, 'reconcile-20300306-100000.xlsx'));
+    const ahead = world(nowAt(API_HOURS));
+    await expect(run(ahead.api, ahead.ledger, { isNowFromApi: true, since: nowAt(LOCAL_HOURS + 1) })).rejects.toThrow(/in the future/);
     const behind = world(nowAt(LOCAL_HOURS - 2));
-    await expect(run(behind.api, behind.ledger, { isNowFromApi: true, since: nowAt(LOCAL_HOURS - 1) })).rejects.toThrow(/in the future/);
+    await expect(run(behind.api, behind.ledger, { isNowFromApi: true, since: nowAt(LOCAL_HOURS - 1) })).resolves.toBeDefined();
   });
 
   it("logs the API's time and the skew when the clocks differ by more than a minute, and nothing when they agree", async () => {

@@ -7,12 +7,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/api/errors.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
+import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf } from './builders.js';
 import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
 
@@ -84,15 +86,22 @@ describe('an order the API does not know', () => {
     ledger.close();
   });
 
-  it('gone by the time its packages are read again (tracking updates) leaves the order without packages, not the run stopped', async () => {
-    const { ledger, api } = world(['GONE-1', 'KNOWN-2'], ['GONE-1', 'KNOWN-2']);
-    // Shipped, says the order read, but its package is not in the window's pages: its packages are read directly, and 404.
-    api.packages.get('P-GONE-1')!.lastUpdated = at(-100);
-    api.failures.set('getPackages', [httpError(404)]);
-    const result = await run(api, { ledger, perOrderMax: 0 });
-    expect(api.callsOf('getPackages').map((c) => c.arg)).toEqual(['GONE-1']);
-    expect(statusOf(result)['GONE-1']).toEqual(['exception', ['partial_shipment']]);
-    expect(existsSync(result.output)).toBe(true);
+  it('stops the run when the API returns an order but answers 404 for its packages (a gateway that does not route them)', async () => {
+    for (const perOrderMax of [25, 0]) {
+      const { ledger, api } = world(['GONE-1', 'KNOWN-2'], ['GONE-1', 'KNOWN-2']);
+      // Tracking updates: shipped, says the order read, but its package is not in the window's pages, so its packages are read directly.
+      api.packages.get('P-GONE-1')!.lastUpdated = at(-100);
+      api.failures.set('getPackages', [httpError(404)]);
+      await expect(run(api, { ledger, perOrderMax })).rejects.toThrow(/status 404/);
+      expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+      ledger.close();
+    }
+  });
+
+  it('does not take a 404 of a token refresh for an unknown order', async () => {
+    const { ledger, api } = world(['MISS-1', 'KNOWN-2'], ['KNOWN-2']);
+    api.failures.set('getPackages', [new HttpError('Token request failed: no route', { method: 'POST', url: 'http://fake/token', status: 404, body: '', stage: 'token' })]);
+    await expect(run(api, { ledger })).rejects.toThrow('Token request failed: no route');
     ledger.close();
   });
 

@@ -51,15 +51,24 @@ describe('reading a tracking window', () => {
     expect(log.filter((l) => l.startsWith('ask')).sort()).toEqual(['ask 1', 'ask 2', 'ask 3', 'ask 4', 'ask 5']);
   });
 
-  it('keeps the concurrency limit with pages waiting to be parsed', async () => {
+  it('keeps the concurrency limit, and holds at most a page per lane waiting to be parsed', async () => {
     const { api } = pagedApi(() => 30);
     let inFlight = 0;
     let peak = 0;
+    let unparsed = 0;
+    let peakUnparsed = 0;
     const fetch = api.fetchTrackingUpdates.bind(api);
     api.fetchTrackingUpdates = async (query) => {
       peak = Math.max(peak, ++inFlight);
       try {
-        return await fetch(query);
+        const page = await fetch(query);
+        peakUnparsed = Math.max(peakUnparsed, ++unparsed);
+        return {
+          parse: () => {
+            unparsed--;
+            return page.parse();
+          },
+        };
       } finally {
         inFlight--;
       }
@@ -67,6 +76,8 @@ describe('reading a tracking window', () => {
     const reader = createApiReader({ client: api, logger: silentLogger, concurrency: 4 });
     expect(await reader.readTrackingWindow(window, () => undefined)).toEqual({ pages: 30, packages: 30 });
     expect(peak).toBe(4);
+    expect(unparsed).toBe(0);
+    expect(peakUnparsed).toBeLessThanOrEqual(4);
   });
 
   it('stops, and reports the page’s error, when a page cannot be parsed', async () => {
