@@ -39,7 +39,7 @@ export const GENERAL_RULES: readonly string[] = [
   'subTotal, discountTotal and grandTotal may be left blank: they are then computed. Filled in, they must match to the cent: subTotal = sum of unitPrice x quantity; discountTotal = sum of discount x quantity; grandTotal = subTotal + salesTax.',
   `orderDate must be less than ${LIMITS.orderDateMaxAgeDays} days old and not in the future. Dates without an offset are read in the configured timezone (UTC unless set otherwise).`,
   'Columns formatted as text (IDs, ZIP codes, phones) keep leading zeros and long numbers; paste into them with Paste Special > Values so the format stays.',
-  'The Examples sheet shows two complete orders, SO-10001 and SO-10002; it is never read. Enter your orders on the Orders sheet (copy an example row there to start from it, with your own orderDate).',
+  'The Examples sheet shows two orders, SO-10001 and SO-10002; it is never read, and their orderDate is blank so they can never be sent as they are. Enter your orders on the Orders sheet (to start from an example, copy its rows there, then change customerOrderId and enter the orderDate).',
   'Check a file without sending anything: order-batch validate <file>. Problems come back in a result file, cell by cell.',
 ];
 

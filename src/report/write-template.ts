@@ -4,15 +4,15 @@
  * header. Everything comes from the column definitions, so the template matches the checker.
  *
  * The example orders live on their own sheet, never on the one that is read: an untouched template
- * holds no orders (validate says so), examples forgotten above real rows are never sent, and an
- * example may show a complete order, orderDate included, without that date ever going stale in a
- * check. (Example rows on the Orders sheet had to leave orderDate blank to stay unsendable, so every
- * check of a template reported them as errors.) A CSV has one sheet: it is the header alone.
+ * holds no orders (validate says so). They stay unsendable anyway, their orderDate blank (with a note
+ * saying so): an example copied to the Orders sheet and forgotten, the Examples sheet saved as CSV,
+ * or `--sheet Examples` must never put a made-up order in the network. A CSV has one sheet: it is
+ * the header alone.
  */
 import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { COLUMN_BY_FIELD, COLUMNS } from '../sheet/columns.js';
+import { COLUMNS } from '../sheet/columns.js';
 import { writeFileAtomically } from './atomic-file.js';
 import { declareFilterRanges } from './filter-names.js';
 import { exampleRows, GENERAL_RULES, instructionRows, type ExampleRow } from './template-content.js';
@@ -33,7 +33,11 @@ export const EXAMPLES_SHEET = 'Examples';
 
 /** Said on the Examples sheet (a note on its first header cell), so nobody fills it in by mistake. */
 export const EXAMPLES_NOTE =
-  `Examples only: this sheet is never read. Enter your orders on the ${ORDERS_SHEET} sheet; copy an example row there to start from it (then give it your own orderDate).`;
+  `Examples only: this sheet is never read. Enter your orders on the ${ORDERS_SHEET} sheet; to start from an example, copy its rows there, then change customerOrderId and enter the orderDate.`;
+
+/** On each example's blank orderDate: why it is blank. */
+export const EXAMPLE_DATE_NOTE =
+  'Left blank on purpose, so an example can never be sent as it is. On your own rows, enter the order date here (less than 30 days ago, e.g. 2026-11-20 14:30).';
 
 export async function writeTemplate(path: string, options: TemplateOptions): Promise<void> {
   if (options.format === 'csv') {
@@ -47,15 +51,6 @@ export async function writeTemplate(path: string, options: TemplateOptions): Pro
 /** The header row; a BOM so Excel reads UTF-8, CRLF like the result CSV. */
 export function templateCsv(): string {
   return `\ufeff${Papa.unparse([[...TEMPLATE_HEADERS]], { newline: '\r\n' })}\r\n`;
-}
-
-/**
- * An example order starts on a row with its sourceOfSale; that row gets the orderDate of the column's
- * own example (the one the Instructions show), so each example is a complete order.
- */
-function withOrderDate(example: ExampleRow): ExampleRow {
-  if (example.sourceOfSale === undefined || example.orderDate !== undefined) return example;
-  return { ...example, orderDate: COLUMN_BY_FIELD.get('orderDate')!.example };
 }
 
 /** A template cell's value: amounts and quantities as numbers, dates as date cells (formatted by the column), the rest as text. */
@@ -97,7 +92,8 @@ async function buildTemplate(out: NodeJS.WritableStream, examples: readonly Exam
   sampleHeader.getCell(1).note = EXAMPLES_NOTE;
   sampleHeader.commit();
   const formats = COLUMNS.map(templateFormatOf);
-  examples.map(withOrderDate).forEach((example, r) => {
+  const orderDateColumn = COLUMNS.findIndex((c) => c.field === 'orderDate') + 1;
+  examples.forEach((example, r) => {
     const row = sample.getRow(r + 2);
     COLUMNS.forEach((c, i) => {
       const text = example[c.field];
@@ -106,6 +102,8 @@ async function buildTemplate(out: NodeJS.WritableStream, examples: readonly Exam
       cell.value = exampleValue(c.kind, text);
       cell.style = cellStyle(formats[i]!, 'none');
     });
+    // An order starts on the row that names its sourceOfSale: that is where its orderDate would go.
+    if (example.sourceOfSale !== undefined) row.getCell(orderDateColumn).note = EXAMPLE_DATE_NOTE;
     row.commit();
   });
 

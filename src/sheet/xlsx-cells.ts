@@ -57,14 +57,14 @@ function readObjectValue(value: object, row: StreamRow, col: number, date1904: b
     // row.values drops a falsy cached result (0, ""): the cell itself still has it.
     let result = (value as { result?: unknown }).result;
     if (result === undefined) result = row.getCell(col).result;
-    if (result === undefined) {
+    // No <v> at all, or an empty one (<v/>, as openpyxl and pandas write): exceljs reads the latter as NaN.
+    if (result === undefined || (typeof result === 'number' && Number.isNaN(result))) {
       const formula = (value as { formula?: unknown }).formula;
       uncomputed?.push({ col: col - 1, formula: typeof formula === 'string' ? formula : '' });
       return null;
     }
     if (typeof result === 'number') {
       // A formula's cached number is not converted to a date by exceljs even under a date format.
-      if (Number.isNaN(result)) return '#VALUE!';
       const numFmt = row.getCell(col).numFmt;
       return numFmt && isDateFormat(numFmt) ? excelSerialToDate(result, date1904) : result;
     }

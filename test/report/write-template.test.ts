@@ -8,7 +8,7 @@ import { dollarsToCents } from '../../src/contract/money.js';
 import { generateTemplates, TEMPLATES_DIR } from '../../src/report/generate-templates.js';
 import { exampleRows } from '../../src/report/template-content.js';
 import { columnLetter, TEMPLATE_HEADERS } from '../../src/report/template-form.js';
-import { EXAMPLES_NOTE, writeTemplate } from '../../src/report/write-template.js';
+import { EXAMPLE_DATE_NOTE, EXAMPLES_NOTE, writeTemplate } from '../../src/report/write-template.js';
 import { COLUMNS } from '../../src/sheet/columns.js';
 import { checkFile } from '../../src/commands/check-file.js';
 import { validateFiles } from '../../src/commands/validate.js';
@@ -74,7 +74,7 @@ describe('writeTemplate (xlsx)', () => {
     expect(numFmt('name')).toBeUndefined();
   });
 
-  test('shows complete example orders on the Examples sheet, in the Orders sheet\'s columns and formats', () => {
+  test('shows example orders on the Examples sheet, in the Orders sheet\'s columns and formats, their orderDate blank', () => {
     const examples = sheet(workbook, 'Examples');
     expect(rowValues(examples, 1)).toEqual(COLUMNS.map((c) => c.field));
     expect(noteOf(examples.getCell('A1'))).toBe(EXAMPLES_NOTE);
@@ -82,9 +82,9 @@ describe('writeTemplate (xlsx)', () => {
     expect(examples.getCell('A4').value).toBe('SO-10002');
     const orderDate = (row: number): ExcelJS.Cell => examples.getCell(`${letter('orderDate')}${row}`);
     for (const row of [2, 4]) {
-      expect(orderDate(row).value).toEqual(new Date(Date.UTC(2026, 10, 20, 14, 30)));
+      expect(orderDate(row).value).toBeNull();
+      expect(noteOf(orderDate(row))).toBe(EXAMPLE_DATE_NOTE);
       expect(orderDate(row).numFmt).toBe('yyyy-mm-dd hh:mm');
-      expect(fillOf(orderDate(row))).toBeUndefined();
     }
     expect(orderDate(3).value).toBeNull();
     expect(examples.getCell(`${letter('sourceOfSale')}2`).value).toBe('ShopA');
@@ -126,15 +126,16 @@ describe('the example orders', () => {
     expect(orders.get('SO-10002')![0]!.subTotal).toBeUndefined();
   });
 
-  test('are valid orders as of their orderDate, so a row copied to the Orders sheet needs only a current date', async () => {
+  test('can never be sent as they are (orderDate blank), and need nothing but an orderDate to be valid', async () => {
     const path = file('examples-check.xlsx');
     await writeTemplate(path, { format: 'xlsx', sourcesOfSale: ['ShopA', 'ShopB'] });
     const context = { now: new Date('2026-11-21T09:00:00Z'), timezone: 'UTC', sourcesOfSale: ['ShopA', 'ShopB'] };
     const checked = await checkFile(path, { context, sheet: 'Examples', logger: silentLogger });
     if (!checked.ok) throw new Error(checked.message);
-    expect(checked.sheet.orders.map((o) => [o.customerOrderId, o.status, o.issues.filter((i) => i.severity === 'error')])).toEqual([
-      ['SO-10001', 'valid', []],
-      ['SO-10002', 'valid', []],
+    const errors = (o: (typeof checked.sheet.orders)[number]) => o.issues.filter((i) => i.severity === 'error').map((i) => [i.column, i.code]);
+    expect(checked.sheet.orders.map((o) => [o.customerOrderId, o.status, errors(o)])).toEqual([
+      ['SO-10001', 'invalid', [['orderDate', 'required']]],
+      ['SO-10002', 'invalid', [['orderDate', 'required']]],
     ]);
   });
 });

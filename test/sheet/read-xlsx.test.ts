@@ -101,6 +101,17 @@ describe('reading XLSX', () => {
     expect(error.message).toContain('cell C3 (subTotal): a formula has no saved value');
   });
 
+  it('refuses a formula whose saved value is empty (<v/>, as openpyxl and pandas write it), not reading it as #VALUE!', async () => {
+    const file = await writeWorkbook('uncomputed-empty-v.xlsx', (wb) => {
+      const ws = wb.addWorksheet('Orders');
+      ws.addRow(['customerOrderId', 'quantity', 'name']);
+      // exceljs reads an empty <v> as NaN, as it reads this one back.
+      ws.addRow(['SO-1', 2, { formula: 'UPPER(A2)', result: Number.NaN }]);
+    });
+    const error = await readError(file);
+    expect(error.message).toContain('cell C2 (name): the formula =UPPER(A2) has no saved value');
+  });
+
   it('lets an unsaved formula pass in a column the checker ignores', async () => {
     const file = await writeWorkbook('uncomputed-notes.xlsx', (wb) => {
       const ws = wb.addWorksheet('Orders');
