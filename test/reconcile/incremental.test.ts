@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
@@ -10,7 +9,7 @@ import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
-import { at, nowAt, pkg, readOf } from './builders.js';
+import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,22 +20,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function payload(id: string): CreateOrderPayload {
-  return {
-    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
-    orderDetails: {
-      customerOrderId: id,
-      marketplaceOrderId: `MP-${id}`,
-      orderDate: at(0),
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-      subTotal: 10,
-      salesTax: 1.5,
-      grandTotal: 11.5,
-    },
-  };
-}
 
 interface World {
   api: FakeApi;
@@ -56,7 +39,7 @@ function world(): World {
   const runId = ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < ORDERS; i++) {
     const id = `O-${String(i).padStart(2, '0')}`;
-    const p = payload(id);
+    const p = sentPayload(id);
     ledger.recordIntent({ payload: p }, runId);
     ledger.markSending(id);
     ledger.markAccepted(id, { submittedAt: at(1) });
@@ -179,7 +162,7 @@ describe('the nightly run', () => {
 
   it('reads many orders with one list request, and reports an order the ledger never sent', async () => {
     const w = world();
-    const stray = payload('STRAY-1');
+    const stray = sentPayload('STRAY-1');
     w.api.orders.set('STRAY-1', readOf(expectOrderFromPayload(stray), 'Shipped'));
     w.api.packages.set('P-STRAY', pkg({ id: 'P-STRAY', order: 'STRAY-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
     const out = await w.run(24, { bulkReadMin: 10 });

@@ -8,33 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/api/errors.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
-import { at, nowAt, pkg, readOf } from './builders.js';
+import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reconcile-missing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function payload(id: string): CreateOrderPayload {
-  return {
-    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
-    orderDetails: {
-      customerOrderId: id,
-      orderDate: at(0),
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-      subTotal: 10,
-      salesTax: 1.5,
-      grandTotal: 11.5,
-    },
-  };
-}
 
 /** A ledger that accepted `sent`; the API knows only `known` of them (shipped). */
 function world(sent: string[], known: string[]): { ledger: Ledger; api: FakeApi } {
@@ -42,7 +26,7 @@ function world(sent: string[], known: string[]): { ledger: Ledger; api: FakeApi 
   const api = createFakeApi();
   const runId = ledger.startRun({ command: 'import', files: [] });
   for (const id of sent) {
-    const p = payload(id);
+    const p = sentPayload(id);
     ledger.recordIntent({ payload: p }, runId);
     ledger.markSending(id);
     ledger.markAccepted(id, { submittedAt: at(1) });

@@ -7,34 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reconcileCommand } from '../../src/commands/reconcile.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
-import { at, nowAt, pkg, readOf } from './builders.js';
+import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function payload(id: string): CreateOrderPayload {
-  return {
-    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
-    orderDetails: {
-      customerOrderId: id,
-      marketplaceOrderId: `MP-${id}`,
-      orderDate: at(0),
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-      subTotal: 10,
-      salesTax: 1.5,
-      grandTotal: 11.5,
-    },
-  };
-}
 
 /** A ledger file holding `count` accepted orders `<prefix>-nn`, all shipped by its own fake API. */
 function ledgerWithApi(path: string, prefix: string, count: number): FakeApi {
@@ -43,7 +26,7 @@ function ledgerWithApi(path: string, prefix: string, count: number): FakeApi {
   const runId = ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < count; i++) {
     const id = `${prefix}-${String(i).padStart(2, '0')}`;
-    const p = payload(id);
+    const p = sentPayload(id);
     ledger.recordIntent({ payload: p }, runId);
     ledger.markSending(id);
     ledger.markAccepted(id, { submittedAt: at(1) });
