@@ -1,12 +1,12 @@
 /** The web app's server over real loopback HTTP: its guards, its upload limit, its pages and its JSON. */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Response, request, type FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { runServe } from '../../src/web/server.js';
-import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, uploadFolders, uploadForm, type Session, type TestApp } from './support.js';
 
 const LIMIT = 16 * 1024;
 
@@ -20,13 +20,7 @@ describe('the web app server', () => {
   });
   afterAll(() => web?.close());
 
-  const uploads = () => {
-    try {
-      return readdirSync(join(web.workDir, 'uploads'));
-    } catch {
-      return [];
-    }
-  };
+  const uploads = () => uploadFolders(web);
   const post = (path: string, body: FormData | string | Readable, headers: Record<string, string> = {}) =>
     request(`${web.app.url}${path}`, {
       method: 'POST',

@@ -1,5 +1,5 @@
 /** Starting the web app for a test: its own temp folder, the embedded sandbox, the samples' date pinned. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,4 +77,13 @@ export function uploadForm(parts: { csrf?: string; fileName: string; content: Bu
   if (parts.sheet !== undefined) form.append('sheet', parts.sheet);
   form.append('file', new Blob([parts.content]), parts.fileName);
   return form;
+}
+
+/** The upload folders the app keeps (none yet: an empty list). */
+export function uploadFolders(web: TestApp): string[] {
+  try {
+    return readdirSync(join(web.workDir, 'uploads'));
+  } catch {
+    return [];
+  }
 }

@@ -2,11 +2,11 @@
  * Uploads that go wrong, through the real server: the messages name the file the user uploaded,
  * never where the server keeps it, and a malformed form gets a page that says what was wrong.
  */
-import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, SAMPLES, startTestApp, type Session, type TestApp } from './support.js';
+import { openSession, SAMPLES, startTestApp, uploadFolders, type Session, type TestApp } from './support.js';
 
 const XLSX = readFileSync(join(SAMPLES, 'orders-with-mistakes.xlsx'));
 const VALID_CSV = readFileSync(join(SAMPLES, 'orders-valid.csv'));
@@ -21,13 +21,7 @@ describe('uploads that go wrong', () => {
   });
   afterAll(() => web?.close());
 
-  const uploads = () => {
-    try {
-      return readdirSync(join(web.workDir, 'uploads'));
-    } catch {
-      return [];
-    }
-  };
+  const uploads = () => uploadFolders(web);
   /** A form with its parts in exactly the order given. */
   const formOf = (parts: ({ field: string; value: string } | { file: string; name: string; content: Buffer | string })[]) => {
     const form = new FormData();
