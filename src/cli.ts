@@ -61,6 +61,16 @@ function onInterrupt(message: string): { signal: AbortSignal; dispose: () => voi
   };
 }
 
+/**
+ * For a command that writes files but has nothing to wind down: Ctrl-C or SIGTERM quits at once,
+ * through process.exit, so the exit hook of report/atomic-file.ts removes any half-written
+ * `.partial` file (a signal's default action would skip it).
+ */
+function exitOnSignal(): void {
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+}
+
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -83,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
       .option('--sandbox', 'with --online: ask the embedded sandbox')
       .option('--ledger <path>', 'with --online: the ledger that tells our own orders apart'),
   ).action(async (files: string[], flags: RawFlags) => {
+    exitOnSignal();
     const options = resolve(flags);
     const logger = loggerFor(options);
     const { validateFiles } = await import('./commands/validate.js');
@@ -161,6 +172,8 @@ async function main(argv: string[]): Promise<number> {
       .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
     { sheet: true, sheetHelp: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)' },
   ).action(async (flags: RawFlags & { since?: string; hours?: string; orders?: string; all?: boolean; confirmations?: string }) => {
+    // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
+    exitOnSignal();
     const options = resolve(flags);
     const logger = loggerFor(options);
     let hours: number | undefined;
@@ -261,6 +274,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--out <path>', 'where to write it (default order-template.xlsx or .csv)')
     .option('--config <file>', 'JSON config file (its sourcesOfSale feed the dropdown)')
     .action(async (flags: RawFlags & { format?: 'xlsx' | 'csv' }) => {
+      exitOnSignal();
       const options = resolve(flags);
       const { templateCommand } = await import('./commands/template.js');
       const path = await templateCommand({ format: flags.format, out: options.out, sourcesOfSale: options.sourcesOfSale });

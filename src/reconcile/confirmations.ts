@@ -3,12 +3,12 @@
  * tracking number. Replaced packages are left out: confirming a tracking number the carrier no
  * longer follows would send the customer to a dead end.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
+import { writeFileAtomically } from '../report/atomic-file.js';
 import type { ReconciledOrder } from './types.js';
 
 export const CONFIRMATION_COLUMNS = ['marketplaceOrderId', 'customerOrderId', 'sourceOfSale', 'trackingNumber', 'carrier', 'shipDate'] as const;
@@ -70,12 +70,5 @@ export function* generateConfirmationsCsv(orders: Iterable<ReconciledOrder>): Ge
 
 export async function writeConfirmationsCsv(path: string, orders: Iterable<ReconciledOrder>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.partial`;
-  try {
-    await pipeline(Readable.from(generateConfirmationsCsv(orders)), createWriteStream(tmp));
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(path, (out) => pipeline(Readable.from(generateConfirmationsCsv(orders)), out));
 }

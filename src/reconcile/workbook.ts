@@ -3,9 +3,8 @@
  * Confirmations, in that order, written with exceljs's streaming writer to a temporary file renamed
  * at the end, so a failed run never leaves half a workbook.
  */
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import { writeFileAtomically } from '../report/atomic-file.js';
 import { confirmationRows, CONFIRMATION_COLUMNS } from './confirmations.js';
 import { unitsToShip } from './lines.js';
 import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';
@@ -85,19 +84,7 @@ const EXCEPTION_COLUMNS: TableColumn[] = [
 ];
 
 export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
-  const tmp = `${path}.${process.pid}.partial`;
-  const out = createWriteStream(tmp);
-  // A disk error must fail the write, not hang it.
-  const failed = new Promise<never>((_, reject) => out.once('error', reject));
-  failed.catch(() => undefined);
-  try {
-    await Promise.race([buildWorkbook(out, orders, summary), failed]);
-    await rename(tmp, path);
-  } catch (error) {
-    out.destroy();
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(path, (out) => buildWorkbook(out, orders, summary));
 }
 
 async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {

@@ -144,3 +144,29 @@ describe('order-batch validate (end to end)', () => {
     expect(zone.code).toBe(2);
   });
 });
+
+describe('order-batch validate stopped by a signal while it writes its result', () => {
+  it('exits 143 and leaves no half-written .partial file beside the result', async () => {
+    const { spawn } = await import('node:child_process');
+    const { readdirSync } = await import('node:fs');
+    const { CLI, ROOT, cleanEnv } = await import('./run-cli.js');
+    const { writeOrdersCsv } = await import('./make-sheet.js');
+    const dir = tempDir();
+    const input = join(dir, 'big.csv');
+    writeOrdersCsv(input, { orders: 15_000, prefix: 'SIG', orderDate: new Date(Date.now() - 3_600_000) });
+    const child = spawn(process.execPath, [CLI, 'validate', input, '--out', join(dir, 'big.result.xlsx')], { cwd: ROOT, env: cleanEnv({}), stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const partials = () => readdirSync(dir).filter((f) => f.endsWith('.partial'));
+    // Stopped once the result is being written: its temporary file is there.
+    let sent = false;
+    while (!sent && child.exitCode === null) {
+      if (partials().length > 0) sent = child.kill('SIGTERM');
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    const code = await exited;
+    expect(sent).toBe(true);
+    expect(code).toBe(143);
+    expect(partials()).toEqual([]);
+    expect(existsSync(join(dir, 'big.result.xlsx'))).toBe(false);
+  }, 60_000);
+});
