@@ -31,7 +31,12 @@ export function whyNotOrderSheet(dir: string, name: string): string | null {
   if (RESULT_FILE.test(name)) return 'result file of order-batch';
   const ext = extname(name).toLowerCase();
   if (SHEET_EXTENSIONS.has(ext)) return null;
-  if (ext === '.txt') return startsWithOrderHeader(join(dir, name)) ? null : 'text without order columns on its first line';
+  if (ext === '.txt') {
+    const file = join(dir, name);
+    // A .txt that cannot be read is taken: the reader then reports why, as for any sheet, rather than a nightly run passing it over unseen.
+    if (!isReadable(file)) return null;
+    return startsWithOrderHeader(file) ? null : 'text without order columns on its first line';
+  }
   return 'not a .csv or .xlsx file';
 }
 
@@ -62,6 +67,15 @@ export function startsWithOrderHeader(file: string): boolean {
   const rows = Papa.parse<string[]>(text, { delimiter: detectDelimiter(text), preview: 5, skipEmptyLines: 'greedy' }).data;
   const header = rows.find((cells) => !/^sep=.?$/i.test((cells[0] ?? '').trim()) || cells.length > 2);
   return header !== undefined && namesOrderColumn(header);
+}
+
+function isReadable(file: string): boolean {
+  try {
+    closeSync(openSync(file, 'r'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readHead(file: string): Buffer {

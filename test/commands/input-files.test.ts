@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -10,6 +11,7 @@ import { DEFAULT_SOURCES_OF_SALE } from '../../src/contract/enums.js';
 import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { openSheet } from '../../src/sheet/read-sheet.js';
+import { whyNotOrderSheet } from '../../src/sheet/sheet-files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'order-batch-inputs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -113,5 +115,28 @@ describe('a text file named on the command line that is not a sheet', () => {
     const sheet = await openSheet(file);
     await sheet.rows[Symbol.asyncIterator]().return?.();
     expect(sheet.headers).toEqual(['customerOrderId', 'name']);
+  });
+});
+
+describe('a .txt of a folder that cannot be read', () => {
+  it('is taken, so the reader reports it, instead of being passed over as a note', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unreadable-txt-'));
+    try {
+      chmodSync(dir, 0o755);
+      writeFileSync(join(dir, 'orders.txt'), 'customerOrderId\tname\nSO-1\tMug\n');
+      chmodSync(join(dir, 'orders.txt'), 0o000);
+      // As root every file is readable: ask as an unprivileged user (setpriv, util-linux), through the built module.
+      const asNobody = process.getuid?.() === 0;
+      const reason = asNobody
+        ? JSON.parse(
+            execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e',
+              `import(${JSON.stringify(join(process.cwd(), 'dist', 'sheet', 'sheet-files.js'))}).then((m) => console.log(JSON.stringify(m.whyNotOrderSheet(${JSON.stringify(dir)}, 'orders.txt'))))`,
+            ], { encoding: 'utf8' }),
+          )
+        : whyNotOrderSheet(dir, 'orders.txt');
+      expect(reason).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
