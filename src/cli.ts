@@ -207,7 +207,8 @@ async function main(argv: string[]): Promise<number> {
     });
     if (options.json) printJson(result.report);
     else process.stdout.write(formatReconcileText(result.report));
-    exitCode = result.hasExceptions ? EXIT.someFailed : EXIT.ok;
+    process.stderr.write(formatOutputErrors(result.report));
+    exitCode = result.report.outputErrors?.length ? EXIT.usage : result.hasExceptions ? EXIT.someFailed : EXIT.ok;
   });
 
   program

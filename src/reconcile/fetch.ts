@@ -260,7 +260,12 @@ export function packagesOfKnownOrders(read: ReadonlyMap<string, PackageRecord[] 
   for (const [id, records] of read) {
     if (!(records instanceof HttpError)) out.set(id, records);
     else if (isOrderUnknown(id)) out.set(id, []);
-    else throw records;
+    else {
+      const { method, url, status, body, requestId, stage } = records;
+      throw new HttpError(`The API returned order '${id}' but answered 404 for its packages (${method} ${url}): ${records.message}`, {
+        method, url, status, body, stage, cause: records, ...(requestId === undefined ? {} : { requestId }),
+      });
+    }
   }
   return out;
 }

@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { PackageRecord } from '../contract/schemas.js';
-import type { JsonReport } from '../commands/json-report.js';
-import { ApiUnusableError, UsageError } from '../errors.js';
+import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
+import { ApiUnusableError, toOutputError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
@@ -127,7 +127,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
       if (ledger && runId) ledger.finishRun(runId, { summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw apiUnusable(error);
     }
-    if (ledger && runId) ledger.finishRun(runId, { summary: result.report.summary, resultFiles: [result.output, ...(options.confirmationsPath ? [options.confirmationsPath] : [])] });
+    if (ledger && runId) {
+      const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
+      ledger.finishRun(runId, { summary: result.report.summary, resultFiles: written });
+    }
     return result;
   } finally {
     if (options.store === undefined) store?.close();
@@ -200,14 +203,22 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
     ['Fetched', fetched],
     ['API requests', `${stats.requests} (${stats.trackingPages} tracking-update pages, ${stats.retries} retries)`],
   ];
-  mkdirSync(dirname(output) || '.', { recursive: true });
-  await writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES });
-  if (options.confirmationsPath) await writeConfirmationsCsv(options.confirmationsPath, orders);
+  // A file that cannot be written (a read-only folder, a full disk) does not hide what was found: the
+  // report still comes back, with the failure in outputErrors (the CLI prints it after the report).
+  const outputErrors: JsonOutputError[] = [];
+  const selected = selection.input[0]?.file ?? 'reconcile';
+  const isWorkbookWritten = await writeOutput(outputErrors, selected, output, 'the reconciliation workbook', async () => {
+    mkdirSync(dirname(output) || '.', { recursive: true });
+    await writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES });
+  });
+  const confirmationsPath = options.confirmationsPath;
+  const isConfirmationsWritten =
+    confirmationsPath === undefined || (await writeOutput(outputErrors, selected, confirmationsPath, 'the confirmations file', () => writeConfirmationsCsv(confirmationsPath, orders)));
   const t4 = performance.now();
 
   // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
   // between the two leaves them different, which makes the next run fetch the whole window: safe).
-  if (gathered.plan) {
+  if (gathered.plan && outputErrors.length === 0) {
     store.setCoverage(gathered.plan.nextCoverage);
     ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
   }
@@ -220,8 +231,9 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
       input: selection.input,
       summary,
       orders: orders.map(toJsonOrder),
-      output,
-      ...(options.confirmationsPath ? { confirmations: options.confirmationsPath } : {}),
+      output: isWorkbookWritten ? output : null,
+      ...(confirmationsPath && isConfirmationsWritten ? { confirmations: confirmationsPath } : {}),
+      ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
     hasExceptions: orders.some((o) => o.status === 'exception' || o.status === 'not_found'),
     output,
@@ -254,6 +266,19 @@ function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageSto
   const earliestMs = earliestSubmittedAt === null ? Number.NaN : Date.parse(earliestSubmittedAt);
   if (count <= perOrderMax || Number.isNaN(earliestMs)) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
+}
+
+/** Runs `write`; a file-system failure is added to `errors` (false), anything else is thrown. */
+async function writeOutput(errors: JsonOutputError[], file: string, path: string, what: string, write: () => Promise<void>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    const failure = toOutputError(error, path, what, 'Write it somewhere you can with --out (or --confirmations) <path>, or make that folder writable, and run reconcile again.');
+    if (!failure) throw error;
+    errors.push({ file, path, code: failure.code, message: failure.message });
+    return false;
+  }
 }
 
 /** What a reader of the workbook needs to know to read its numbers right. */

@@ -106,6 +106,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
           logger,
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
+        // The web app's own work folder could not take the workbook (a full disk): the page says so.
+        if (result.report.outputErrors?.length) throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
         return { result, asOf: result.asOf };
       },
     }),

@@ -1,0 +1,69 @@
+/**
+ * A reconciliation whose workbook or confirmations cannot be written (a read-only folder, a full disk)
+ * still returns its report, with the failure in outputErrors; the watermark does not move, so the
+ * next run covers what this one found. A path under a regular file (EEXIST: the folder cannot be made) is unwritable even for root.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
+import { reconcile } from '../../src/reconcile/index.js';
+import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
+import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
+import { createFakeApi } from './fake-api.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reconcile-unwritable-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const notAFolder = join(dir, 'file.txt');
+writeFileSync(notAFolder, 'a file, not a folder');
+
+function world() {
+  const ledger = openLedger(':memory:');
+  const api = createFakeApi();
+  const runId = ledger.startRun({ command: 'import', files: [] });
+  for (let i = 0; i < 30; i++) {
+    const id = `O-${i}`;
+    const p = sentPayload(id);
+    ledger.recordIntent({ payload: p }, runId);
+    ledger.markSending(id);
+    ledger.markAccepted(id, { submittedAt: at(1) });
+    api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
+    api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(5), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+  }
+  ledger.finishRun(runId, { summary: {} });
+  return { ledger, api };
+}
+
+const base = { now: nowAt(48), lateAfterDays: 3, logger: silentLogger, readerOverrides: { sleep: async () => {}, random: () => 0 } };
+
+describe('a reconciliation that cannot write its files', () => {
+  it('returns its report with the workbook in outputErrors, and moves no watermark', async () => {
+    const { ledger, api } = world();
+    const out = join(notAFolder, 'rec.xlsx');
+    const result = await reconcile({ ...base, ledger, client: api, out });
+    expect(result.report.summary).toMatchObject({ shipped: 30 });
+    expect(result.report.output).toBeNull();
+    expect(result.report.outputErrors).toEqual([
+      expect.objectContaining({ path: out, code: 'EEXIST', message: expect.stringMatching(/^Could not write the reconciliation workbook .*rec\.xlsx: a file of that name is in the way \(EEXIST\)\./) }),
+    ]);
+    expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+    expect(ledger.listRuns().at(-1)?.resultFiles).toEqual([]);
+    ledger.close();
+  });
+
+  it('writes the workbook and reports the confirmations it could not write', async () => {
+    const { ledger, api } = world();
+    const out = join(dir, 'rec.xlsx');
+    const confirmations = join(notAFolder, 'c.csv');
+    const result = await reconcile({ ...base, ledger, client: api, out, confirmationsPath: confirmations });
+    expect(existsSync(out)).toBe(true);
+    expect(result.report.output).toBe(out);
+    expect(result.report.confirmations).toBeUndefined();
+    expect(result.report.outputErrors?.map((e) => [e.path, e.code])).toEqual([[confirmations, 'EEXIST']]);
+    expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+    ledger.close();
+  });
+});
