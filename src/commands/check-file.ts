@@ -8,7 +8,7 @@ import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
 import type { Progress } from './progress.js';
 
 export type CheckedFile =
-  | { ok: true; file: string; sheet: CheckedSheet }
+  | { ok: true; file: string; sheet: CheckedSheet; /** What the reader chose that a user should know (the Fix sheet of a result workbook). */ notices: readonly string[] }
   | { ok: false; file: string; code: InputError['code']; message: string };
 
 export async function checkFile(
@@ -27,7 +27,7 @@ export async function checkFile(
     });
     options.progress?.stop();
     options.logger.info({ file, rows: checked.rows.size, orders: checked.orders.length }, 'checked sheet');
-    return { ok: true, file, sheet: checked };
+    return { ok: true, file, sheet: checked, notices: sheet.notices ?? [] };
   } catch (err) {
     options.progress?.stop();
     if (err instanceof InputError) {

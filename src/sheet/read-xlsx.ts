@@ -100,7 +100,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       if (!target) {
         target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet);
         if (target.isResultRule && target.name === 'Fix') {
-          notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results"; name another worksheet with --sheet.`);
+          notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results" (to read another, name its worksheet: --sheet, or the Worksheet field of the web app).`);
         }
       }
       const isTarget = !isFound && (target.sheetNo === null || emitted?.sheetNo === target.sheetNo);

@@ -41,6 +41,8 @@ export interface Verdict {
   /** The file could not be used at all. */
   error?: { code: string; message: string };
   headers: string[];
+  /** What the reader chose that the user should know, e.g. that a result workbook's Fix sheet was read. */
+  notices?: string[];
   fileIssues: Issue[];
   /** The rows the page shows: every row with a problem and the first clean ones (see buildVerdict). */
   rows: VerdictRow[];

@@ -48,7 +48,7 @@ describe('readOrdersFile on an import result workbook', () => {
     await sheet.rows[Symbol.asyncIterator]().return?.();
     expect(sheet.sheetName).toBe('Fix');
     expect(sheet.notices).toEqual([
-      `${path} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results"; name another worksheet with --sheet.`,
+      `${path} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results" (to read another, name its worksheet: --sheet, or the Worksheet field of the web app).`,
     ]);
   });
 

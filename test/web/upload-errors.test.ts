@@ -59,6 +59,15 @@ describe('uploads that go wrong', () => {
     expectNoServerPath(page);
   });
 
+  it('says so when it reads the Fix sheet of a result workbook uploaded again', async () => {
+    const { location } = await uploadPage('orders-with-mistakes.xlsx', XLSX);
+    const result = await request(`${web.app.url}${location}/result`, { headers: { cookie: session.cookie } });
+    expect(result.statusCode).toBe(200);
+    const { page } = await uploadPage('orders-with-mistakes.result.xlsx', Buffer.from(await result.body.arrayBuffer()));
+    expect(page).toContain('orders-with-mistakes.result.xlsx is a result workbook of order-batch: its &quot;Fix&quot; worksheet (only the rows to correct) was read');
+    expectNoServerPath(page);
+  });
+
   it('names an empty file by its uploaded name', async () => {
     const { page } = await uploadPage('empty.csv', '');
     expect(page).toContain('empty.csv is empty');

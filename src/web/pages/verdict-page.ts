@@ -30,7 +30,9 @@ export function renderVerdictPage(ctx: PageContext, verdict: Verdict, view: { sh
 <p><a class="button" href="/">Check another sheet</a> <a href="/template.xlsx" download>Download the blank template</a></p>`;
     return layout({ title, section: 'upload', ctx, body });
   }
+  const notices = (verdict.notices ?? []).map((n) => html`<div class="notice notice-info"><p>${n}</p></div>`);
   const body = html`${intro}
+${notices}
 ${renderCounts(verdict)}
 ${renderFileIssues(verdict)}
 ${renderSubmit(ctx, verdict, view.submit)}
