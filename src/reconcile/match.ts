@@ -229,7 +229,8 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
     const source = expected ? 'the ledger recorded it' : 'the orders file lists it as';
     exceptions.push(exception('missing_order', `The API does not know this order (404), though ${source}${when}.`));
   }
-  if (!expected && !isNotFound && (input.isLedgerConsulted ?? true) && isApiOrder) {
+  // An order an --orders file lists as accepted was sent by someone's import, if not through this ledger.
+  if (!expected && !isNotFound && input.isListedAsSent !== true && (input.isLedgerConsulted ?? true) && isApiOrder) {
     const seen = read ? 'holds this order' : `shows ${resolved.packages.length} package(s) of this order`;
     exceptions.push(exception('unknown_order', `The API ${seen}, but the ledger has no record of sending it.`));
   }

@@ -99,6 +99,10 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   if (options.ordersFile !== undefined) {
     const file = await readOrdersFile(options.ordersFile, { logger: options.logger, ...(options.sheet ? { sheet: options.sheet } : {}) });
     const skipped = Object.entries(file.skipped).map(([status, n]) => `${n} ${status}`);
+    if (file.customerOrderIds.length === 0 && skipped.length > 0) {
+      // A validate result, or an import whose orders all failed: nothing there was ever accepted.
+      options.logger.warn({ file: file.file, left: file.skipped }, `${file.file} lists no accepted or already submitted order (${skipped.join(', ')}): give --orders the result file of an import.`);
+    }
     return {
       mode: 'orders-file',
       description: `orders of ${file.file} accepted or already submitted${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}`,

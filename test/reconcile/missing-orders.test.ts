@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/api/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -87,6 +88,29 @@ describe('an order the API does not know', () => {
     api.failures.set('getPackages', [new HttpError('Token request failed: no route', { method: 'POST', url: 'http://fake/token', status: 404, body: '', stage: 'token' })]);
     await expect(run(api, { ledger })).rejects.toThrow('Token request failed: no route');
     ledger.close();
+  });
+
+  describe('listed in an --orders result file', () => {
+    it('is not an unknown order when the ledger at hand never recorded it: the file says it was accepted', async () => {
+      const file = join(dir, 'elsewhere.import-result.csv');
+      writeFileSync(file, ['customerOrderId,name,status,issues', 'KNOWN-1,Mug,accepted,'].join('\r\n'));
+      const { api } = world(['KNOWN-1'], ['KNOWN-1']);
+      const ledger = openLedger(':memory:');
+      const result = await run(api, { ledger, ordersFile: file });
+      expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []] });
+      ledger.close();
+    });
+
+    it('warns when the file lists no accepted order (a validate result), instead of reconciling nothing without a word', async () => {
+      const file = join(dir, 'orders.result.csv');
+      writeFileSync(file, ['customerOrderId,name,status,issues', 'A-1,Mug,valid,', 'A-2,Mug,invalid,required'].join('\r\n'));
+      const { api } = world([], []);
+      const warnings: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
+      const result = await run(api, { ordersFile: file, logger });
+      expect(result.orders).toEqual([]);
+      expect(warnings).toEqual([`${file} lists no accepted or already submitted order (1 valid, 1 invalid): give --orders the result file of an import.`]);
+    });
   });
 
   describe('listed in an --orders result file but never sent', () => {
