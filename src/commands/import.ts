@@ -20,7 +20,7 @@ import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
-import { outputErrorOf } from './outcome.js';
+import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
@@ -220,9 +220,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     lap('submitMs');
     for (const [i, state] of states.entries()) {
       const path = resultPaths[i]!;
-      let written: string;
-      try {
-        written = await writeResultFile({
+      const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+      // What was sent stays sent: the run goes on to report it, and a result file it could not write after it.
+      const written = await writeOrRecordFailure(outputErrors, { file: state.file, path, logger }, () =>
+        writeResultFile({
           command: 'import',
           sheet: state.sheet,
           outcomes: state.outcomes,
@@ -231,22 +232,16 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
           isDefaultPath: options.out === undefined,
           generatedAt: new Date(),
           notes: [
-            `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`,
+            sentTo,
             `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
             ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
             ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
           ],
           sourcesOfSale: options.context.sourcesOfSale,
           logger,
-        });
-      } catch (error) {
-        // What was sent stays sent: the run goes on to report it, and the failure is reported after it.
-        const failure = outputErrorOf(error, state.file, path);
-        if (!failure) throw error;
-        logger.error({ file: state.file, path, code: failure.code }, 'result file not written');
-        outputErrors.push(failure);
-        continue;
-      }
+        }),
+      );
+      if (written === undefined) continue;
       outputs.push(written);
       if (options.archiveDir && !options.dryRun) {
         const failure = archiveIfDone(state, written, options.archiveDir, logger);

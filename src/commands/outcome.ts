@@ -4,6 +4,7 @@
  * the run's report still stands and is printed first; the failure follows, with what to do.
  */
 import { EXIT, OutputError, UsageError } from '../errors.js';
+import type { Logger } from '../log.js';
 import type { JsonOutputError, JsonReport } from './json-report.js';
 
 /**
@@ -15,6 +16,22 @@ export function outputErrorOf(error: unknown, file: string, path: string): JsonO
   if (error instanceof OutputError) return { file, path: error.path, code: error.code, message: error.message };
   if (error instanceof UsageError) return { file, path, code: null, message: error.message };
   return null;
+}
+
+/**
+ * Runs `write` (a result file, a workbook); when the file cannot be written the failure goes to
+ * `errors` (and the log) and undefined comes back: the run's report still stands. A bug is thrown.
+ */
+export async function writeOrRecordFailure<T>(errors: JsonOutputError[], target: { file: string; path: string; logger: Logger }, write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    const failure = outputErrorOf(error, target.file, target.path);
+    if (!failure) throw error;
+    target.logger.error({ file: target.file, path: target.path, code: failure.code }, 'output file not written');
+    errors.push(failure);
+    return undefined;
+  }
 }
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {

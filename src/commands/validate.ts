@@ -15,7 +15,7 @@ import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
-import { outputErrorOf } from './outcome.js';
+import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { Progress } from './progress.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
@@ -88,28 +88,22 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     });
     if (!options.skipResultFile) {
       const path = resultPathFor(file, options.out, files.length, 'result', takenOutputs);
-      try {
-        outputs.push(
-          await writeResultFile({
-            command: 'validate',
-            sheet,
-            outcomes,
-            extraColumns: [],
-            path,
-            isDefaultPath: options.out === undefined,
-            generatedAt: new Date(),
-            notes: [`Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`],
-            sourcesOfSale: options.context.sourcesOfSale,
-            logger: options.logger,
-          }),
-        );
-      } catch (error) {
-        // The verdicts stand: they are reported, and the file that could not be written after them.
-        const failure = outputErrorOf(error, file, path);
-        if (!failure) throw error;
-        options.logger.error({ file, path, code: failure.code }, 'result file not written');
-        outputErrors.push(failure);
-      }
+      // The verdicts stand: a result file that cannot be written is reported after them.
+      const written = await writeOrRecordFailure(outputErrors, { file, path, logger: options.logger }, () =>
+        writeResultFile({
+          command: 'validate',
+          sheet,
+          outcomes,
+          extraColumns: [],
+          path,
+          isDefaultPath: options.out === undefined,
+          generatedAt: new Date(),
+          notes: [`Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`],
+          sourcesOfSale: options.context.sourcesOfSale,
+          logger: options.logger,
+        }),
+      );
+      if (written !== undefined) outputs.push(written);
     }
   }
 

@@ -8,7 +8,9 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
+import { toOutputError } from '../errors.js';
 import { writeFileAtomically } from '../report/atomic-file.js';
+import { RECONCILE_OUTPUT_REMEDY } from './workbook.js';
 import type { ReconciledOrder } from './types.js';
 
 export const CONFIRMATION_COLUMNS = ['marketplaceOrderId', 'customerOrderId', 'sourceOfSale', 'trackingNumber', 'carrier', 'shipDate'] as const;
@@ -68,7 +70,13 @@ export function* generateConfirmationsCsv(orders: Iterable<ReconciledOrder>): Ge
   yield NEWLINE;
 }
 
-export async function writeConfirmationsCsv(path: string, orders: Iterable<ReconciledOrder>): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomically(path, (out) => pipeline(Readable.from(generateConfirmationsCsv(orders)), out));
+/** Returns the path written; a file-system failure (a read-only folder, a full disk) throws an OutputError naming it. */
+export async function writeConfirmationsCsv(path: string, orders: Iterable<ReconciledOrder>): Promise<string> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomically(path, (out) => pipeline(Readable.from(generateConfirmationsCsv(orders)), out));
+    return path;
+  } catch (error) {
+    throw toOutputError(error, path, 'the confirmations file', RECONCILE_OUTPUT_REMEDY) ?? error;
+  }
 }

@@ -7,14 +7,15 @@
  * A run that fails (the API unusable, a disk error) records nothing as done: the watermark moves
  * only after the workbook is written, so the next run covers what this one missed.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
-import { ApiUnusableError, toOutputError, UsageError } from '../errors.js';
+import { writeOrRecordFailure } from '../commands/outcome.js';
+import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
@@ -207,13 +208,12 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   // report still comes back, with the failure in outputErrors (the CLI prints it after the report).
   const outputErrors: JsonOutputError[] = [];
   const selected = selection.input[0]?.file ?? 'reconcile';
-  const isWorkbookWritten = await writeOutput(outputErrors, selected, output, 'the reconciliation workbook', async () => {
-    mkdirSync(dirname(output) || '.', { recursive: true });
-    await writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES });
-  });
+  const workbook = await writeOrRecordFailure(outputErrors, { file: selected, path: output, logger }, () =>
+    writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES }),
+  );
   const confirmationsPath = options.confirmationsPath;
-  const isConfirmationsWritten =
-    confirmationsPath === undefined || (await writeOutput(outputErrors, selected, confirmationsPath, 'the confirmations file', () => writeConfirmationsCsv(confirmationsPath, orders)));
+  const confirmations =
+    confirmationsPath === undefined ? undefined : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () => writeConfirmationsCsv(confirmationsPath, orders));
   const t4 = performance.now();
 
   // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
@@ -231,8 +231,8 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
       input: selection.input,
       summary,
       orders: orders.map(toJsonOrder),
-      output: isWorkbookWritten ? output : null,
-      ...(confirmationsPath && isConfirmationsWritten ? { confirmations: confirmationsPath } : {}),
+      output: workbook ?? null,
+      ...(confirmations ? { confirmations } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
     hasExceptions: orders.some((o) => o.status === 'exception' || o.status === 'not_found'),
@@ -266,19 +266,6 @@ function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageSto
   const earliestMs = earliestSubmittedAt === null ? Number.NaN : Date.parse(earliestSubmittedAt);
   if (count <= perOrderMax || Number.isNaN(earliestMs)) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
-}
-
-/** Runs `write`; a file-system failure is added to `errors` (false), anything else is thrown. */
-async function writeOutput(errors: JsonOutputError[], file: string, path: string, what: string, write: () => Promise<void>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    const failure = toOutputError(error, path, what, 'Write it somewhere you can with --out (or --confirmations) <path>, or make that folder writable, and run reconcile again.');
-    if (!failure) throw error;
-    errors.push({ file, path, code: failure.code, message: failure.message });
-    return false;
-  }
 }
 
 /** What a reader of the workbook needs to know to read its numbers right. */

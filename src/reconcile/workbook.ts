@@ -3,7 +3,10 @@
  * Confirmations, in that order, written with exceljs's streaming writer to a temporary file renamed
  * at the end, so a failed run never leaves half a workbook.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import ExcelJS from 'exceljs';
+import { toOutputError } from '../errors.js';
 import { writeFileAtomically } from '../report/atomic-file.js';
 import { confirmationRows, CONFIRMATION_COLUMNS } from './confirmations.js';
 import { unitsToShip } from './lines.js';
@@ -83,9 +86,18 @@ const EXCEPTION_COLUMNS: TableColumn[] = [
   { header: 'orderStatus', width: 17, kind: 'status' },
 ];
 
-export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
-  await writeFileAtomically(path, (out) => buildWorkbook(out, orders, summary));
+/** Returns the path written; a file-system failure (a read-only folder, a full disk) throws an OutputError naming it. */
+export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<string> {
+  try {
+    mkdirSync(dirname(path) || '.', { recursive: true });
+    await writeFileAtomically(path, (out) => buildWorkbook(out, orders, summary));
+    return path;
+  } catch (error) {
+    throw toOutputError(error, path, 'the reconciliation workbook', RECONCILE_OUTPUT_REMEDY) ?? error;
+  }
 }
+
+export const RECONCILE_OUTPUT_REMEDY = 'Write it somewhere you can with --out (or --confirmations) <path>, or make that folder writable, and run reconcile again.';
 
 async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
   // Inline strings: shared strings would hold every distinct tracking number in memory.
