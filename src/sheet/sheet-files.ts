@@ -33,9 +33,14 @@ export function whyNotOrderSheet(dir: string, name: string): string | null {
   if (SHEET_EXTENSIONS.has(ext)) return null;
   if (ext === '.txt') {
     const file = join(dir, name);
-    // A .txt that cannot be read is taken: the reader then reports why, as for any sheet, rather than a nightly run passing it over unseen.
-    if (!isReadable(file)) return null;
-    return startsWithOrderHeader(file) ? null : 'text without order columns on its first line';
+    let head: Buffer;
+    try {
+      head = readHead(file);
+    } catch {
+      // Taken: the reader then reports why it cannot be read, as for any sheet, rather than a nightly run passing it over unseen.
+      return null;
+    }
+    return startsWithOrderHeader(file, head) ? null : 'text without order columns on its first line';
   }
   return 'not a .csv or .xlsx file';
 }
@@ -45,14 +50,8 @@ export function namesOrderColumn(headers: readonly string[]): boolean {
   return headers.some((h) => FIELD_BY_HEADER.has(normalizeHeader(h)));
 }
 
-/** The first line of a text file names an order column (any encoding the reader knows; false for binary or unreadable files). */
-export function startsWithOrderHeader(file: string): boolean {
-  let head: Buffer;
-  try {
-    head = readHead(file);
-  } catch {
-    return false;
-  }
+/** The first line of a text file (`head`: its first bytes) names an order column, in any encoding the reader knows; false for a binary file. */
+function startsWithOrderHeader(file: string, head: Buffer): boolean {
   if (head.length === 0) return false;
   let text: string;
   try {
@@ -67,15 +66,6 @@ export function startsWithOrderHeader(file: string): boolean {
   const rows = Papa.parse<string[]>(text, { delimiter: detectDelimiter(text), preview: 5, skipEmptyLines: 'greedy' }).data;
   const header = rows.find((cells) => !/^sep=.?$/i.test((cells[0] ?? '').trim()) || cells.length > 2);
   return header !== undefined && namesOrderColumn(header);
-}
-
-function isReadable(file: string): boolean {
-  try {
-    closeSync(openSync(file, 'r'));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function readHead(file: string): Buffer {
