@@ -13,7 +13,7 @@ import type { CellValue } from '../sheet/types.js';
 import type { DateReader } from './dates.js';
 import { createEnumMatcher, type EnumMatcher } from './enums.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
-import { cleanText, quote, textFromCell } from './text.js';
+import { cleanText, joinLines, quote, textFromCell } from './text.js';
 
 export interface CellProblem {
   readonly code: IssueCode;
@@ -120,7 +120,7 @@ function checkText(raw: Exclude<CellValue, null>, def: ColumnDef, header: string
   if (read.kind === 'scientific') {
     return bad('scientific_notation', `${header} shows ${quote(read.text)}, which is how Excel writes a long number and may have lost digits: format the ${header} column as Text and type the values again.`, read.text);
   }
-  const text = read.text;
+  const text = joinLines(read.text);
   const max = def.maxLength;
   if (def.field === 'phone') {
     if (text.length > LIMITS.phoneMaxLength) {

@@ -1,29 +1,48 @@
 /**
- * Text cells: trimming, Unicode spaces, numbers that Excel stored in text columns, and the
- * scientific notation Excel turns long digit strings into.
+ * Text cells: trimming, Unicode spaces, the apostrophe our result CSV puts before formula-like text,
+ * numbers that Excel stored in text columns, and the scientific notation Excel turns long digit strings into.
  */
+import { removeFormulaGuard } from '../report/cell-values.js';
 import type { CellValue } from '../sheet/types.js';
 
+const APOSTROPHE = 0x27;
 /** Unicode space characters that are not the ASCII space; pasted text (web pages, PDFs) is full of them. */
 const UNICODE_SPACES = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
 /** Invisible characters that mean nothing in an address or ID. */
 const INVISIBLES = /[\u200b\ufeff]/g;
 /** What Excel shows for a long number: 1.23457E+10. Only the `E+` form: an ID like `12E3` is left alone. */
 const SCIENTIFIC = /^-?\d+(?:[.,]\d+)?[eE]\+\d{1,3}$/;
+const LINE_BREAKS = /\r\n|\r|\n/;
 /** Excel keeps 15 significant digits: a number this large may already have lost some. */
 const MAX_EXACT_NUMBER = 1e15;
 
 /**
  * Trimmed text with every Unicode space turned into a plain space (runs inside are kept).
  * `String.prototype.trim` already removes NBSP and the other Unicode spaces at the ends.
+ * A result CSV's formula guard (`'+1 617 555 0100`, `'=x`) is not data: it goes, before trimming,
+ * since it was put before the untrimmed text (see report/cell-values.ts).
  */
 export function cleanText(raw: string): string {
-  const s = raw.trim();
+  const s = (raw.charCodeAt(0) === APOSTROPHE ? removeFormulaGuard(raw) : raw).trim();
   // Fast path: plain Latin text has nothing at or above U+00A0 to replace.
   for (let i = 0; i < s.length; i++) {
     if (s.charCodeAt(i) >= 0xa0) return s.replace(UNICODE_SPACES, ' ').replace(INVISIBLES, '').trim();
   }
   return s;
+}
+
+/**
+ * A one-line field's text with its lines (a quoted line break in a CSV cell, Alt+Enter in Excel) joined by
+ * single spaces, blank lines dropped: the API takes a name or an ID on one line, and `Ann` and `Lee` on
+ * two lines mean `Ann Lee`. Only address cells keep their lines, as address lines (orders/cells.ts).
+ */
+export function joinLines(text: string): string {
+  if (!text.includes('\n') && !text.includes('\r')) return text;
+  return text
+    .split(LINE_BREAKS)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 /**

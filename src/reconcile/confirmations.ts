@@ -2,6 +2,11 @@
  * Shipment confirmations for marketplaces (PRODUCT.md section 4): one row per live package with a
  * tracking number. Replaced packages are left out: confirming a tracking number the carrier no
  * longer follows would send the customer to a dead end.
+ *
+ * The CSV is a file to upload to a marketplace, not to open in Excel (the workbook's Confirmations
+ * sheet is for reading): every value is written exactly as the API gave it. No formula guard, which
+ * would turn marketplace order ID `-12345` into `'-12345`, an ID the marketplace does not know; and
+ * no byte order mark, which some upload parsers read as part of the first header's name.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -41,19 +46,12 @@ export function* confirmationRows(orders: Iterable<ReconciledOrder>): Generator<
   }
 }
 
-/** A text cell a spreadsheet would run as a formula (= + - @, and tab or CR) gets a leading apostrophe. */
-export function neutraliseCell(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 /** Rows per papaparse call: large enough to amortise it, small enough to keep chunks near 1 MB. */
 const BATCH_ROWS = 2000;
-/** Excel detects UTF-8 in a CSV only by its byte order mark. */
-const BOM = '\ufeff';
 const NEWLINE = '\r\n';
 
 export function* generateConfirmationsCsv(orders: Iterable<ReconciledOrder>): Generator<string> {
-  yield BOM + Papa.unparse([[...CONFIRMATION_COLUMNS]], { newline: NEWLINE });
+  yield Papa.unparse([[...CONFIRMATION_COLUMNS]], { newline: NEWLINE });
   let batch: (string | null)[][] = [];
   const flush = () => {
     const text = NEWLINE + Papa.unparse(batch, { newline: NEWLINE });
@@ -61,9 +59,7 @@ export function* generateConfirmationsCsv(orders: Iterable<ReconciledOrder>): Ge
     return text;
   };
   for (const row of confirmationRows(orders)) {
-    batch.push(
-      [row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, row.shipDate].map((v) => (v === null ? null : neutraliseCell(v))),
-    );
+    batch.push([row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, row.shipDate]);
     if (batch.length === BATCH_ROWS) yield flush();
   }
   if (batch.length > 0) yield flush();

@@ -121,14 +121,14 @@ describe('the reconciliation workbook', () => {
 });
 
 describe('the confirmations CSV', () => {
-  it('has one row per live package and neutralises text a spreadsheet would run as a formula', async () => {
+  it('has one row per live package, each value exactly as the API gave it (a file for upload, not for Excel)', async () => {
     const path = join(dir, 'confirm.csv');
     await writeConfirmationsCsv(path, [shipped, missing]);
-    const lines = readFileSync(path, 'utf8').replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = readFileSync(path, 'utf8').trim().split('\r\n');
     expect(lines).toEqual([
       'marketplaceOrderId,customerOrderId,sourceOfSale,trackingNumber,carrier,shipDate',
-      `"'=HYPERLINK(""x"")",W-1,OtherMarketplace,TRK-P2,CarrierX,${shipped.packages[1]!.shipDate}`,
-      `"'=HYPERLINK(""x"")",W-1,OtherMarketplace,'+1TRACK,CarrierX,${shipped.packages[2]!.shipDate}`,
+      `"=HYPERLINK(""x"")",W-1,OtherMarketplace,TRK-P2,CarrierX,${shipped.packages[1]!.shipDate}`,
+      `"=HYPERLINK(""x"")",W-1,OtherMarketplace,+1TRACK,CarrierX,${shipped.packages[2]!.shipDate}`,
     ]);
   });
 });
