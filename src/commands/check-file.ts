@@ -26,6 +26,8 @@ export async function checkFile(
       onProgress: options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined,
     });
     options.progress?.stop();
+    // What the reader found while reading (complete now that every row is read), before the header's issues.
+    checked.fileIssues.unshift(...(sheet.issues?.() ?? []));
     options.logger.info({ file, rows: checked.rows.size, orders: checked.orders.length }, 'checked sheet');
     return { ok: true, file, sheet: checked, notices: sheet.notices ?? [] };
   } catch (err) {

@@ -1,6 +1,7 @@
 /** The stable issue codes of PRODUCT.md section 3, documented in the README. */
 
-export const FILE_ISSUE_CODES = ['unreadable_file', 'unsupported_format', 'empty_file', 'missing_column', 'unknown_column'] as const;
+/** PRODUCT.md section 3's file-level codes, then two warnings of this tool's reader: an order sheet left unread, a file mixing encodings. */
+export const FILE_ISSUE_CODES = ['unreadable_file', 'unsupported_format', 'empty_file', 'missing_column', 'unknown_column', 'unread_sheet', 'mixed_encoding'] as const;
 
 export const CELL_ISSUE_CODES = [
   'required',
@@ -32,7 +33,7 @@ export const API_ISSUE_CODES = ['unknown_product', 'out_of_stock', 'already_exis
 
 export type IssueCode = (typeof FILE_ISSUE_CODES)[number] | (typeof CELL_ISSUE_CODES)[number] | (typeof API_ISSUE_CODES)[number];
 
-export const WARNING_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>(['unknown_column', 'postal_code_padded', 'computed_total']);
+export const WARNING_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>(['unknown_column', 'unread_sheet', 'mixed_encoding', 'postal_code_padded', 'computed_total']);
 
 export type Severity = 'error' | 'warning';
 

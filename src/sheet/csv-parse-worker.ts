@@ -10,6 +10,7 @@ import type { InputError } from '../errors.js';
 import { encodeInputCells, writePlainLine } from '../report/write-result-csv.js';
 import { isPlainLine, packOddRows, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
 import { parseCsvFile } from './csv-records.js';
+import type { DecodedMessage } from './windows1252-rows.js';
 import { toHeaderText, trimTrailingBlanks } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 
@@ -91,6 +92,9 @@ const parse = parseCsvFile(file, encoding as TextEncodingName, READ_CHUNK_BYTES,
   },
   end() {
     postBatch();
+    // Before 'end': the main thread's reader is finished once 'end' arrives.
+    const decoded: DecodedMessage = { type: 'decoded', windows1252Rows: parse.windows1252Rows() };
+    port.postMessage(decoded);
     post({ type: 'end', sha256: parse.sha256()!, bytesRead: parse.bytesRead() });
     port.close();
   },

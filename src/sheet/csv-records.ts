@@ -5,6 +5,9 @@
  *
  * Row numbers count records as a spreadsheet shows them: a quoted line break stays inside its row, blank
  * records are skipped without renumbering what follows, and Excel's "sep=;" first line is not a row.
+ *
+ * A UTF-8 file with lines that are not UTF-8 is decoded line by line (text-decode.ts); the rows those lines
+ * belong to are found as records are numbered (windows1252-rows.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -14,6 +17,7 @@ import { InputError } from '../errors.js';
 import { isBlankRow } from './row-source.js';
 import { createFileSystemError, type TextEncodingName } from './sniff.js';
 import { createChunkDecoder } from './text-decode.js';
+import { PushedText, Windows1252RowFinder, type Windows1252Rows } from './windows1252-rows.js';
 
 export interface CsvRowHandlers {
   /** A non-blank row (the header first). */
@@ -32,6 +36,8 @@ export interface CsvParse {
   sha256(): string | null;
   /** Stops reading; no handler is called after this. */
   stop(): void;
+  /** Known once end() was called: the rows read as windows-1252 in a file that mixes encodings, or null. */
+  windows1252Rows(): Windows1252Rows | null;
 }
 
 /** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number. */
@@ -41,6 +47,9 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   let digest: string | null = null;
   let isStopped = false;
   const decoder = createChunkDecoder(encoding);
+  // The text handed to papaparse and not yet parsed past, to find the records of windows-1252 lines in.
+  const pushed = new PushedText();
+  const rows1252 = new Windows1252RowFinder(decoder);
 
   const input = createReadStream(file, { highWaterMark: readBytes });
   const text = new Transform({
@@ -51,12 +60,18 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       hash.update(chunk);
       bytes += chunk.length;
       const decoded = decoder.decode(chunk);
-      if (decoded.length > 0) this.push(decoded);
+      if (decoded.length > 0) {
+        pushed.add(decoded);
+        this.push(decoded);
+      }
       callback();
     },
     flush(callback: TransformCallback) {
       const rest = decoder.end();
-      if (rest.length > 0) this.push(rest);
+      if (rest.length > 0) {
+        pushed.add(rest);
+        this.push(rest);
+      }
       digest = hash.digest('hex');
       callback();
     },
@@ -90,6 +105,8 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
         return;
       }
       const records = results.data;
+      // Records of this chunk holding a windows-1252 line, by index (null nearly always).
+      const marked = rows1252.findRecords(pushed, results.meta);
       for (let i = 0; i < records.length && !isStopped; i++) {
         const cells = records[i]!;
         recordNumber++;
@@ -98,6 +115,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
           recordNumber = 0;
           continue;
         }
+        if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
         handlers.row(cells, recordNumber);
       }
     },
@@ -111,7 +129,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     },
   });
 
-  return { text, bytesRead: () => bytes, sha256: () => digest, stop };
+  return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result() };
 }
 
 function createUnclosedQuoteError(file: string, row: number): InputError {

@@ -64,6 +64,25 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   return { columns, issues };
 }
 
+const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
+
+/**
+ * Whether a row's texts are an order sheet's header row: they name customerOrderId and most of the required
+ * columns (matched as mapHeaders matches them). Used to spot the header row below a title and orders on
+ * another worksheet, not to accept a sheet: mapHeaders decides that.
+ */
+export function isOrderHeader(headers: readonly string[]): boolean {
+  const fields = new Set<Field>();
+  for (const header of headers) {
+    const field = FIELD_BY_HEADER.get(normalizeHeader(header));
+    if (field !== undefined) fields.add(field);
+  }
+  if (!fields.has('customerOrderId')) return false;
+  let named = 0;
+  for (const field of REQUIRED_FIELDS) if (fields.has(field)) named++;
+  return named * 2 > REQUIRED_FIELDS.length;
+}
+
 function issue(code: IssueCode, row: number | null, column: string | null, colIndex: number | undefined, message: string): Issue {
   const result: Issue = { row, column, code, severity: severityOf(code), message };
   if (colIndex !== undefined) result.colIndex = colIndex;

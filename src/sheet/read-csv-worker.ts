@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { BatchQueue } from './batch-queue.js';
+import { createMixedEncodingIssue, type DecodedMessage, type Windows1252Rows } from './windows1252-rows.js';
 import { CsvCellText, splitRows, type HasCellText, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
 import type { RowSource, SourceOptions } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
@@ -24,6 +25,7 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
   const worker = new Worker(options.workerUrl ?? new URL('./csv-parse-worker.js', import.meta.url), { workerData: input });
   let bytes = 0;
   let digest: string | null = null;
+  let windows1252Rows: Windows1252Rows | null = null;
   let isClosed = false;
   // The worker paces itself by the batches taken (see csv-parse-worker.ts): this queue never pauses it.
   const queue = new BatchQueue<RowsMessage>({ pause: () => {}, resume: () => {} }, Number.MAX_SAFE_INTEGER);
@@ -40,8 +42,10 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
     close();
   };
 
-  worker.on('message', (message: WorkerMessage) => {
-    if (message.type === 'rows') {
+  worker.on('message', (message: WorkerMessage | DecodedMessage) => {
+    if (message.type === 'decoded') {
+      windows1252Rows = message.windows1252Rows;
+    } else if (message.type === 'rows') {
       bytes = message.bytesRead;
       queue.push(message);
     } else if (message.type === 'end') {
@@ -73,6 +77,10 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
     sheetName: () => undefined,
     bytesRead: () => bytes,
     sha256: () => digest,
+    issues: () => {
+      const mixed = createMixedEncodingIssue(windows1252Rows);
+      return mixed === null ? [] : [mixed];
+    },
     close,
     cellText,
   };

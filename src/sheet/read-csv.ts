@@ -4,6 +4,7 @@
  */
 import { BatchQueue } from './batch-queue.js';
 import { parseCsvFile } from './csv-records.js';
+import { createMixedEncodingIssue } from './windows1252-rows.js';
 import type { RowSource, SourceOptions } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 import type { RawRow } from './types.js';
@@ -46,6 +47,10 @@ export function openCsvSource(file: string, encoding: TextEncodingName, options:
     sheetName: () => undefined,
     bytesRead: () => parse.bytesRead(),
     sha256: () => parse.sha256(),
+    issues: () => {
+      const mixed = createMixedEncodingIssue(parse.windows1252Rows());
+      return mixed === null ? [] : [mixed];
+    },
     close: () => {
       parse.stop();
       queue.end();

@@ -1,7 +1,9 @@
 /**
  * openSheet: one entry point for every order sheet. It sniffs what the file really is, finds the
  * header row (the first non-blank row), makes sure at least one data row follows, and hands the
- * rest over as batches of numbered rows padded to the header's width.
+ * rest over as batches of numbered rows padded to the header's width. What it finds wrong with the
+ * file as a whole (a title above the header row, cells past the last column, and what the readers
+ * find) it gathers as issues().
  *
  * Every failure, whether found on opening or while streaming, is an InputError with a one-line
  * message naming the file; a library's own error is kept only as `cause`.
@@ -9,12 +11,13 @@
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import type { HasCellText } from './csv-cell-text.js';
+import { isOrderHeader, toColumnLetter } from './headers.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
-import { toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
+import { isBlankCell, listQuoted, toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
 import { namesOrderColumn, SHEET_EXTENSIONS } from './sheet-files.js';
 import { sniffFile } from './sniff.js';
-import type { CellValue, OpenedSheet, RawRow, ReadOptions } from './types.js';
+import type { CellValue, OpenedSheet, RawRow, ReaderIssue, ReadOptions, SheetFormat } from './types.js';
 
 export interface OpenSheetOptions extends ReadOptions {
   /** More data rows than this stop the read (default 2,000,000): split the file. */
@@ -48,21 +51,31 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
         ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
         : openCsvSource(file, sniffed.encoding, { batchSize });
 
-  let first: RawRow[];
+  const first: RawRow[] = [];
   let headers: string[];
+  const openIssues: ReaderIssue[] = [];
+  let isOrderHeaderRow = false;
   try {
-    first = await readFirstRows(source);
+    await readFirstRows(source, first, 2);
     headers = first.length === 0 ? [] : trimTrailingBlanks(first[0]!.cells.map(toHeaderText));
     // A note or a log named on the command line (readme.txt) would otherwise be "a sheet without orders".
     if (sniffed.kind === 'csv' && first.length > 0 && !SHEET_EXTENSIONS.has(extname(file).toLowerCase()) && !namesOrderColumn(headers)) {
       throw new InputError(file, 'unsupported_format', `${file} is not an order sheet: it reads as text, but its first line names none of the order columns (customerOrderId, productId, quantity, ...). Give the path of a .csv or .xlsx order sheet, or put the template's header row on its first line.`);
     }
     if (first.length < 2) throw noOrdersError(file, source, first.length);
+    isOrderHeaderRow = isOrderHeader(headers);
+    if (!isOrderHeaderRow) {
+      await readFirstRows(source, first, HEADER_SEARCH_ROWS + 1);
+      const hint = findHeaderBelow(first);
+      if (hint) openIssues.push(hint);
+    }
   } catch (error) {
     source.close();
     throw error;
   }
   const headerRow = first[0]!.rowNumber;
+  // Below a header row that is not the order columns' (a title, another table) every row is "too long": noise.
+  const extraCells = isOrderHeaderRow ? new ExtraCells(sniffed.kind, headers.length) : null;
 
   return {
     file,
@@ -72,7 +85,8 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     headers,
     headerRow,
     sizeBytes: sniffed.sizeBytes,
-    rows: createRowIterator(file, source, first.slice(1), headers.length, maxRows),
+    rows: createRowIterator(file, source, first.slice(1), batchSize, headers.length, maxRows, extraCells),
+    issues: () => [...openIssues, ...(source.issues?.() ?? []), ...(extraCells?.issues() ?? [])],
     bytesRead: () => source.bytesRead(),
     sha256: () => {
       const digest = source.sha256();
@@ -83,21 +97,97 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
   };
 }
 
-/** The header row and at least one data row, or fewer when the sheet has fewer. */
-async function readFirstRows(source: RowSource): Promise<RawRow[]> {
-  const rows: RawRow[] = [];
-  while (rows.length < 2) {
+/** Adds whole batches to `rows` until it holds `count` rows (the header row first) or the sheet ends. */
+async function readFirstRows(source: RowSource, rows: RawRow[], count: number): Promise<void> {
+  while (rows.length < count) {
     const next = await source.batches.next();
     if (next.done) break;
     for (const row of next.value) rows.push(row);
   }
-  return rows;
+}
+
+/** Rows below a first row that is not the header where the header is looked for (a title, a date, a note). */
+const HEADER_SEARCH_ROWS = 5;
+
+/**
+ * The rows above the header row are read as the header, so every column is "missing": when one of the next few
+ * rows names the order columns, say so (the header row is not moved: which row it is stays the user's call).
+ */
+function findHeaderBelow(first: readonly RawRow[]): ReaderIssue | null {
+  for (let i = 1; i < first.length && i <= HEADER_SEARCH_ROWS; i++) {
+    const row = first[i]!;
+    if (!isOrderHeader(trimTrailingBlanks(row.cells.map(toHeaderText)))) continue;
+    const above = first[0]!.rowNumber === row.rowNumber - 1 ? `row ${first[0]!.rowNumber}` : `rows ${first[0]!.rowNumber}-${row.rowNumber - 1}`;
+    return {
+      row: row.rowNumber,
+      column: null,
+      code: 'missing_column',
+      severity: 'error',
+      message: `The column names are in row ${row.rowNumber}, but row ${first[0]!.rowNumber} above them is read as the header row, so the columns seem missing: delete ${above} above the column names (a title or a note), so that they are the first row, and try again`,
+    };
+  }
+  return null;
 }
 
 function noOrdersError(file: string, source: RowSource, rows: number): InputError {
   const where = source.sheetName() === undefined ? file : `${file} (worksheet "${source.sheetName()}")`;
-  if (rows === 0) return new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it`);
-  return new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row`);
+  const others = describeOtherSheets(source);
+  if (rows === 0) return new InputError(file, 'empty_file', `${where} has no rows: put the header row and at least one order in it${others}`);
+  return new InputError(file, 'empty_file', `${where} has a header row but no orders below it: add at least one order row${others}`);
+}
+
+/** Where else in a workbook the orders may be: '' for a CSV or a workbook of one visible worksheet. */
+function describeOtherSheets(source: RowSource): string {
+  const others = source.otherSheets?.() ?? [];
+  if (others.length === 0) return '';
+  const withOrders = others.filter((s) => s.hasOrders === true);
+  const pick = withOrders[0] ?? others[0]!;
+  const how = `name it with --sheet "${pick.name}" (in the web app, the Worksheet field)`;
+  if (withOrders.length > 0) {
+    return `. Worksheet${withOrders.length === 1 ? '' : 's'} ${listQuoted(withOrders.map((s) => s.name))} of this workbook ${withOrders.length === 1 ? 'has' : 'have'} orders: to read ${withOrders.length === 1 ? 'it' : 'one'}, ${how}`;
+  }
+  return `. The workbook's other worksheet${others.length === 1 ? ' is' : 's are'} ${listQuoted(others.map((s) => s.name))}: if the orders are there, ${how}`;
+}
+
+/** Rows named one by one in the warning about cells past the last column; the rest are counted. */
+const MAX_EXTRA_CELL_ROWS = 10;
+
+/**
+ * Non-blank cells right of the last named column, which nothing reads: in a CSV most often an unquoted comma
+ * that shifted the cells after it. Checked only for rows longer than the header, so a sheet without such rows
+ * costs one comparison per row.
+ */
+class ExtraCells {
+  private readonly named: ReaderIssue[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly format: SheetFormat,
+    private readonly width: number,
+  ) {}
+
+  check(row: RawRow): void {
+    const cells = row.cells;
+    let letters: string[] | null = null;
+    for (let i = this.width; i < cells.length; i++) if (!isBlankCell(cells[i])) (letters ??= []).push(toColumnLetter(i));
+    if (letters === null) return;
+    this.rows++;
+    if (this.named.length >= MAX_EXTRA_CELL_ROWS) return;
+    const what = `Row ${row.rowNumber} has ${letters.length === 1 ? 'a cell' : `${letters.length} cells`} past the last column (${letters.join(', ')}), which ${letters.length === 1 ? 'is' : 'are'} ignored`;
+    const why = this.format === 'csv'
+      ? ': an unquoted comma inside a cell? It shifts the cells after it one column to the right. Put quotes around a cell that holds a comma ("1 Main St, Apt 2"), or give those columns a header if they hold data'
+      : `: move ${letters.length === 1 ? 'it' : 'them'} into the column${letters.length === 1 ? '' : 's'} ${letters.length === 1 ? 'it belongs' : 'they belong'} to, or give ${letters.length === 1 ? 'its column a header' : 'their columns headers'} if ${letters.length === 1 ? 'it holds' : 'they hold'} order data`;
+    this.named.push({ row: row.rowNumber, column: null, code: 'unknown_column', severity: 'warning', message: what + why });
+  }
+
+  issues(): ReaderIssue[] {
+    const more = this.rows - this.named.length;
+    if (more <= 0) return this.named;
+    return [
+      ...this.named,
+      { row: null, column: null, code: 'unknown_column', severity: 'warning', message: `${more.toLocaleString('en-US')} more row${more === 1 ? ' has' : 's have'} cells past the last column, ignored as well` },
+    ];
+  }
 }
 
 /**
@@ -105,10 +195,12 @@ function noOrdersError(file: string, source: RowSource, rows: number): InputErro
  * iterator rather than a generator: return() must release the file even before the first
  * next(), which a generator that has not started cannot do.
  */
-function createRowIterator(file: string, source: RowSource, pending: RawRow[], width: number, maxRows: number): AsyncIterableIterator<RawRow[]> {
+function createRowIterator(file: string, source: RowSource, pending: RawRow[], batchSize: number, width: number, maxRows: number, extraCells: ExtraCells | null): AsyncIterableIterator<RawRow[]> {
   let dataRows = 0;
   let isFinished = false;
-  let leftover: RawRow[] | null = pending.length > 0 ? pending : null;
+  // The data rows read while opening, in batches of the usual size (more than one when the header was looked for below).
+  const leftover: RawRow[][] = [];
+  for (let i = 0; i < pending.length; i += batchSize) leftover.push(pending.length <= batchSize ? pending : pending.slice(i, i + batchSize));
 
   const finish = (): IteratorReturnResult<undefined> => {
     if (!isFinished) {
@@ -126,6 +218,7 @@ function createRowIterator(file: string, source: RowSource, pending: RawRow[], w
     for (let i = 0; i < batch.length; i++) {
       const cells = batch[i]!.cells;
       if (cells.length < width) padCells(cells, width);
+      else if (cells.length > width) extraCells?.check(batch[i]!);
     }
     return batch;
   };
@@ -134,9 +227,8 @@ function createRowIterator(file: string, source: RowSource, pending: RawRow[], w
     async next(): Promise<IteratorResult<RawRow[], undefined>> {
       if (isFinished) return { done: true, value: undefined };
       try {
-        if (leftover) {
-          const batch = leftover;
-          leftover = null;
+        if (leftover.length > 0) {
+          const batch = leftover.shift()!;
           return { done: false, value: prepare(batch) };
         }
         const next = await source.batches.next();

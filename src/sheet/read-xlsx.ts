@@ -9,6 +9,10 @@
  * them). Worksheets arrive in zip order, which need not be tab order, so each one is matched by
  * its file number (xl/worksheets/sheet<N>.xml) through xl/_rels/workbook.xml.rels.
  *
+ * Without --sheet, the other visible worksheets are looked at as they stream past (their first two
+ * non-blank rows): one that holds orders, which would otherwise go unread without a word, is reported
+ * (unread_sheet), and a first worksheet without orders names the others.
+ *
  * The workarounds for exceljs and unzipper defects live in xlsx-stream-fixes.ts.
  */
 import { createHash } from 'node:crypto';
@@ -17,10 +21,10 @@ import { Transform, type TransformCallback } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
 import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
-import { toColumnLetter } from './headers.js';
-import { isBlankRow, toHeaderText, type RowSource, type SourceOptions } from './row-source.js';
+import { isOrderHeader, toColumnLetter } from './headers.js';
+import { isBlankRow, listQuoted, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
 import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
-import type { RawRow, ResultSheetChoice } from './types.js';
+import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
 
@@ -35,6 +39,13 @@ interface ReaderInternals {
   model?: { sheets?: SheetEntry[] };
   workbookRels?: { Id: string; Target: string }[];
   properties?: { model?: { date1904?: boolean } };
+}
+
+interface ListedSheet {
+  name: string;
+  isVisible: boolean;
+  /** N of xl/worksheets/sheetN.xml. */
+  sheetNo: string;
 }
 
 interface Target {
@@ -53,6 +64,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   let digest: string | null = null;
   let sheetName: string | undefined;
   const notices: string[] = [];
+  // The visible worksheets other than the one read, in tab order, and what a look at each found (by sheetNo).
+  let others: ListedSheet[] = [];
+  const hasOrders = new Map<string, boolean>();
 
   const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
   const tap = new Transform({
@@ -95,6 +109,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
     let target: Target | null = null;
     let isFound = false;
+    // Other worksheets are looked at only when the first visible one was taken by default.
+    let isLooking = false;
     for await (const worksheet of signal.guard(reader)) {
       const emitted = current as { sheetNo: string; source: ChunkSource } | null;
       if (!target) {
@@ -102,10 +118,15 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
         if (target.isResultRule && target.name === 'Fix') {
           notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results" (to read another, name its worksheet: --sheet, or the Worksheet field of the web app).`);
         }
+        others = listSheets(internals).filter((s) => s.isVisible && s.sheetNo !== target!.sheetNo);
+        isLooking = options.sheet === undefined && !target.isResultRule && target.sheetNo !== null;
       }
       const isTarget = !isFound && (target.sheetNo === null || emitted?.sheetNo === target.sheetNo);
       if (!isTarget) {
-        if (emitted) discardSource(emitted.source);
+        if (!emitted) continue;
+        const other = isLooking ? others.find((s) => s.sheetNo === emitted.sheetNo && !isTemplateExamples(s.name)) : undefined;
+        if (other) hasOrders.set(other.sheetNo, await holdsOrders(worksheet as unknown as { parse(): SheetEvents }, emitted.source));
+        else discardSource(emitted.source);
         continue;
       }
       isFound = true;
@@ -114,6 +135,37 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     }
     if (!target) throw new InputError(file, 'empty_file', `${file} has no worksheets: put the orders on a worksheet and save it again`);
     if (!isFound) throw createDamagedWorkbookError(file);
+  }
+
+  /**
+   * Whether a worksheet's first non-blank row names the order columns and a non-blank row follows. Only those
+   * two rows are parsed; the rest of the sheet is skipped unparsed (a sheet parked in a temp file is closed, one
+   * read from the zip is drained: left half-read, exceljs's stream reader would buffer the rest of it whole).
+   */
+  async function holdsOrders(worksheet: { parse(): SheetEvents }, source: ChunkSource): Promise<boolean> {
+    const date1904 = internals.properties?.model?.date1904 === true;
+    let isHeader = false;
+    let answer: boolean | null = null;
+    look: for await (const events of signal.guard(worksheet.parse())) {
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        if (event.eventType !== 'row') continue;
+        const cells = readRowCells(event.value as StreamRow, date1904);
+        if (isBlankRow(cells)) continue;
+        if (isHeader) {
+          answer = true;
+          break look;
+        }
+        if (!isOrderHeader(trimTrailingBlanks(cells.map(toHeaderText)))) {
+          answer = false;
+          break look;
+        }
+        isHeader = true;
+      }
+    }
+    if (typeof source.destroy === 'function') discardSource(source);
+    else for await (const chunk of signal.guard(source)) void chunk;
+    return answer === true;
   }
 
   async function* readWorksheet(worksheet: { parse(): SheetEvents }): AsyncGenerator<RawRow[], void, undefined> {
@@ -161,6 +213,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     batches: batches(),
     sheetName: () => sheetName,
     notices: () => notices,
+    otherSheets: (): OtherSheet[] => others.map((s) => ({ name: s.name, hasOrders: hasOrders.get(s.sheetNo) ?? null })),
+    issues: () => {
+      const unread = others.filter((s) => hasOrders.get(s.sheetNo) === true).map((s) => s.name);
+      return unread.length === 0 || sheetName === undefined ? [] : [createUnreadSheetIssue(sheetName, unread)];
+    },
     bytesRead: () => bytes,
     sha256: () => digest,
     close,
@@ -174,13 +231,7 @@ const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
  * result workbook of this tool, where `resultSheet` (default Fix) is read.
  */
 export function chooseTarget(file: string, internals: ReaderInternals, wanted: string | undefined, firstEmittedName: string, resultSheet: ResultSheetChoice = 'Fix'): Target {
-  const rels = new Map((internals.workbookRels ?? []).map((rel) => [rel.Id, rel.Target]));
-  const sheets: { name: string; isVisible: boolean; sheetNo: string }[] = [];
-  for (const sheet of internals.model?.sheets ?? []) {
-    const sheetNo = WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
-    // Chart sheets and dialog sheets have no rows: not candidates.
-    if (sheetNo !== undefined) sheets.push({ name: sheet.name, isVisible: sheet.state !== 'hidden' && sheet.state !== 'veryHidden', sheetNo });
-  }
+  const sheets = listSheets(internals);
   if (sheets.length === 0) {
     if (wanted !== undefined && wanted !== firstEmittedName) throw unknownSheet(file, wanted, [firstEmittedName]);
     return { name: firstEmittedName, sheetNo: null };
@@ -203,6 +254,38 @@ export function chooseTarget(file: string, internals: ReaderInternals, wanted: s
 }
 
 const RESULT_SHEETS = ['Results', 'Fix', 'Summary'];
+
+/** The workbook's worksheets in tab order, from xl/workbook.xml and its rels (empty when they could not tell). */
+function listSheets(internals: ReaderInternals): ListedSheet[] {
+  const rels = new Map((internals.workbookRels ?? []).map((rel) => [rel.Id, rel.Target]));
+  const sheets: ListedSheet[] = [];
+  for (const sheet of internals.model?.sheets ?? []) {
+    const sheetNo = WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
+    // Chart sheets and dialog sheets have no rows: not candidates.
+    if (sheetNo !== undefined) sheets.push({ name: sheet.name, isVisible: sheet.state !== 'hidden' && sheet.state !== 'veryHidden', sheetNo });
+  }
+  return sheets;
+}
+
+/** The template's Examples sheet has the order columns and two made-up orders, and is never read (see write-template.ts). */
+function isTemplateExamples(name: string): boolean {
+  return name === 'Examples';
+}
+
+/** Orders on worksheets that were not read: never sent, so said loudly, with how to read them. */
+function createUnreadSheetIssue(read: string, unread: readonly string[]): ReaderIssue {
+  const list = listQuoted(unread);
+  const how = unread.length === 1
+    ? `run again with --sheet "${unread[0]}"`
+    : `run again once for each, with --sheet ${unread.map((n) => `"${n}"`).join(', then --sheet ')}`;
+  return {
+    row: null,
+    column: null,
+    code: 'unread_sheet',
+    severity: 'warning',
+    message: `Only worksheet "${read}" was read: worksheet${unread.length === 1 ? '' : 's'} ${list} also ${unread.length === 1 ? 'has' : 'have'} order columns and rows, which were NOT read: their orders are neither checked nor sent. To check or import ${unread.length === 1 ? 'them' : 'those'}, ${how} (in the web app, the Worksheet field), or move them onto "${read}"`,
+  };
+}
 
 function unknownSheet(file: string, wanted: string, names: string[]): InputError {
   const list = names.map((n) => `"${n}"`).join(', ');

@@ -1,5 +1,5 @@
 /** What the CSV and XLSX readers hand to openSheet: non-blank rows, numbered, header included. */
-import type { CellValue, RawRow } from './types.js';
+import type { CellValue, RawRow, ReaderIssue } from './types.js';
 
 export interface RowSource {
   /** Non-blank rows in sheet order, in batches; the first row is the header. Errors are InputErrors. */
@@ -8,11 +8,23 @@ export interface RowSource {
   sheetName(): string | undefined;
   /** What the user must be told about how the file was read (see OpenedSheet.notices), known once the first batch has arrived. */
   notices?(): string[];
+  /** What the reader found wrong with the file as a whole (see OpenedSheet.issues), complete once the batches are done. */
+  issues?(): ReaderIssue[];
+  /**
+   * The workbook's other visible worksheets in tab order, known once the batches are done, and whether each has
+   * order columns and rows below them (null: not looked at).
+   */
+  otherSheets?(): OtherSheet[];
   bytesRead(): number;
   /** Hex SHA-256 of the file; null until the whole file has gone through. */
   sha256(): string | null;
   /** Release the file when the rows are abandoned early. */
   close(): void;
+}
+
+export interface OtherSheet {
+  name: string;
+  hasOrders: boolean | null;
 }
 
 export interface SourceOptions {
@@ -29,6 +41,18 @@ export function isBlankRow(cells: readonly CellValue[]): boolean {
     if (cell.length !== 0 && !isBlankText(cell)) return false;
   }
   return true;
+}
+
+/** Names quoted and listed for a message: "A", "B" and "C". */
+export function listQuoted(names: readonly string[]): string {
+  const quoted = names.map((n) => `"${n}"`);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
+/** A cell blank as a person sees it (see isBlankRow). */
+export function isBlankCell(cell: CellValue | undefined): boolean {
+  if (cell === null || cell === undefined) return true;
+  return typeof cell === 'string' && (cell.length === 0 || isBlankText(cell));
 }
 
 function isBlankText(text: string): boolean {

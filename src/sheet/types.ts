@@ -1,4 +1,5 @@
 /** What the readers hand to the checker: typed cells, row numbers as a spreadsheet shows them. */
+import type { Issue } from '../issues/index.js';
 
 /**
  * A cell as read. CSV cells are always strings (raw, untrimmed). XLSX cells keep their type:
@@ -38,7 +39,19 @@ export interface OpenedSheet {
    * (e.g. that the Fix sheet of a result workbook was read). Absent or empty when there is nothing to say.
    */
   notices?: readonly string[];
+  /**
+   * What the reader found wrong with the file as a whole, in the shape of issues: the header row below a title
+   * (missing_column), other worksheets holding orders that were not read (unread_sheet), rows not in the file's
+   * encoding (mixed_encoding), cells past the last column (unknown_column). Complete once `rows` has been fully
+   * consumed (most are found while reading); before that, what is known so far.
+   */
+  issues?(): ReaderIssue[];
 }
+
+/** Issue codes the reader raises while reading (the header's own are mapHeaders'). */
+export type ReaderIssueCode = 'missing_column' | 'unknown_column' | 'unread_sheet' | 'mixed_encoding';
+
+export type ReaderIssue = Omit<Issue, 'code' | 'colIndex'> & { code: ReaderIssueCode };
 
 /** The worksheet of an order-batch result workbook (its Results, Fix and Summary sheets) to read when none is named. */
 export type ResultSheetChoice = 'Fix' | 'Results';

@@ -26,9 +26,9 @@ describe('decoding text chunk by chunk', () => {
     expect(decodeChunks([[0x61, 0x62], [0x63, 0xe9, 0x80]])).toEqual({ text: 'abcé€', encoding: 'windows-1252' });
   });
 
-  it('keeps reading UTF-8 leniently when real UTF-8 came before a bad byte', () => {
-    const { text, encoding } = decodeChunks([[...Buffer.from('é'), 0xc3], [0xa9, 0x20, 0xff]]);
-    expect(text).toBe('éé \ufffd');
+  it('reads the line holding a bad byte as windows-1252 and the UTF-8 lines before it as UTF-8', () => {
+    const { text, encoding } = decodeChunks([[...Buffer.from('é\n'), 0xc3], [0xa9, 0x20, 0xff]]);
+    expect(text).toBe('é\nÃ© ÿ');
     expect(encoding).toBe('utf-8');
   });
 
