@@ -5,9 +5,10 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { AuthError, ForbiddenError, isRetryable } from './api/errors.js';
-import { EXIT, ApiUnusableError, InputError, UsageError, describeFileFailure } from './errors.js';
+import { EXIT, ApiUnusableError, InputError, OutputError, UsageError, describeFileFailure } from './errors.js';
 import { createLogger, silentLogger, type Logger } from './log.js';
-import { resolveOptions, type RawFlags, type ResolvedOptions } from './options.js';
+import { parseHours, parseSince, resolveOptions, type RawFlags, type ResolvedOptions } from './options.js';
+import { LedgerBusyError, LedgerError } from './ledger/errors.js';
 import { createByteProgress, createOrderProgress } from './commands/progress.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +72,26 @@ function exitOnSignal(): void {
   process.once('SIGTERM', () => process.exit(143));
 }
 
+/** Set once a command printed its --json report: an error after it must not print a second object. */
+let hasPrintedJson = false;
+
 function printJson(value: unknown): void {
+  hasPrintedJson = true;
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The commands whose --json prints a report (PRODUCT.md section 4). */
+const JSON_COMMANDS: ReadonlySet<string> = new Set(['validate', 'import', 'reconcile']);
+
+/**
+ * The command a `--json` run asked for, read from argv itself: commander may refuse the command line
+ * (an unknown option, a missing file) before any flag is parsed, and the report must still be JSON.
+ */
+function jsonCommandOf(argv: readonly string[]): string | null {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  const command = args[0];
+  return command !== undefined && JSON_COMMANDS.has(command) && args.includes('--json') ? command : null;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -162,9 +181,10 @@ async function main(argv: string[]): Promise<number> {
       .command('reconcile')
       .description('pull orders, packages and tracking; write the reconciliation workbook')
       .option('--since <iso>', 'orders the ledger submitted since this instant (default: the last 30 days)')
-      .option('--hours <n>', 'orders the ledger submitted in the last n hours')
-      .option('--orders <result file>', 'the orders of a validate/import result file')
-      .option('--all', 'every order the API lists (last 365 days)')
+      .option('--hours <n>', 'orders the ledger submitted in the last n hours (n from 1)')
+      .option('--orders <result file>', 'the orders of a validate/import result file (no ledger needed)')
+      .option('--all', 'every order the API lists, no ledger needed: the last 30 days, or --since / --hours rounded up to whole days (at most 365)')
+      .option('--late-after-days <n>', 'a line not shipped this many whole days after its order date is late (default 3)')
       .option('--confirmations <csv>', 'also write tracking confirmations for the marketplaces')
       .option('--concurrency <n>', 'requests at once (default 8)')
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
@@ -176,16 +196,8 @@ async function main(argv: string[]): Promise<number> {
     exitOnSignal();
     const options = resolve(flags);
     const logger = loggerFor(options);
-    let hours: number | undefined;
-    if (flags.hours !== undefined) {
-      hours = Number(flags.hours);
-      if (!Number.isInteger(hours) || hours < 1) throw new UsageError(`--hours takes a whole number of hours, not "${flags.hours}".`);
-    }
-    let since: Date | undefined;
-    if (flags.since !== undefined) {
-      since = new Date(flags.since);
-      if (Number.isNaN(since.getTime())) throw new UsageError(`--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z, not "${flags.since}".`);
-    }
+    const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
+    const since = flags.since === undefined ? undefined : parseSince(flags.since);
     const { reconcileCommand } = await import('./commands/reconcile.js');
     const result = await reconcileCommand({
       connection: options.connection,
@@ -237,6 +249,7 @@ async function main(argv: string[]): Promise<number> {
       .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
+      .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
     { out: false, sheet: false },
   ).action(async (flags: RawFlags & { port?: string; host?: string; maxUploadMb?: string }) => {
@@ -329,37 +342,56 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {
-    return reportError(err);
+    const failure = reportError(err);
+    const jsonCommand = jsonCommandOf(argv);
+    // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
+    if (failure.kind !== null && jsonCommand !== null && !hasPrintedJson) {
+      printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
+    }
+    return failure.exitCode;
   }
 }
 
-function reportError(err: unknown): number {
+/** What stopped a run, for `--json`: kind null for --help and --version, which are no failure. */
+interface Failure {
+  exitCode: number;
+  kind: 'usage' | 'file' | 'api_unusable' | 'internal' | null;
+  message: string;
+}
+
+/** Prints the one line on stderr for what stopped the run and says what it was. */
+function reportError(err: unknown): Failure {
   if (err instanceof CommanderError) {
     // Commander has already printed its message; --help and --version end here with code 0.
-    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (err.exitCode === 0) return { exitCode: EXIT.ok, kind: null, message: '' };
+    return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, '') };
   }
   if (err instanceof UsageError || err instanceof InputError) {
     process.stderr.write(`order-batch: ${err.message}\n`);
-    return EXIT.usage;
+    // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
+    // flag, a setting or another run holding the ledger.
+    const isFile = err instanceof InputError || err instanceof OutputError || (err instanceof LedgerError && !(err instanceof LedgerBusyError));
+    return { exitCode: EXIT.usage, kind: isFile ? 'file' : 'usage', message: err.message };
   }
   if (err instanceof AuthError || err instanceof ForbiddenError || isRetryable(err)) {
-    process.stderr.write(`order-batch: the fulfillment API could not be used: ${(err as Error).message}\n`);
-    return EXIT.apiUnusable;
+    const message = `the fulfillment API could not be used: ${(err as Error).message}`;
+    process.stderr.write(`order-batch: ${message}\n`);
+    return { exitCode: EXIT.apiUnusable, kind: 'api_unusable', message };
   }
   if (err instanceof ApiUnusableError) {
     process.stderr.write(`order-batch: ${err.message}\n`);
-    return EXIT.apiUnusable;
+    return { exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: err.message };
   }
   // A file the run could not use (a folder not writable, a full disk) is the machine's state, not a bug.
   const fileProblem = describeFileFailure(err);
   if (fileProblem !== null) {
     process.stderr.write(`order-batch: ${fileProblem}\n`);
-    return EXIT.usage;
+    return { exitCode: EXIT.usage, kind: 'file', message: fileProblem };
   }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`order-batch: internal error: ${message}\nThis is a bug; please report it with the command you ran (add --log-level debug for details).\n`);
   if (process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-  return EXIT.someFailed;
+  return { exitCode: EXIT.someFailed, kind: 'internal', message: `internal error: ${message}` };
 }
 
 const code = await main(process.argv.slice(2));

@@ -43,6 +43,8 @@ export interface RawFlags {
   ledger?: string;
   archive?: string;
   online?: boolean;
+  /** reconcile, serve: days after the order date when an unshipped line is late. */
+  lateAfterDays?: string;
 }
 
 export interface ConnectionSettings {
@@ -114,6 +116,34 @@ function parsePositiveInt(flag: string, text: string, max: number): number {
   return n;
 }
 
+/** A whole number: digits only (a sign allowed, for a clear "must be" message), so "1.5", "2e3" and "" are refused. */
+function parseWholeNumber(flag: string, text: string, unit: string): number {
+  const trimmed = text.trim();
+  if (!/^-?\d+$/.test(trimmed)) throw new UsageError(`${flag} takes a whole number of ${unit}, not "${text}".`);
+  return Number(trimmed);
+}
+
+/** reconcile --hours: a window of whole hours, 1 or more. */
+export function parseHours(text: string): number {
+  const n = parseWholeNumber('--hours', text, 'hours');
+  if (n < 1) throw new UsageError(`--hours must be positive (1 hour or more), not ${n}.`);
+  return n;
+}
+
+/** reconcile and serve --late-after-days: whole days, 0 or more (0: late as soon as it is not shipped). */
+export function parseLateAfterDays(text: string): number {
+  const n = parseWholeNumber('--late-after-days', text, 'days');
+  if (n < 0) throw new UsageError(`--late-after-days must be 0 or more, not ${n}.`);
+  return n;
+}
+
+/** reconcile --since: an instant. */
+export function parseSince(text: string): Date {
+  const since = new Date(text);
+  if (Number.isNaN(since.getTime())) throw new UsageError(`--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z, not "${text}".`);
+  return since;
+}
+
 export function parseNow(text: string): Date {
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) throw new UsageError(`--now takes an ISO 8601 instant such as 2026-11-21T12:00:00Z, not "${text}".`);
@@ -162,7 +192,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     ledgerPath: pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger) ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
     archiveDir: flags.archive,
     online: flags.online ?? false,
-    lateAfterDays: config.lateAfterDays ?? DEFAULTS.lateAfterDays,
+    lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

@@ -56,14 +56,20 @@ export class HttpError extends ApiError {
 }
 
 /**
- * Authentication refused: `credentials` when the token endpoint answered 401, `token` when a
- * secured endpoint refused a freshly issued token too. Either way the run cannot go on.
+ * Why no usable token could be had:
+ * - `credentials`: the token endpoint answered 401;
+ * - `token`: a secured endpoint refused a freshly issued token too;
+ * - `endpoint`: the token endpoint answered something a retry will not change (404, an HTML page,
+ *   a 2xx without a token): most often a wrong FULFILLMENT_BASE_URL or FULFILLMENT_AUTH.
  */
+export type AuthFailure = 'credentials' | 'token' | 'endpoint';
+
+/** No usable token (see AuthFailure): either way the run cannot go on. */
 export class AuthError extends HttpError {
   override readonly name = 'AuthError';
-  readonly reason: 'credentials' | 'token';
+  readonly reason: AuthFailure;
 
-  constructor(message: string, init: HttpErrorInit & { reason: 'credentials' | 'token' }) {
+  constructor(message: string, init: HttpErrorInit & { reason: AuthFailure }) {
     super(message, init);
     this.reason = init.reason;
   }
@@ -138,12 +144,14 @@ function codeOf(error: unknown): string | undefined {
 export function isRetryable(error: unknown): boolean {
   if (error instanceof TransportError) return error.code !== 'aborted';
   if (error instanceof AuthError || error instanceof ForbiddenError) return false;
-  if (error instanceof HttpError) {
-    const { status } = error;
-    if (status === 408 || status === 429) return true;
-    return status >= 500 && status <= 599 && status !== 501 && status !== 505;
-  }
+  if (error instanceof HttpError) return isTransientStatus(error.status);
   return false;
+}
+
+/** A status that may be different on the next try: 408, 429, and 5xx other than 501/505. */
+export function isTransientStatus(status: number): boolean {
+  if (status === 408 || status === 429) return true;
+  return status >= 500 && status <= 599 && status !== 501 && status !== 505;
 }
 
 /**

@@ -8,8 +8,8 @@ import { decodeJwt } from 'jose';
 import { FormData } from 'undici';
 import { LIMITS } from '../contract/limits.js';
 import type { AuthFlow } from './types.js';
-import { describeErrorBody, findRequestId, parseJsonLenient } from './error-message.js';
-import { AuthError, ForbiddenError, HttpError } from './errors.js';
+import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } from './error-message.js';
+import { AuthError, ForbiddenError, HttpError, isTransientStatus } from './errors.js';
 import type { HttpTransport } from './http.js';
 import { parseRetryAfterMs } from './retry.js';
 
@@ -78,7 +78,11 @@ export const TOKEN_PATHS: Record<AuthFlow, string> = {
   getToken: '/api/v0/auth/getToken',
 };
 
-/** Asks the token endpoint of `flow` for a token. Throws AuthError on 401, HttpError otherwise. */
+/**
+ * Asks the token endpoint of `flow` for a token. Throws AuthError on 401 (`credentials`) and on an
+ * answer a retry will not change (`endpoint`: a 404, an HTML login page, a 2xx without a token),
+ * ForbiddenError on 403, and a retryable HttpError on 408, 429 and 5xx.
+ */
 export async function requestToken(
   transport: HttpTransport,
   flow: AuthFlow,
@@ -104,6 +108,11 @@ export async function requestToken(
     const safe = { ...init, body: scrub(described.body), requestId: findRequestId(described.body, reply.headers['x-request-id']) };
     if (reply.status === 401) throw new AuthError(`The API refused the client credentials: ${message}`, { ...safe, reason: 'credentials' });
     if (reply.status === 403) throw new ForbiddenError(`The API refused to issue a token: ${message}`, safe);
+    if (!isTransientStatus(reply.status)) {
+      const location = reply.headers.location ? `, redirecting to ${scrub(reply.headers.location) as string}` : '';
+      const answered = `answered ${reply.status} ${describeStatus(reply.status)}${message === describeStatus(reply.status) ? '' : ` ("${message}")`}${location}`;
+      throw new AuthError(endpointProblem(reply.url, answered, flow), { ...safe, reason: 'endpoint' });
+    }
     const retryAfterMs = parseRetryAfterMs(reply.headers['retry-after'], now());
     throw new HttpError(`Token request failed: ${message}`, { ...safe, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
   }
@@ -113,10 +122,26 @@ export async function requestToken(
   if (typeof token !== 'string' || token === '') {
     // A non-JSON body might be a bare token: never keep it.
     const body = parsed ? scrub(parsed.value) : `[${reply.text.length} characters that are not JSON]`;
-    throw new HttpError(`The token endpoint answered ${reply.status} without a usable ${field}`, { ...init, body });
+    const contentType = reply.headers['content-type'] ?? '';
+    const what = parsed
+      ? `without a usable ${field}`
+      : /html/i.test(contentType) || /^\s*</.test(reply.text)
+        ? 'with an HTML page (a login page, or another site?), not a token'
+        : `with text that is not JSON${contentType ? ` (${contentType})` : ''}, not a token`;
+    throw new AuthError(endpointProblem(reply.url, `answered ${reply.status} ${what}`, flow), { ...init, body, reason: 'endpoint' });
   }
   const expiresIn = flow === 'oauth' && isRecord(parsed?.value) && typeof parsed.value.expiresIn === 'number' ? parsed.value.expiresIn : undefined;
   return { token, expiresAtMs: tokenExpiresAtMs(token, expiresIn, now()) };
+}
+
+/** The one sentence for a token endpoint that cannot give a token: where, what it said, what to check. */
+function endpointProblem(url: string, answered: string, flow: AuthFlow): string {
+  const other: AuthFlow = flow === 'oauth' ? 'getToken' : 'oauth';
+  return (
+    `The token endpoint ${url} ${answered}, so the API cannot be used. ` +
+    `Check FULFILLMENT_BASE_URL (the API's address, e.g. https://api.example.com) and FULFILLMENT_AUTH ` +
+    `(this run used ${flow}; the other flow is ${other}), or baseUrl and auth in --config.`
+  );
 }
 
 function oauthForm(credentials: { clientId: string; clientSecret: string }): FormData {

@@ -8,8 +8,9 @@ import { basename, join } from 'node:path';
 import { hasErrors, type Issue } from '../issues/index.js';
 import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool, type OnlineFacts } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
+import { isMissingEndpoint, missingEndpointMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
+import { AuthError, ForbiddenError, HttpError, isRetryable } from '../api/errors.js';
 import { describeFileSystemError, fileSystemErrorCode } from '../errors.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
@@ -19,7 +20,7 @@ import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
+import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
 import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
@@ -69,12 +70,17 @@ interface FileState {
   file: string;
   sheet: CheckedSheet;
   /** Outcome per order (same index as sheet.orders). */
-  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string })[];
+  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
 }
 
 const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
 
-function outcomeView(status: string, issues: Issue[], extra?: { httpStatus?: number; requestId?: string; submittedAt?: string }): FileState['outcomes'][number] {
+function outcomeView(
+  status: string,
+  issues: Issue[],
+  extra?: { httpStatus?: number; requestId?: string; submittedAt?: string },
+  contentsDiffer = false,
+): FileState['outcomes'][number] {
   const needsFix = status === 'invalid' || status === 'rejected';
   return {
     status,
@@ -82,6 +88,7 @@ function outcomeView(status: string, issues: Issue[], extra?: { httpStatus?: num
     needsFix,
     extra: { httpStatus: extra?.httpStatus ?? null, requestId: extra?.requestId ?? null, submittedAt: extra?.submittedAt ?? null },
     ...extra,
+    ...(contentsDiffer ? { contentsDiffer } : {}),
   };
 }
 
@@ -125,6 +132,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   let runId: string | undefined;
   const outputs: string[] = [];
   const outputErrors: JsonOutputError[] = [];
+  const archived: JsonArchived[] = [];
   try {
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
@@ -206,11 +214,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       options.orderProgress?.stop();
       jobs.forEach((job, i) => {
         const outcome: SubmitOutcome = result.outcomes[i]!;
-        job.state.outcomes[job.index] = outcomeView(outcome.status, [...job.order.issues, ...outcome.issues], {
-          httpStatus: outcome.httpStatus,
-          requestId: outcome.requestId,
-          submittedAt: outcome.submittedAt,
-        });
+        job.state.outcomes[job.index] = outcomeView(
+          outcome.status,
+          [...job.order.issues, ...outcome.issues],
+          { httpStatus: outcome.httpStatus, requestId: outcome.requestId, submittedAt: outcome.submittedAt },
+          outcome.contentsDiffer === true,
+        );
       });
       const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
       if (result.stopped?.kind === 'interrupted') interrupted = true;
@@ -236,17 +245,22 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
             `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
             ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
             ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
+            ...notAppliedNote(state.outcomes.filter((o) => o.contentsDiffer).length),
           ],
           sourcesOfSale: options.context.sourcesOfSale,
           logger,
         }),
       );
       if (written === undefined) continue;
-      outputs.push(written);
-      if (options.archiveDir && !options.dryRun) {
-        const failure = archiveIfDone(state, written, options.archiveDir, logger);
-        if (failure) outputErrors.push(failure);
+      if (!options.archiveDir || options.dryRun) {
+        outputs.push(written);
+        continue;
       }
+      // Reported where the files are now: the archive, or, for what could not be moved, where they were.
+      const moved = archiveIfDone(state, written, options.archiveDir, logger);
+      outputs.push(moved.result ?? written);
+      if (moved.sheet) archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
+      if (moved.failure) outputErrors.push(moved.failure);
     }
     lap('writeMs');
     ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: outputs });
@@ -267,9 +281,20 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }),
   );
   const summary = countByStatus(orders.map((o) => o.status));
-  const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) > 0;
+  // An order already sent whose sheet now says something else: the change never reached the network.
+  const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
+  const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
   return {
-    report: { command: 'import', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
+    report: {
+      command: 'import',
+      input: inputs,
+      summary,
+      ...(contentsDiffer > 0 ? { contentsDiffer } : {}),
+      orders,
+      output: outputField(outputs),
+      ...(archived.length > 0 ? { archived } : {}),
+      ...(outputErrors.length > 0 ? { outputErrors } : {}),
+    },
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
@@ -279,26 +304,43 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   };
 }
 
+function notAppliedNote(count: number): string[] {
+  if (count === 0) return [];
+  const orders = count === 1 ? '1 order was' : `${count} orders were`;
+  return [`${orders} already sent with other contents than this sheet's: the fulfillment network keeps the version sent, so the changes were not applied (see the already_exists issues).`];
+}
+
 function apiIssue(row: number | null, message: string): Issue {
   return { row, column: null, code: 'failed', severity: 'error', message };
 }
 
 function stopReasonOf(err: unknown): StopReason | undefined {
-  if (err instanceof AuthError) return { kind: 'auth', message: `the API refused the credentials (${err.message})` };
+  if (err instanceof AuthError) {
+    // 'endpoint': no token endpoint where it was looked for (a wrong address), not refused credentials.
+    return { kind: 'auth', message: err.reason === 'endpoint' ? `the API could not be used (${err.message})` : `the API refused the credentials (${err.message})` };
+  }
   if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
   if (isRetryable(err)) return { kind: 'unavailable', message: `the API could not be reached (${(err as Error).message})` };
+  // A wrong base URL (or a proxy's path) answers 404/405 to every request: nothing can be done there.
+  if (err instanceof HttpError && isMissingEndpoint(err)) return { kind: 'no_endpoint', message: missingEndpointMessage(err) };
   return undefined;
 }
 
 /**
- * Moves a processed sheet and its result into the archive once every outcome is durable. A sheet
- * with a failed order stays where it is, so the next run picks it up again. A move that fails (the
- * archive folder not writable) is returned, not thrown: the orders' outcomes stand all the same.
+ * Moves a processed sheet and its result into the archive once every outcome is durable, and says
+ * where each went. A sheet with a failed order stays where it is, so the next run picks it up again.
+ * A move that fails (the archive folder not writable) is returned, not thrown: the orders' outcomes
+ * stand all the same, and what was not moved stays where it was.
  */
-function archiveIfDone(state: FileState, resultPath: string, archiveDir: string, logger: Logger): JsonOutputError | null {
+function archiveIfDone(state: FileState, resultPath: string, archiveDir: string, logger: Logger): { sheet?: string; result?: string; failure?: JsonOutputError } {
   if (state.outcomes.some((o) => o.status === 'failed')) {
     logger.warn({ file: state.file }, 'not archived: some orders failed and will be retried by the next run');
-    return null;
+    return {};
+  }
+  // Archived, its other order sheet would never be read: it stays in view, with the warning that says how to read it.
+  if (state.sheet.fileIssues.some((i) => i.code === 'unread_sheet')) {
+    logger.warn({ file: state.file }, 'not archived: another worksheet holds orders that were not read (see the unread_sheet warning)');
+    return {};
   }
   const moved: string[] = [];
   let target = archiveDir;
@@ -307,18 +349,18 @@ function archiveIfDone(state: FileState, resultPath: string, archiveDir: string,
     for (const path of [state.file, resultPath]) {
       target = uniqueTarget(join(archiveDir, basename(path)));
       moveFile(path, target);
-      moved.push(path);
+      moved.push(target);
     }
   } catch (error) {
     const code = fileSystemErrorCode(error);
     if (code === null) throw error;
-    const stays = moved.length === 0 ? `${state.file} and its result stay where they are` : `${state.file} was archived, its result ${resultPath} stays where it is`;
+    const stays = moved.length === 0 ? `${state.file} and its result stay where they are` : `${state.file} was archived (to ${moved[0]}), its result ${resultPath} stays where it is`;
     const message = `Could not move ${moved.length === 0 ? state.file : resultPath} into the archive ${archiveDir} (to ${target}): ${describeFileSystemError(error)}. ${stays}; the orders' outcomes are as reported. Make the archive folder writable, or pass another --archive <folder>.`;
     logger.error({ file: state.file, archive: archiveDir, code }, 'not archived');
-    return { file: state.file, path: target, code, message };
+    return { ...(moved[0] ? { sheet: moved[0] } : {}), failure: { file: state.file, path: target, code, message } };
   }
-  logger.info({ file: state.file, archive: archiveDir }, 'archived');
-  return null;
+  logger.info({ file: state.file, archive: archiveDir, sheet: moved[0], result: moved[1] }, 'archived');
+  return { sheet: moved[0]!, result: moved[1]! };
 }
 
 function uniqueTarget(path: string): string {

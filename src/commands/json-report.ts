@@ -34,13 +34,31 @@ export interface JsonOutputError {
   message: string;
 }
 
+/** import --archive: where a sheet (and its result, unless that one could not be moved) went. */
+export interface JsonArchived {
+  /** The input sheet, as it was named. */
+  file: string;
+  /** Where the sheet is now. */
+  sheet: string;
+  /** Where its result file is now (also in `output`). */
+  result?: string;
+}
+
 export interface JsonReport {
   command: 'validate' | 'import' | 'reconcile';
   input: JsonInput[];
   summary: Record<string, number>;
+  /**
+   * import: orders reported already_submitted whose sheet contents differ from the version sent
+   * (by an earlier run, or by this run from another file): the change was not applied. Present when
+   * there are any (exit code 1).
+   */
+  contentsDiffer?: number;
   orders: unknown[];
-  /** The result files written; a file that could not be written is in outputErrors instead. */
+  /** The result files written, where they are now (in the archive after --archive); a file that could not be written is in outputErrors instead. */
   output: string | string[] | null;
+  /** import --archive: the sheets moved into the archive, and where. */
+  archived?: JsonArchived[];
   /** Present only when some file could not be written (exit code 2); the orders' outcomes stand all the same. */
   outputErrors?: JsonOutputError[];
 }

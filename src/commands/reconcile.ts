@@ -3,6 +3,8 @@
  * "now" is --now when given; else the embedded sandbox's clock; else the API's clock, as the Date
  * header of its answers tells it (the local clock when it does not).
  */
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { openLedger } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
@@ -32,6 +34,7 @@ export interface ReconcileCommandOptions {
 }
 
 export async function reconcileCommand(options: ReconcileCommandOptions): Promise<ReconcileResult> {
+  checkLedgerExists(options);
   const ledger = openLedger(options.ledgerPath, { logger: options.logger });
   let connection: Connection | undefined;
   try {
@@ -58,4 +61,19 @@ export async function reconcileCommand(options: ReconcileCommandOptions): Promis
     if (!options.connectionOverride) await connection?.close();
     ledger.close();
   }
+}
+
+/**
+ * Reconcile reads a ledger, it never starts one: a mistyped --ledger would otherwise create an empty
+ * ledger and report "0 orders", exit 0. --orders and --all name their orders themselves and open
+ * (or create) the ledger as before, for what it adds: what was sent, the API it is bound to, the
+ * package store beside it.
+ */
+function checkLedgerExists(options: Pick<ReconcileCommandOptions, 'ledgerPath' | 'ordersFile' | 'all'>): void {
+  if (options.ordersFile !== undefined || options.all || options.ledgerPath === ':memory:' || existsSync(options.ledgerPath)) return;
+  throw new UsageError(
+    `There is no ledger at ${options.ledgerPath}: reconcile reads the orders an import recorded there, and import creates it. ` +
+      'Check --ledger (or ORDER_BATCH_LEDGER, or ledger in --config), ' +
+      'or give --orders <result file> or --all, which work without one.',
+  );
 }

@@ -22,6 +22,10 @@ export function formatValidateText(report: JsonReport): string {
     .map(([status, n]) => `${n} ${status}`)
     .join(', ');
   if (counts) lines.push(`Orders: ${counts}`);
+  const differ = report.contentsDiffer ?? 0;
+  if (differ > 0) {
+    lines.push(`Not applied: ${differ === 1 ? '1 order was' : `${differ} orders were`} already sent with other contents than the sheet's; the fulfillment network keeps the version sent.`);
+  }
 
   let listed = 0;
   let total = 0;
@@ -41,6 +45,7 @@ export function formatValidateText(report: JsonReport): string {
   }
   if (total > listed) lines.push(`  ... and ${total - listed} more in the result file.`);
   for (const out of outputs) lines.push(`Result: ${out}`);
+  for (const moved of report.archived ?? []) lines.push(`Archived: ${moved.file} to ${moved.sheet}${moved.result ? ', with its result' : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

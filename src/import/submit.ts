@@ -13,14 +13,17 @@ import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry.js';
 import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
+import { hashPayload } from '../ledger/hash.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
-import type { AcceptedInfo, Ledger } from '../ledger/types.js';
+import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
+import { DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
-import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
+import { issueAt, type SheetColumns } from './sheet-cells.js';
 
-export type SubmitStatus = 'accepted' | 'rejected' | 'already_submitted' | 'failed';
+/** `invalid`: never sent, a copy of an order this run sent from another file with other contents. */
+export type SubmitStatus = 'accepted' | 'rejected' | 'already_submitted' | 'failed' | 'invalid';
 
 export interface SubmitOutcome {
   status: SubmitStatus;
@@ -30,6 +33,11 @@ export interface SubmitOutcome {
   issues: Issue[];
   /** POSTs sent for the order in this run. */
   posts: number;
+  /**
+   * already_submitted, but the sheet's contents differ from the version the fulfillment network
+   * holds (sent by an earlier run, or by this run from another copy): the change was not applied.
+   */
+  contentsDiffer?: boolean;
 }
 
 export interface SubmissionJob {
@@ -41,8 +49,11 @@ export interface SubmissionJob {
   sha256: string;
 }
 
-/** Why a run stopped sending: the API refused or failed wholesale, or the user interrupted it (Ctrl-C, SIGTERM). */
-export type StopReason = { kind: 'auth' | 'forbidden' | 'unavailable' | 'interrupted'; message: string };
+/**
+ * Why a run stopped sending: the API refused (credentials, 403), has no order endpoint where it was
+ * looked for (404/405: a wrong base URL or path), failed wholesale, or the user interrupted it (Ctrl-C, SIGTERM).
+ */
+export type StopReason = { kind: 'auth' | 'forbidden' | 'no_endpoint' | 'unavailable' | 'interrupted'; message: string };
 
 export interface SubmitOptions {
   client: ApiClient;
@@ -78,8 +89,6 @@ export interface SubmitResult {
 const ACCEPT_BATCH = 64;
 const ACCEPT_FLUSH_MS = 100;
 
-const DUPLICATE_MESSAGE = /already exists/i;
-const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
 
 export async function submitOrders(jobs: readonly SubmissionJob[], options: SubmitOptions): Promise<SubmitResult> {
   const now = options.now ?? Date.now;
@@ -111,6 +120,68 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not sent: ${why} Run the import again to send it.`)],
   });
 
+  /** Each job's outcome once it is known (null: it threw), and who waits for one not yet known. */
+  const outcomeOf: (SubmitOutcome | null | undefined)[] = new Array<SubmitOutcome | null | undefined>(jobs.length);
+  const waiting = new Map<number, ((outcome: SubmitOutcome | null) => void)[]>();
+  const settleOutcome = (index: number, outcome: SubmitOutcome | null): void => {
+    outcomeOf[index] = outcome;
+    for (const wake of waiting.get(index) ?? []) wake(outcome);
+    waiting.delete(index);
+  };
+  const outcomeOfJob = (index: number): Promise<SubmitOutcome | null> => {
+    const known = outcomeOf[index];
+    if (known !== undefined) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const list = waiting.get(index);
+      if (list) list.push(resolve);
+      else waiting.set(index, [resolve]);
+    });
+  };
+  /** The first job of each customerOrderId, indexed only once the run meets a duplicate (most runs have none). */
+  let firstJobOf: Map<string, number> | undefined;
+  const firstIndexOf = (id: string): number | undefined => {
+    if (!firstJobOf) {
+      firstJobOf = new Map();
+      jobs.forEach((j, i) => {
+        const key = j.payload.orderDetails.customerOrderId;
+        if (!firstJobOf!.has(key)) firstJobOf!.set(key, i);
+      });
+    }
+    return firstJobOf.get(id);
+  };
+
+  /**
+   * Another copy of the order, in another file or sheet of this run, went out first: this copy is not
+   * sent, and takes its fate from that copy's (waited for: jobs start in order, so it is under way).
+   */
+  async function duplicateInRun(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
+    const first = firstIndexOf(job.payload.orderDetails.customerOrderId);
+    if (first === undefined || first >= index) return notSent(job, 'another copy of this order is in this run.');
+    const firstJob = jobs[first]!;
+    const firstOutcome = await outcomeOfJob(first);
+    if (firstOutcome === null) return notSent(job, 'the run stopped after an unexpected error.');
+    return duplicateOutcome(job, firstJob, firstOutcome, hashPayload(job.payload) === hashPayload(firstJob.payload));
+  }
+
+  /** Accepted by an earlier run: never sent again; a sheet whose contents changed since is told the change was not applied. */
+  function alreadySubmitted(job: SubmissionJob, decision: IntentResult): SubmitOutcome {
+    const id = job.payload.orderDetails.customerOrderId;
+    const record = ledger.get(id) ?? decision.record;
+    const issues: Issue[] = [];
+    if (decision.payloadChanged) {
+      issues.push(issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" was already sent by this tool with different contents; the fulfillment network keeps the first version, so this change was not applied. Use a new customerOrderId for a different order.`));
+    }
+    return {
+      status: 'already_submitted',
+      posts: 0,
+      issues,
+      ...(decision.payloadChanged ? { contentsDiffer: true } : {}),
+      submittedAt: record.submittedAt ?? undefined,
+      requestId: record.requestId ?? undefined,
+      httpStatus: record.httpStatus ?? undefined,
+    };
+  }
+
   async function lookup(id: string): Promise<{ found: boolean; requestId?: string } | 'failed'> {
     for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
       try {
@@ -133,22 +204,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
     if (crashed) return notSent(job, 'the run stopped after an unexpected error.');
     const decision = ahead.decisionFor(index);
-
-    if (decision.action === 'already_submitted' || decision.action === 'duplicate_in_run') {
-      const record = ledger.get(id);
-      if (decision.action === 'duplicate_in_run' || record?.state !== 'accepted') {
-        return {
-          status: 'rejected',
-          posts: 0,
-          issues: [issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" appears more than once in this run (another file or sheet has the same customerOrderId); it was sent once.`)],
-        };
-      }
-      const issues: Issue[] = [];
-      if (decision.payloadChanged) {
-        issues.push(issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" was already sent by this tool with different contents; the fulfillment network keeps the first version. Use a new customerOrderId for a different order.`));
-      }
-      return { status: 'already_submitted', posts: 0, issues, submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined, httpStatus: record.httpStatus ?? undefined };
-    }
+    if (decision.action === 'duplicate_in_run') return duplicateInRun(job, index);
+    if (decision.action === 'already_submitted') return alreadySubmitted(job, decision);
 
     let mustLookUp = decision.action === 'lookup';
     let sawUnknown = false;
@@ -195,6 +252,20 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           else ledger.markFailed(id, { httpStatus: err.status, message: err.message });
           stopped ??= { kind: err instanceof AuthError ? 'auth' : 'forbidden', message: err.message };
           return { status: 'failed', posts, httpStatus: err.status, issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted: ${err.message}`)] };
+        }
+        if (err instanceof HttpError && isMissingEndpoint(err)) {
+          // No order endpoint there: nothing was stored, so the record is left for the next run to send
+          // again without a lookup ('rejected' is resendable), unless an earlier attempt's outcome is unknown.
+          if (sawUnknown) ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
+          else ledger.markRejected(id, { httpStatus: err.status, requestId: err.requestId ?? null, message: err.message });
+          stopped ??= { kind: 'no_endpoint', message: missingEndpointMessage(err) };
+          return {
+            status: 'failed',
+            posts,
+            httpStatus: err.status,
+            ...(err.requestId ? { requestId: err.requestId } : {}),
+            issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted: ${missingEndpointMessage(err)}. The order was not stored: run the import again once the address is right.`)],
+          };
         }
         if (err instanceof HttpError && !isRetryable(err)) {
           guard.record('success');
@@ -243,11 +314,13 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       limit(async () => {
         try {
           const outcome = await submitOne(job, index);
+          settleOutcome(index, outcome);
           options.onOutcome?.(job, outcome);
           return outcome;
         } catch (error) {
           // A bug or a broken ledger: the orders not yet started are not sent; those in flight finish.
           crashed ??= { error };
+          settleOutcome(index, null);
           throw error;
         } finally {
           ahead.settle(index);
@@ -296,34 +369,4 @@ function createAcceptedBatch(ledger: Ledger, logger: Logger) {
     },
     flush,
   };
-}
-
-/** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */
-export function rejectionIssues(job: SubmissionJob, err: HttpError): Issue[] {
-  const { order, sheet } = job;
-  const firstRow = order.rows[0] ?? null;
-  const stock = OUT_OF_STOCK_MESSAGE.exec(err.message);
-  if (err.status === 409 && stock) {
-    const lineIndex = job.payload.orderDetails.lineItems.findIndex((l) => l.productId === stock[1]);
-    return [issueAt(sheet, lineIndex >= 0 ? rowOfLine(order, lineIndex) : firstRow, 'productId', 'out_of_stock', `${err.message} No fulfillment center has it: remove the line or wait for stock.`)];
-  }
-  if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message)) {
-    return [issueAt(sheet, firstRow, 'customerOrderId', 'already_exists', `${err.message} It was not sent by this tool: use a new customerOrderId if this is a different order.`)];
-  }
-  const details = detailErrors(err.body);
-  if (details.length === 0) return [issueAt(sheet, firstRow, null, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${err.message}`)];
-  return details.map((d) => {
-    const { field, lineIndex } = fieldOfApiPath(d.field);
-    const row = lineIndex !== null ? rowOfLine(order, lineIndex) : firstRow;
-    return issueAt(sheet, row, field, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${d.field ? `${d.field}: ` : ''}${d.message}`);
-  });
-}
-
-function detailErrors(body: unknown): { field?: string; message: string }[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const errors = (body as { errors?: unknown }).errors;
-  if (!Array.isArray(errors)) return [];
-  return errors
-    .filter((e): e is { field?: unknown; message: unknown } => typeof e === 'object' && e !== null && 'message' in e)
-    .map((e) => ({ field: typeof e.field === 'string' ? e.field : undefined, message: String(e.message) }));
 }

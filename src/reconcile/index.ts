@@ -103,7 +103,10 @@ export function workbookPathFor(out: string | undefined, now: Date): string {
 }
 
 function apiUnusable(error: unknown): unknown {
-  if (error instanceof AuthError) return new ApiUnusableError(`The API refused the credentials: ${error.message}`, { cause: error });
+  if (error instanceof AuthError) {
+    const what = error.reason === 'endpoint' ? 'The API could not be used' : 'The API refused the credentials';
+    return new ApiUnusableError(`${what}: ${error.message}`, { cause: error });
+  }
   if (error instanceof ForbiddenError) return new ApiUnusableError(`The API forbade a read (403): ${error.message}`, { cause: error });
   if (error instanceof ApiError) return new ApiUnusableError(`Reconcile could not read the API: ${error.message}`, { cause: error });
   return error;
@@ -195,7 +198,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
     // Each may be true; all at once more often means a wrong base URL, or a gateway not routing the order paths.
     logger.warn({ orders: orders.length }, 'The API answered 404 for every order: if they were sent to this API, check FULFILLMENT_BASE_URL.');
   }
-  const fetched = describeFetch(gathered);
+  const fetched = describeFetch(gathered, selection, perOrderMax);
   rememberRun(store, gathered, selection, orders, now);
 
   const stats = reader.stats();
@@ -344,9 +347,17 @@ function rememberRun(store: PackageStore, gathered: Gathered, selection: Selecti
   selection.reads.clear();
 }
 
-function describeFetch(gathered: Gathered): string {
+/** The Summary sheet's "Fetched" fact: what this run asked the API for. */
+export function describeFetch(gathered: Gathered, selection: Selection, perOrderMax: number): string {
   const reads = `${gathered.freshReads.size} order read(s)`;
-  if (gathered.strategy === 'per-order') return `each order and its packages (${reads})`;
+  if (gathered.strategy === 'per-order') {
+    const perOrder = `each order and its packages (${reads})`;
+    // Packages of orders the ledger never sent are found only by paging tracking updates: say so, or a
+    // run of few orders would look like it found none.
+    return selection.mode === 'ledger'
+      ? `${perOrder}; unknown orders (packages of orders the ledger never sent) are looked for only when tracking updates are paged, for more than ${perOrderMax} orders`
+      : perOrder;
+  }
   if (gathered.strategy === 'none') return 'nothing (no orders selected)';
   if (!gathered.plan) return reads;
   const kind = gathered.plan.isIncremental ? 'changes since the last successful run' : 'the whole window';

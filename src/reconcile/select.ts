@@ -75,6 +75,20 @@ export function resolveSince(options: Pick<SelectOptions, 'since' | 'hours' | 'n
   return new Date(now.getTime() - DEFAULT_SINCE_DAYS * DAY_MS);
 }
 
+/**
+ * --all asks the API to list orders by `lastDays`, whole days from 1 to 365: a --hours or --since
+ * window is rounded up to whole days (--hours 5 lists the last day) and capped at 365. `note` says
+ * so when the window asked for is not exactly what is listed ('' when it is, or none was asked for).
+ */
+export function listWindowOf(options: Pick<SelectOptions, 'since' | 'hours' | 'now'>, since: Date): { lastDays: number; note: string } {
+  const days = (options.now.getTime() - since.getTime()) / DAY_MS;
+  const lastDays = Math.min(LIMITS.lastDaysMax, Math.max(1, Math.ceil(days)));
+  const asked = options.hours !== undefined ? `--hours ${options.hours}` : options.since ? `--since ${since.toISOString()}` : null;
+  if (asked === null || lastDays === days) return { lastDays, note: '' };
+  const note = lastDays < days ? `${asked} is capped at the ${LIMITS.lastDaysMax} days the API lists at most` : `${asked} is rounded up to whole days, as the API lists orders by day`;
+  return { lastDays, note };
+}
+
 function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Map<string, ExpectedOrder> {
   const out = new Map<string, ExpectedOrder>();
   if (!ledger) return out;
@@ -94,7 +108,7 @@ export function checkSelectOptions(options: Pick<SelectOptions, 'ledger' | 'sinc
 }
 
 export async function selectOrders(options: SelectOptions, reader: ApiReader): Promise<Selection> {
-  const { ledger, now } = options;
+  const { ledger } = options;
   checkSelectOptions(options);
   if (options.ordersFile !== undefined) {
     const file = await readOrdersFile(options.ordersFile, { logger: options.logger, ...(options.sheet ? { sheet: options.sheet } : {}) });
@@ -115,7 +129,8 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   }
   const since = resolveSince(options);
   if (options.all) {
-    const lastDays = Math.min(LIMITS.lastDaysMax, Math.max(1, Math.ceil((now.getTime() - since.getTime()) / DAY_MS)));
+    const { lastDays, note } = listWindowOf(options, since);
+    if (note !== '') options.logger.info({ lastDays }, `--all lists the orders of the last ${lastDays} day(s): ${note}.`);
     const orderDisposition = options.orderDisposition ?? ['all'];
     const listed = await reader.listOrders({
       lastDays,
@@ -127,7 +142,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
     const ids = [...reads.keys()];
     return {
       mode: 'all',
-      description: `every order the API lists for the last ${lastDays} day(s) (order dispositions: ${orderDisposition.join(', ')})`,
+      description: `every order the API lists for the last ${lastDays} day(s)${note === '' ? '' : ` (${note})`} (order dispositions: ${orderDisposition.join(', ')})`,
       customerOrderIds: ids,
       expected: expectedFromLedger(ledger, ids),
       reads,

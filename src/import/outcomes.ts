@@ -1,0 +1,102 @@
+/**
+ * What an order's submission comes to when the API's answer alone does not say: a copy of an order
+ * that another file of the run sent, an API with no order endpoint where it was looked for, and the
+ * cells a refusal points at.
+ */
+import type { HttpError } from '../api/errors.js';
+import type { Issue } from '../issues/index.js';
+import { fieldOfApiPath, issueAt, rowOfLine } from './sheet-cells.js';
+import type { SubmissionJob, SubmitOutcome } from './submit.js';
+
+/** The API's 409 for a customerOrderId it already holds (api-spec section 7). */
+export const DUPLICATE_MESSAGE = /already exists/i;
+const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
+
+/**
+ * The outcome of a copy of an order that another file or sheet of the same run holds too: only the
+ * first copy goes out (`first` is its outcome). An identical copy shares its fate; a copy with other
+ * contents was never sent: an error that names the copy that was, and, when that one is stored, the
+ * already_submitted status of finding a changed order already sent (the change was not applied).
+ */
+export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, first: SubmitOutcome, isIdentical: boolean): SubmitOutcome {
+  const id = job.payload.orderDetails.customerOrderId;
+  const row = job.order.rows[0] ?? null;
+  const firstRow = firstJob.order.rows[0];
+  const where = `${firstJob.file}${firstRow === undefined ? '' : `, row ${firstRow}`}`;
+  const answer = {
+    ...(first.httpStatus !== undefined ? { httpStatus: first.httpStatus } : {}),
+    ...(first.requestId !== undefined ? { requestId: first.requestId } : {}),
+    ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}),
+  };
+  const isStored = first.status === 'accepted' || first.status === 'already_submitted';
+  const sentBy = first.status === 'accepted' ? 'by this run' : 'by an earlier run';
+  if (!isIdentical) {
+    const issue = issueAt(job.sheet, row, 'customerOrderId', 'already_exists', isStored
+      ? `Order "${id}" appears more than once in this run with different contents: the copy in ${where} was sent (${sentBy}) and this one was not, so the fulfillment network keeps that version and this change was not applied. Use a new customerOrderId for a different order, or remove this copy.`
+      : `Order "${id}" appears more than once in this run with different contents: the copy in ${where} went out first (${first.status}) and this one was not sent. Keep one copy of the order, or use a new customerOrderId for a different order.`);
+    return isStored ? { status: 'already_submitted', posts: 0, contentsDiffer: true, issues: [issue], ...answer } : { status: 'invalid', posts: 0, issues: [issue] };
+  }
+  // Sent once, with these very contents: already_submitted, as on a re-run of the same sheet (which
+  // carries no issue either; the request id and time are the copy's that went out).
+  if (isStored) return { status: 'already_submitted', posts: 0, issues: [], ...answer };
+  const cause = first.issues.find((i) => i.severity === 'error');
+  const message = first.status === 'rejected'
+    ? `Not sent: this run sent the order once, from ${where}, and the fulfillment API refused it there${cause ? `: ${cause.message}` : '.'}`
+    : `Not sent: this run sends the order once, from ${where}, where it is not settled yet; run the import again.${cause ? ` There: ${cause.message}` : ''}`;
+  return {
+    status: first.status,
+    posts: 0,
+    ...answer,
+    issues: [issueAt(job.sheet, row, null, first.status === 'rejected' ? (cause?.code ?? 'api_rejected') : 'failed', message)],
+  };
+}
+
+/** No order endpoint at the address used (404 Not Found, 405 Method Not Allowed): the API cannot be used as configured. */
+export function isMissingEndpoint(err: HttpError): boolean {
+  return err.status === 404 || err.status === 405;
+}
+
+/** What a 404/405 from the API means to whoever configured it: the address to check. */
+export function missingEndpointMessage(err: HttpError): string {
+  const what = err.status === 405 ? 'does not take' : 'has no endpoint for';
+  return `the fulfillment API ${what} ${err.method} ${urlPath(err.url)} (HTTP ${err.status}: ${err.message}); check FULFILLMENT_BASE_URL (its path, or a proxy in front of the API)`;
+}
+
+function urlPath(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */
+export function rejectionIssues(job: SubmissionJob, err: HttpError): Issue[] {
+  const { order, sheet } = job;
+  const firstRow = order.rows[0] ?? null;
+  const stock = OUT_OF_STOCK_MESSAGE.exec(err.message);
+  if (err.status === 409 && stock) {
+    const lineIndex = job.payload.orderDetails.lineItems.findIndex((l) => l.productId === stock[1]);
+    return [issueAt(sheet, lineIndex >= 0 ? rowOfLine(order, lineIndex) : firstRow, 'productId', 'out_of_stock', `${err.message} No fulfillment center has it: remove the line or wait for stock.`)];
+  }
+  if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message)) {
+    return [issueAt(sheet, firstRow, 'customerOrderId', 'already_exists', `${err.message} It was not sent by this tool: use a new customerOrderId if this is a different order.`)];
+  }
+  const details = detailErrors(err.body);
+  if (details.length === 0) return [issueAt(sheet, firstRow, null, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${err.message}`)];
+  return details.map((d) => {
+    const { field, lineIndex } = fieldOfApiPath(d.field);
+    const row = lineIndex !== null ? rowOfLine(order, lineIndex) : firstRow;
+    return issueAt(sheet, row, field, 'api_rejected', `Refused by the fulfillment API (HTTP ${err.status}): ${d.field ? `${d.field}: ` : ''}${d.message}`);
+  });
+}
+
+function detailErrors(body: unknown): { field?: string; message: string }[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .filter((e): e is { field?: unknown; message: unknown } => typeof e === 'object' && e !== null && 'message' in e)
+    .map((e) => ({ field: typeof e.field === 'string' ? e.field : undefined, message: String(e.message) }));
+}

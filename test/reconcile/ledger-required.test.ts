@@ -1,0 +1,72 @@
+/**
+ * reconcile reads a ledger; it never starts one. A mistyped --ledger used to create an empty ledger
+ * and report "0 orders", exit 0. --orders and --all name their orders themselves and work without one.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reconcileCommand, type ReconcileCommandOptions } from '../../src/commands/reconcile.js';
+import { UsageError } from '../../src/errors.js';
+import { openLedger } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { expected, nowAt, pkg, readOf } from './builders.js';
+import { createFakeApi, type FakeApi } from './fake-api.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reconcile-ledger-required-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function apiWith(ids: string[]): FakeApi {
+  const api = createFakeApi();
+  for (const id of ids) {
+    api.orders.set(id, readOf(expected(id, [{ id: 'L1', productId: 'PRD-1001', quantity: 1 }]), 'Shipped'));
+    api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
+  }
+  return api;
+}
+
+function options(api: FakeApi, extra: Partial<ReconcileCommandOptions>): ReconcileCommandOptions {
+  return {
+    connection: { auth: 'oauth' },
+    useSandbox: false,
+    ledgerPath: join(dir, 'ledger.db'),
+    now: nowAt(48),
+    isNowPinned: true,
+    concurrency: 2,
+    maxAttempts: 2,
+    lateAfterDays: 3,
+    logger: silentLogger,
+    connectionOverride: { client: api, baseUrl: 'http://api.example', isSandbox: false, close: async () => {} },
+    ...extra,
+  };
+}
+
+describe('reconcile and its ledger', () => {
+  it('stops with a usage error naming a ledger path where there is no file, and creates none', async () => {
+    const typo = join(dir, 'typo.db');
+    const api = apiWith(['A-1']);
+    const error = await reconcileCommand(options(api, { ledgerPath: typo, out: join(dir, 'typo.xlsx') })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(`There is no ledger at ${typo}`);
+    expect((error as Error).message).toContain('import creates it');
+    expect((error as Error).message).toMatch(/--orders <result file> or --all/);
+    expect(existsSync(typo)).toBe(false);
+    expect(existsSync(join(dir, 'typo.xlsx'))).toBe(false);
+    expect(api.calls).toEqual([]);
+  });
+
+  it('reads a ledger that exists, even an empty one', async () => {
+    const path = join(dir, 'empty.db');
+    openLedger(path).close();
+    const result = await reconcileCommand(options(apiWith([]), { ledgerPath: path, out: join(dir, 'empty.xlsx') }));
+    expect(result.report.orders).toEqual([]);
+  });
+
+  it('works with --all where the ledger does not exist yet, as before (the ledger is opened for it)', async () => {
+    const path = join(dir, 'all', 'ledger.db');
+    const result = await reconcileCommand(options(apiWith(['B-1', 'B-2']), { ledgerPath: path, all: true, out: join(dir, 'all.xlsx') }));
+    // A fresh ledger never sent them: the API's orders are there, as unknown orders.
+    expect(result.orders.map((o) => o.customerOrderId)).toEqual(['B-1', 'B-2']);
+    expect(existsSync(path)).toBe(true);
+  });
+});
