@@ -96,6 +96,7 @@ async function benchSandboxFigures(): Promise<void> {
   line(`create order:   ${fmt(s.createRps)} req/s; bare node:http ceiling ${fmt(s.ceilingRps)} req/s; ratio ${fmt(s.createRps / s.ceilingRps, 2)} (target >= 0.5)`);
   line(`tracking pages (20 per page):  ${fmt(s.trackingRps)} req/s; bare node:http ceiling ${fmt(s.trackingCeilingRps)} req/s; ratio ${fmt(s.trackingRps / s.trackingCeilingRps, 2)} (target >= 0.5)`);
   line(`tracking pages (100 per page): ${fmt(s.fullPageRps)} req/s; bare node:http ceiling ${fmt(s.fullPageCeilingRps)} req/s; ratio ${fmt(s.fullPageRps / s.fullPageCeilingRps, 2)} (reconcile's page size)`);
+  line(`                               a bare server sending the same page's bytes: ${fmt(s.fullPageSameBytesRps)} req/s; ratio ${fmt(s.fullPageRps / s.fullPageSameBytesRps, 2)} (against this, the gap to the ceiling above is moving the page's bytes)`);
 }
 
 async function benchImportFigures(): Promise<void> {

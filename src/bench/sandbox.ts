@@ -37,9 +37,19 @@ export interface SandboxBench {
   /** Tracking pages of FULL_PAGE_SIZE packages (reconcile's page size), and the bare server on those requests. */
   fullPageRps: number;
   fullPageCeilingRps: number;
+  /**
+   * The bare server answering those requests with one such page (the same bytes, fixed): what moving
+   * a 100-package page costs on loopback, so the sandbox's own work is what is left over.
+   */
+  fullPageSameBytesRps: number;
 }
 
 type ServerKind = 'ceiling' | 'sandbox';
+interface ServerData {
+  kind: ServerKind;
+  /** The ceiling's fixed answer; default a small JSON object. */
+  body?: string;
+}
 type RequestOptions = Dispatcher.RequestOptions;
 
 /** A one-line order for PRD-1001..1020 (stocked 1,000,000 per center), unique per n. */
@@ -61,9 +71,9 @@ function orderBody(n: number, orderDate: string): string {
   });
 }
 
-async function runServer(kind: ServerKind): Promise<void> {
+async function runServer({ kind, body: given }: ServerData): Promise<void> {
   if (kind === 'ceiling') {
-    const body = JSON.stringify({ data: { ok: true }, requestId: '00000000-0000-0000-0000-000000000000' });
+    const body = given ?? JSON.stringify({ data: { ok: true }, requestId: '00000000-0000-0000-0000-000000000000' });
     const server = createServer((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
@@ -78,8 +88,9 @@ async function runServer(kind: ServerKind): Promise<void> {
   parentPort!.postMessage(sandbox.url);
 }
 
-async function startWorker(kind: ServerKind): Promise<{ pool: Pool; worker: Worker }> {
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { kind } });
+async function startWorker(kind: ServerKind, body?: string): Promise<{ pool: Pool; worker: Worker }> {
+  const data: ServerData = body === undefined ? { kind } : { kind, body };
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: data });
   const [url] = (await once(worker, 'message')) as [string];
   return { pool: new Pool(url, { connections: CONCURRENCY }), worker };
 }
@@ -103,11 +114,15 @@ async function measure(pool: Pool, durationMs: number, makeRequest: () => Reques
   return done / ((performance.now() - started) / 1000);
 }
 
-async function call(pool: Pool, options: RequestOptions): Promise<unknown> {
+async function callText(pool: Pool, options: RequestOptions): Promise<string> {
   const res = await pool.request(options);
   const text = await res.body.text();
   if (res.statusCode >= 400) throw new Error(`bench setup: ${options.method} ${options.path} answered ${res.statusCode}: ${text}`);
-  return JSON.parse(text);
+  return text;
+}
+
+async function call(pool: Pool, options: RequestOptions): Promise<unknown> {
+  return JSON.parse(await callText(pool, options));
 }
 
 async function bearer(pool: Pool): Promise<Record<string, string>> {
@@ -126,6 +141,7 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
   const ceiling = await startWorker('ceiling');
   const creating = await startWorker('sandbox');
   const tracking = await startWorker('sandbox');
+  let sameBytes: Awaited<ReturnType<typeof startWorker>> | undefined;
   try {
     const orderDate = new Date(Date.now() - 3_600_000).toISOString();
     const createHeaders = await bearer(creating.pool);
@@ -148,8 +164,9 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
     };
     const pageRequest = pagesOf(PAGE_SIZE);
     const fullPageRequest = pagesOf(FULL_PAGE_SIZE);
+    sameBytes = await startWorker('ceiling', await callText(tracking.pool, fullPageRequest()));
 
-    const best: SandboxBench = { ceilingRps: 0, createRps: 0, trackingRps: 0, trackingCeilingRps: 0, fullPageRps: 0, fullPageCeilingRps: 0 };
+    const best: SandboxBench = { ceilingRps: 0, createRps: 0, trackingRps: 0, trackingCeilingRps: 0, fullPageRps: 0, fullPageCeilingRps: 0, fullPageSameBytesRps: 0 };
     let ceilingNext = 0;
     // Round 0 is a warm-up (JIT, connection setup) and is not counted.
     for (let round = 0; round <= rounds; round++) {
@@ -159,9 +176,11 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
       const t = await measure(tracking.pool, roundMs, pageRequest);
       const fc = await measure(ceiling.pool, roundMs, fullPageRequest);
       const f = await measure(tracking.pool, roundMs, fullPageRequest);
+      const fb = await measure(sameBytes.pool, roundMs, fullPageRequest);
       if (round === 0) continue;
       best.fullPageCeilingRps = Math.max(best.fullPageCeilingRps, fc);
       best.fullPageRps = Math.max(best.fullPageRps, f);
+      best.fullPageSameBytesRps = Math.max(best.fullPageSameBytesRps, fb);
       best.ceilingRps = Math.max(best.ceilingRps, c);
       best.createRps = Math.max(best.createRps, o);
       best.trackingCeilingRps = Math.max(best.trackingCeilingRps, tc);
@@ -169,7 +188,7 @@ export async function benchSandbox(options: { roundMs?: number; rounds?: number 
     }
     return best;
   } finally {
-    for (const w of [ceiling, creating, tracking]) {
+    for (const w of [ceiling, creating, tracking, ...(sameBytes ? [sameBytes] : [])]) {
       await w.pool.close();
       await w.worker.terminate();
     }
@@ -180,8 +199,8 @@ function format(rps: number): string {
   return `${Math.round(rps).toLocaleString('en-US')} req/s`.padStart(14);
 }
 
-if (!isMainThread && (workerData as { kind?: ServerKind } | null)?.kind) {
-  await runServer((workerData as { kind: ServerKind }).kind);
+if (!isMainThread && (workerData as Partial<ServerData> | null)?.kind) {
+  await runServer(workerData as ServerData);
 } else if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = await benchSandbox();
   console.log(`sandbox throughput, concurrency ${CONCURRENCY}, loopback, best of 4 interleaved rounds`);
@@ -189,4 +208,5 @@ if (!isMainThread && (workerData as { kind?: ServerKind } | null)?.kind) {
   console.log(`  create order          ${format(r.createRps)} ${format(r.ceilingRps)}   ${(r.createRps / r.ceilingRps).toFixed(2)} x ceiling`);
   console.log(`  tracking page (${PAGE_SIZE})    ${format(r.trackingRps)} ${format(r.trackingCeilingRps)}   ${(r.trackingRps / r.trackingCeilingRps).toFixed(2)} x ceiling`);
   console.log(`  tracking page (${FULL_PAGE_SIZE})   ${format(r.fullPageRps)} ${format(r.fullPageCeilingRps)}   ${(r.fullPageRps / r.fullPageCeilingRps).toFixed(2)} x ceiling`);
+  console.log(`    the same page's bytes from a bare server: ${format(r.fullPageSameBytesRps)}   ${(r.fullPageRps / r.fullPageSameBytesRps).toFixed(2)} x that`);
 }
