@@ -7,20 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { readAll, readError, useTempDir } from './support.js';
+import { readAll, readError, useTempDir, writeWorkbook as writeSheetWorkbook } from './support.js';
 
 const fixture = useTempDir();
 
 const HEADER = ['customerOrderId', 'orderDate', 'sourceOfSale', 'fullName', 'addressLine1', 'city', 'provinceOrState', 'postalOrZipCode', 'countryCode', 'phone', 'productId', 'customerLineItemId', 'name', 'quantity', 'unitPrice', 'salesTax'];
 const order = (id: string): unknown[] => [id, '2031-04-28', 'OtherMarketplace', 'Ann Lee', '1 Main St', 'Boston', 'MA', '02134', 'US', '+1 617 555 0100', 'PRD-1', '1', 'Mug', 1, 9.5, 0];
 
-async function writeWorkbook(name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> {
-  const workbook = new ExcelJS.Workbook();
-  build(workbook);
-  const path = fixture(name);
-  await workbook.xlsx.writeFile(path);
-  return path;
-}
+const writeWorkbook = (name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> => writeSheetWorkbook(fixture, name, build);
 
 function addOrders(workbook: ExcelJS.Workbook, name: string, ids: string[], options?: Partial<ExcelJS.AddWorksheetOptions>): ExcelJS.Worksheet {
   const sheet = workbook.addWorksheet(name, options);

@@ -1,16 +1,10 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { readAll, readError, useTempDir } from './support.js';
+import { readAll, readError, useTempDir, writeWorkbook as writeSheetWorkbook } from './support.js';
 
 const fixture = useTempDir();
 
-async function writeWorkbook(name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> {
-  const workbook = new ExcelJS.Workbook();
-  build(workbook);
-  const path = fixture(name);
-  await workbook.xlsx.writeFile(path);
-  return path;
-}
+const writeWorkbook = (name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> => writeSheetWorkbook(fixture, name, build);
 
 /** Excel's serial day number for a wall-clock time (days since 1899-12-30, time as a fraction). */
 const serialOf = (utcMs: number): number => utcMs / 86_400_000 + 25569;

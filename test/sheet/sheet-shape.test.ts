@@ -1,7 +1,7 @@
 /** Sheets of the wrong shape: cells past the last column, and a title row above the header row. */
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { readAll, useTempDir } from './support.js';
+import { readAll, useTempDir, writeWorkbook as writeSheetWorkbook } from './support.js';
 
 const fixture = useTempDir();
 
@@ -9,13 +9,7 @@ const H = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,pro
 const row = (id: string, address = '1 Main St'): string =>
   `${id},2031-04-28,OtherMarketplace,Ann Lee,${address},Boston,MA,02134,US,+1 617 555 0100,PRD-1,1,Mug,1,9.50,0`;
 
-async function writeWorkbook(name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> {
-  const workbook = new ExcelJS.Workbook();
-  build(workbook);
-  const path = fixture(name);
-  await workbook.xlsx.writeFile(path);
-  return path;
-}
+const writeWorkbook = (name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> => writeSheetWorkbook(fixture, name, build);
 
 describe('cells past the last column', () => {
   it('warns about a CSV row with more non-empty cells than the header, naming the row and the columns', async () => {

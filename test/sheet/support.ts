@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, expect } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { openSheet, type OpenSheetOptions } from '../../src/sheet/read-sheet.js';
@@ -15,6 +16,15 @@ export function useTempDir(): (name: string, content?: string | Uint8Array) => s
     if (content !== undefined) writeFileSync(path, content);
     return path;
   };
+}
+
+/** A workbook built by `build`, written to the temp dir of `fixture` (from useTempDir) as `name`. */
+export async function writeWorkbook(fixture: (name: string) => string, name: string, build: (workbook: ExcelJS.Workbook) => void): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  build(workbook);
+  const path = fixture(name);
+  await workbook.xlsx.writeFile(path);
+  return path;
 }
 
 export async function readAll(file: string, options?: OpenSheetOptions): Promise<{ sheet: OpenedSheet; rows: RawRow[]; batches: number[] }> {
