@@ -115,7 +115,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
     const { sheet } = checked;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues) });
+    const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices });
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
 

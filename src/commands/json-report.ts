@@ -10,6 +10,8 @@ export interface JsonInput {
   error?: { code: string; message: string };
   /** File-level warnings and errors (unknown_column, missing_column). */
   issues?: ReturnType<typeof issueToJson>[];
+  /** How the file was read, when a user should know (a result workbook read on its Fix sheet). */
+  notices?: string[];
 }
 
 export interface JsonOrder {

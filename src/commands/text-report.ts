@@ -16,6 +16,7 @@ export function formatValidateText(report: JsonReport): string {
       continue;
     }
     lines.push(`${input.file}: ${input.rows} row${input.rows === 1 ? '' : 's'}, ${input.orders} order${input.orders === 1 ? '' : 's'}`);
+    for (const notice of input.notices ?? []) lines.push(`  note: ${notice}`);
     for (const issue of input.issues ?? []) lines.push(`  ${issue.severity}: ${issue.message}`);
   }
   const counts = Object.entries(report.summary)

@@ -63,6 +63,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   let hasUnusableInput = false;
 
   const checkedSheets: CheckedSheet[] = [];
+  const noticesOf = new Map<CheckedSheet, string[]>();
   const takenOutputs = new Set<string>();
   for (const file of files) {
     const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
@@ -72,6 +73,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
       continue;
     }
     checkedSheets.push(checked.sheet);
+    if (checked.notices.length > 0) noticesOf.set(checked.sheet, [...checked.notices]);
   }
   const onlineIssues = options.online ? await checkOnline(checkedSheets, options.online, options.logger) : undefined;
 
@@ -80,7 +82,8 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     const extra = onlineIssues?.get(sheet);
     const outcomes = sheet.orders.map((o, i) => validationOutcome([...o.issues, ...(extra?.[i] ?? [])]));
-    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues) });
+    const notices = noticesOf.get(sheet);
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}) });
     sheet.orders.forEach((order, i) => {
       const outcome = outcomes[i]!;
       statuses.push(outcome.status);

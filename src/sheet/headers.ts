@@ -20,11 +20,21 @@ export function toColumnLetter(index: number): string {
   return letters;
 }
 
+/**
+ * The columns validate and import append to a result file (report/results-sheet.ts, write-result-csv.ts).
+ * A result file given back (its Fix sheet, or a corrected result CSV) has them after the order columns:
+ * they are ours, not the user's, and are passed over without a warning.
+ */
+const RESULT_COLUMNS: ReadonlySet<string> = new Set(['status', 'issues', 'httpStatus', 'requestId', 'submittedAt'].map(normalizeHeader));
+
 /** `headerRow` is the row the header was found on (1 unless blank rows came first). */
 export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   const columns: (Field | null)[] = [];
   const issues: Issue[] = [];
   const firstColumnOf = new Map<Field, number>();
+  // A result file of this tool: an `issues` column, with `status` beside it on the Results sheet and in a result CSV.
+  const keys = headers.map((h) => normalizeHeader(h.trim()));
+  const isResultFile = keys.includes(normalizeHeader('issues'));
 
   headers.forEach((raw, index) => {
     const header = raw.trim();
@@ -36,6 +46,10 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
       return;
     }
     const field = FIELD_BY_HEADER.get(normalizeHeader(header)) ?? null;
+    if (field === null && isResultFile && RESULT_COLUMNS.has(keys[index]!)) {
+      columns.push(null);
+      return;
+    }
     if (field === null) {
       columns.push(null);
       const suggestion = suggestField(header);

@@ -64,6 +64,15 @@ describe('mapping header row to fields', () => {
     expect(issues[0]!.message).toContain('column A');
   });
 
+  it("passes over a result file's own columns without a warning, and warns of them in an ordinary sheet", () => {
+    const ours = ['status', 'issues', 'httpStatus', 'requestId', 'submittedAt'];
+    const result = mapHeaders([...REQUIRED, ...ours]);
+    expect(result.columns.slice(REQUIRED.length)).toEqual([null, null, null, null, null]);
+    expect(result.issues).toEqual([]);
+    // Without our issues column it is somebody's sheet: a status column there is worth a word.
+    expect(mapHeaders([...REQUIRED, 'status']).issues).toEqual([expect.objectContaining({ code: 'unknown_column', column: 'status' })]);
+  });
+
   it('ignores a column with a blank header, with a warning naming its letter', () => {
     const { columns, issues } = mapHeaders([REQUIRED[0]!, '', ...REQUIRED.slice(1)]);
     expect(columns[1]).toBeNull();
