@@ -48,7 +48,9 @@ function onInterrupt(message: string): { signal: AbortSignal; dispose: () => voi
   const controller = new AbortController();
   const handler = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(128 + (name === 'SIGINT' ? 2 : 15));
-    process.stderr.write(`\n${message}\n`);
+    // A person at a terminal presses Ctrl-C; a service manager sends SIGTERM and, if need be, SIGKILL.
+    const again = name === 'SIGINT' ? 'press Ctrl-C again to quit at once' : 'a second SIGTERM quits at once';
+    process.stderr.write(`\n${message} (${again}).\n`);
     controller.abort();
   };
   process.on('SIGINT', handler);
@@ -148,7 +150,7 @@ async function main(argv: string[]): Promise<number> {
     const options = resolve(flags);
     const logger = loggerFor(options);
     const interruption = onInterrupt(
-      'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written (press Ctrl-C again to quit at once).',
+      'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
     const { importFiles } = await import('./commands/import.js');
     const result = await importFiles({

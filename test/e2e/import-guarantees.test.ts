@@ -162,7 +162,7 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
     while ((await s.stats()).orders < 2) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     expect(await exited).toBe(1);
-    expect(stderr).toMatch(/interrupted/);
+    expect(stderr).toMatch(/interrupted: .*\(press Ctrl-C again to quit at once\)\./);
     const summary = JSON.parse(stdout).summary as Record<string, number>;
     const accepted = summary.accepted ?? 0;
     expect(accepted).toBeGreaterThanOrEqual(2);
