@@ -301,6 +301,7 @@ async function matchOrders({ selection, gathered, store, reader, options }: Matc
       isLedgerConsulted: options.ledger !== undefined,
       customerOrderId: id,
       isListedAsSent: isListedAsSent && isSelected,
+      isListedWithoutStatus: selection.isOrdersFileWithoutStatus === true && isSelected,
     });
   const orders = selection.customerOrderIds.map((id) => reconcileOne(id));
   // A page that shifted while it was fetched can drop a package: where the API says a line shipped

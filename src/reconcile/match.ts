@@ -64,6 +64,8 @@ export interface ReconcileOrderInput {
    * file lists as accepted): a 404 then makes it not_found too, not an order of nobody's.
    */
   isListedAsSent?: boolean;
+  /** The --orders file has no status column: it lists the order, without saying it was accepted. */
+  isListedWithoutStatus?: boolean;
 }
 
 function units(n: number): string {
@@ -226,8 +228,12 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
 
   if (isNotFound) {
     const when = expected?.submittedAt ? ` accepted on ${expected.submittedAt}` : ' accepted';
-    const source = expected ? 'the ledger recorded it' : 'the orders file lists it as';
-    exceptions.push(exception('missing_order', `The API does not know this order (404), though ${source}${when}.`));
+    const source = expected
+      ? `the ledger recorded it${when}`
+      : input.isListedWithoutStatus
+        ? 'the orders file lists it (a sheet without a status column: was it ever imported? Give --orders the import result file to reconcile only what was accepted)'
+        : `the orders file lists it as${when}`;
+    exceptions.push(exception('missing_order', `The API does not know this order (404), though ${source}.`));
   }
   // An order an --orders file lists as accepted was sent by someone's import, if not through this ledger.
   if (!expected && !isNotFound && input.isListedAsSent !== true && (input.isLedgerConsulted ?? true) && isApiOrder) {

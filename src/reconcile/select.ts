@@ -35,6 +35,8 @@ export interface Selection {
   /** Ledger mode: orders submitted since then; packages of orders the ledger lacks updated since then are unknown orders. */
   since: Date | null;
   input: JsonInput[];
+  /** --orders given a plain order sheet (no status column): every order taken, none known to be accepted. */
+  isOrdersFileWithoutStatus?: boolean;
 }
 
 export interface SelectOptions {
@@ -125,6 +127,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
       reads: new Map(),
       since: null,
       input: [{ file: file.file, sha256: file.sha256, rows: file.rows, orders: file.customerOrderIds.length }],
+      ...(file.hasStatusColumn ? {} : { isOrdersFileWithoutStatus: true }),
     };
   }
   const since = resolveSince(options);

@@ -100,6 +100,13 @@ describe('roll-up status', () => {
     expect([out.customerOrderId, out.status, types(out)]).toEqual(['MISS-1', 'not_found', ['missing_order']]);
     expect(out.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
   });
+
+  it('does not claim a plain order sheet (no status column) said the order was accepted', () => {
+    const out = reconcileOrder({ read: null, packages: [], now: nowAt(24), lateAfterDays: LATE, customerOrderId: 'MISS-2', isListedAsSent: true, isListedWithoutStatus: true });
+    expect(out.status).toBe('not_found');
+    expect(out.exceptions[0]!.detail).not.toContain('accepted.');
+    expect(out.exceptions[0]!.detail).toContain('a sheet without a status column: was it ever imported?');
+  });
 });
 
 describe('exceptions', () => {
