@@ -6,6 +6,7 @@
  */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { joinLines, textFromCell } from '../orders/text.js';
 import { FIELD_BY_HEADER, normalizeHeader } from '../sheet/columns.js';
 import { openSheet } from '../sheet/read-sheet.js';
 import type { CellValue } from '../sheet/types.js';
@@ -23,10 +24,14 @@ export interface OrdersFile {
   hasStatusColumn: boolean;
 }
 
+/**
+ * A cell's text as import read it: the same cleaning (trimmed, our formula guard's apostrophe gone, lines
+ * joined), so an ID is looked up as it was sent (`'@AT-2` in a result CSV was sent as `@AT-2`).
+ */
 function cellText(value: CellValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  return String(value).trim();
+  if (value === undefined) return '';
+  const read = textFromCell(value, true);
+  return read.kind === 'blank' ? '' : joinLines(read.text);
 }
 
 export async function readOrdersFile(file: string, options: { sheet?: string; logger: Logger }): Promise<OrdersFile> {

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
@@ -57,5 +58,15 @@ describe('readOrdersFile on an import result workbook', () => {
     await sheet.rows[Symbol.asyncIterator]().return?.();
     expect(sheet.sheetName).toBe('Fix');
     expect(sheet.notices).toEqual([]);
+  });
+});
+
+describe('readOrdersFile reads IDs as import sent them', () => {
+  it('drops our formula guard and joins a line break, as import did before sending', async () => {
+    // A result CSV: '@AT-2 is how the writer guards @AT-2; "NL\n-1" was sent as "NL -1".
+    const path = file('ids.import-result.csv');
+    writeFileSync(path, 'customerOrderId,status\r\n"NL\n-1",accepted\r\n\'@AT-2,accepted\r\nOK-3,accepted\r\n');
+    const read = await readOrdersFile(path, { logger: silentLogger });
+    expect(read.customerOrderIds).toEqual(['NL -1', '@AT-2', 'OK-3']);
   });
 });
