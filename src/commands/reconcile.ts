@@ -31,10 +31,15 @@ export interface ReconcileCommandOptions {
   sheet?: string;
   logger: Logger;
   connectionOverride?: Connection;
+  /**
+   * A missing ledger file is a mistyped --ledger (default true). The web app says false: before its
+   * first import there is no ledger yet, and an empty reconciliation is the right answer.
+   */
+  isLedgerRequired?: boolean;
 }
 
 export async function reconcileCommand(options: ReconcileCommandOptions): Promise<ReconcileResult> {
-  checkLedgerExists(options);
+  if (options.isLedgerRequired ?? true) checkLedgerExists(options);
   const ledger = openLedger(options.ledgerPath, { logger: options.logger });
   let connection: Connection | undefined;
   try {

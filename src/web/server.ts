@@ -104,6 +104,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
           maxAttempts: options.maxAttempts,
           lateAfterDays: options.lateAfterDays,
           logger,
+          // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
+          isLedgerRequired: false,
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
         // The web app's own work folder could not take the workbook (a full disk): the page says so.

@@ -257,3 +257,26 @@ describe('the web app without an API configured', () => {
     }
   });
 });
+
+describe('the web app before its first upload', () => {
+  it('reconciles to an empty workbook, not an error about a missing ledger', async () => {
+    // No import yet, so no ledger file: the CLI takes that for a mistyped --ledger, the web app must not.
+    const web = await startTestApp();
+    try {
+      const session = await openSession(web.app.url);
+      const posted = await request(`${web.app.url}/reconcile`, {
+        method: 'POST',
+        body: `_csrf=${encodeURIComponent(session.csrf)}`,
+        headers: { cookie: session.cookie, origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      const text = await posted.body.text();
+      expect([posted.statusCode, text]).toEqual([303, expect.anything()]);
+      const page = await request(`${web.app.url}/reconcile`, { headers: { cookie: session.cookie } });
+      const html = await page.body.text();
+      expect(page.statusCode).toBe(200);
+      expect(html).not.toContain('There is no ledger');
+    } finally {
+      await web.close();
+    }
+  });
+});
