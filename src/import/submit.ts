@@ -254,9 +254,11 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           return { status: 'failed', posts, httpStatus: err.status, issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted: ${err.message}`)] };
         }
         if (err instanceof HttpError && isMissingEndpoint(err)) {
-          // No order endpoint there: nothing was stored, so the record is left for the next run to send
-          // again without a lookup ('rejected' is resendable), unless an earlier attempt's outcome is unknown.
-          if (sawUnknown) ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
+          // No order endpoint there: this POST stored nothing, so the record is left for the next run to
+          // send again without a lookup ('rejected' is resendable), unless an earlier attempt, of this run
+          // or of one before (the order needed a lookup), may have stored it: then it stays unknown, to be
+          // looked up first. A lookup that found nothing proves little when the order paths answer 404.
+          if (sawUnknown || decision.action === 'lookup') ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
           else ledger.markRejected(id, { httpStatus: err.status, requestId: err.requestId ?? null, message: err.message });
           stopped ??= { kind: 'no_endpoint', message: missingEndpointMessage(err) };
           return {

@@ -111,4 +111,32 @@ describe('a 404 after an attempt whose outcome is unknown', () => {
       ledger.close();
     }
   });
+
+  it('keeps an order an earlier run left unknown to be looked up again, though this run found it nowhere', async () => {
+    // The earlier run's reply was lost: the order may be stored. Here the order paths answer 404
+    // (a misrouted proxy), so the lookup's "not found" proves nothing, and the POST gets a 404 too.
+    const client = {
+      async createOrder() {
+        throw refusal(404, 'Not Found');
+      },
+      async getOrder() {
+        return null;
+      },
+    } as unknown as ApiClient;
+    const ledger = openLedger(':memory:');
+    try {
+      const payload = buildPayload('U-2');
+      const earlier = ledger.startRun({ command: 'import', files: ['day1.csv'] });
+      ledger.recordIntent({ payload }, earlier);
+      ledger.markSending('U-2');
+      ledger.markUnknown('U-2', { message: 'socket hang up' });
+      const runId = ledger.startRun({ command: 'import', files: ['day1.csv'] });
+      const result = await submitOrders([jobOf(payload, 'day1.csv', 2)], { client, ledger, runId, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+      expect(result.stopped).toMatchObject({ kind: 'no_endpoint' });
+      // Not 'rejected', which the next run would take for "never stored" and send without a lookup.
+      expect(ledger.get('U-2')!.state).toBe('unknown');
+    } finally {
+      ledger.close();
+    }
+  });
 });
