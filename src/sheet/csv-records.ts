@@ -101,7 +101,10 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       if (isStopped) return;
       const broken = results.errors.find((e) => e.code === 'MissingQuotes');
       if (broken) {
-        fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1));
+        // papaparse also reports InvalidQuotes for that row when the quote was closed but text followed
+        // it ("Ann" Lee): a different mistake, with a different fix.
+        const isTextAfterQuote = results.errors.some((e) => e.code === 'InvalidQuotes' && e.row === broken.row);
+        fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1, isTextAfterQuote));
         return;
       }
       const records = results.data;
@@ -132,7 +135,15 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result() };
 }
 
-function createUnclosedQuoteError(file: string, row: number): InputError {
+function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: boolean): InputError {
+  if (isTextAfterQuote) {
+    return new InputError(
+      file,
+      'unreadable_file',
+      `${file}: row ${row} has a cell that starts with a quote (") and goes on after the closing quote, like "Ann" Lee, so the rest of the file would run into that cell: ` +
+        'put the whole cell in quotes and double the quotes inside it ("""Ann"" Lee"), or remove the quotes, then try again',
+    );
+  }
   return new InputError(file, 'unreadable_file', `${file}: row ${row} opens a quoted cell (") that is never closed, so the rest of the file would run into that cell: close the quote or remove it, then try again`);
 }
 

@@ -142,6 +142,15 @@ describe('reading CSV', () => {
     const error = await readError(file);
     expect(error.code).toBe('unreadable_file');
     expect(error.message).toContain('row 3');
+    expect(error.message).toContain('never closed');
+  });
+
+  it('says what is wrong with text after a closing quote, which papaparse also reads as a quote left open', async () => {
+    const file = fixture('text-after-quote.csv', 'customerOrderId,fullName\nSO-1,Ann\nSO-2,"Ann" Lee\nSO-3,Bo\n');
+    const error = await readError(file);
+    expect(error.code).toBe('unreadable_file');
+    expect(error.message).toContain('row 3 has a cell that starts with a quote (") and goes on after the closing quote');
+    expect(error.message).not.toContain('never closed');
   });
 
   it('releases the file when the rows are abandoned before the first batch', async () => {
