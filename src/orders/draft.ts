@@ -58,7 +58,7 @@ export class OrderDraft {
   addressLineCount = 0;
   addressOverflow: { row: number; field: PlannedField } | null = null;
   /** ZIP codes seen before the order's country was known. */
-  pendingPostal: { row: number; text: string }[] | null = null;
+  pendingPostal: { row: number; text: string; isNumberCell: boolean }[] | null = null;
   /** Lines, kept only when building the payload. */
   readonly lines: LineDraft[] | null;
 

@@ -46,7 +46,7 @@ export function finishDraft(d: OrderDraft, plan: SheetPlan, nowMs: number): Fini
 function resolvePendingPostal(d: OrderDraft, plan: SheetPlan): void {
   if (d.pendingPostal === null) return;
   const country = d.refs[plan.country.slot];
-  for (const { row, text } of d.pendingPostal) applyPostal(d, row, text, country === 'US', plan);
+  for (const { row, text, isNumberCell } of d.pendingPostal) applyPostal(d, row, text, isNumberCell, country === 'US', plan);
   d.pendingPostal = null;
 }
 

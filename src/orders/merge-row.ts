@@ -89,20 +89,21 @@ function mergePostal(d: OrderDraft, row: number, cells: readonly CellValue[], pl
     return isRepeat;
   }
   const text = c.value as string;
+  const isNumberCell = typeof cells[f.col] === 'number';
   const country = plan.country.col >= 0 ? plan.country.checker.check(cells[plan.country.col]) : null;
   const code = country !== null && !country.isBlank && country.problem === null ? country.value : d.refs[plan.country.slot];
   if (code === undefined) {
-    (d.pendingPostal ??= []).push({ row, text });
+    (d.pendingPostal ??= []).push({ row, text, isNumberCell });
     return isRepeat;
   }
-  applyPostal(d, row, text, code === 'US', plan);
+  applyPostal(d, row, text, isNumberCell, code === 'US', plan);
   return isRepeat;
 }
 
-export function applyPostal(d: OrderDraft, row: number, text: string, isUs: boolean, plan: SheetPlan): void {
+export function applyPostal(d: OrderDraft, row: number, text: string, isNumberCell: boolean, isUs: boolean, plan: SheetPlan): void {
   let value = text;
   if (isUs) {
-    const p = plan.checkUsPostal(text);
+    const p = plan.checkUsPostal(text, isNumberCell);
     if (p.problem !== null) {
       addProblem(d, row, plan.postal, p.problem);
       if (p.problem.isError) return;

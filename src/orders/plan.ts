@@ -48,7 +48,8 @@ export interface SheetPlan {
   /** Required columns the sheet lacks: every order is invalid (the file-level issue says why). */
   readonly missingRequired: readonly Field[];
   readonly timezone: string;
-  checkUsPostal(text: string): PostalCheck;
+  /** `isNumberCell`: the cell held a number, not text (see checkUsPostalCode). */
+  checkUsPostal(text: string, isNumberCell: boolean): PostalCheck;
   /** An instant as the user reads it in the sheet's time zone, for messages. */
   formatInstant(ms: number): string;
 }
@@ -84,7 +85,7 @@ export function planColumns(headers: readonly string[], columns: readonly (Field
   }
   const all = [...byField.values()];
   const present = all.filter((p) => p.col >= 0);
-  let lastPostal: { text: string; result: PostalCheck } | null = null;
+  let lastPostal: { text: string; isNumberCell: boolean; result: PostalCheck } | null = null;
   const postal = byField.get('postalOrZipCode')!;
   return {
     byField,
@@ -109,8 +110,8 @@ export function planColumns(headers: readonly string[], columns: readonly (Field
     missingRequired: all.filter((p) => p.def.requiredColumn && p.col < 0).map((p) => p.field),
     timezone: ctx.timezone,
     formatInstant: (ms) => deps.dates.format(ms),
-    checkUsPostal(text) {
-      if (lastPostal?.text !== text) lastPostal = { text, result: checkUsPostalCode(text, postal.header) };
+    checkUsPostal(text, isNumberCell) {
+      if (lastPostal?.text !== text || lastPostal.isNumberCell !== isNumberCell) lastPostal = { text, isNumberCell, result: checkUsPostalCode(text, postal.header, isNumberCell) };
       return lastPostal.result;
     },
   };

@@ -253,6 +253,19 @@ describe('invalid_postal_code and postal_code_padded', () => {
     expect(order.payload?.customerDetails.shippingAddress.postalOrZipCode).toBe('02134');
   });
 
+  it("reads a ZIP+4 stored as a number (Excel's Zip Code + 4 format) as the ZIP+4 Excel shows, with a warning", async () => {
+    // 12345678 under the format 00000-0000 shows as 01234-5678: the number lost its leading zero and its dash.
+    for (const [stored, sent] of [[12345678, '01234-5678'], [621341234, '62134-1234']] as const) {
+      const order = await checkOne([validRow({ postalOrZipCode: stored })], contextAt(), { format: 'xlsx' });
+      expect(order.status).toBe('valid');
+      expect(order.issues).toMatchObject([{ code: 'postal_code_padded', severity: 'warning', column: 'postalOrZipCode' }]);
+      expect(order.issues[0]!.message).toContain(`was read as ${sent}`);
+      expect(order.payload?.customerDetails.shippingAddress.postalOrZipCode).toBe(sent);
+    }
+    // Typed as text, nine digits stay refused: the tool does not reshape what a person typed.
+    expect(codes(await checkOne([validRow({ postalOrZipCode: '621341234' })], contextAt(), { format: 'xlsx' }))).toEqual(['invalid_postal_code']);
+  });
+
   it('leaves postal codes of other countries alone', async () => {
     const order = await checkOne([validRow({ countryCode: 'GB', postalOrZipCode: 'SW1A 1AA' })]);
     expect(order.issues).toEqual([]);
