@@ -37,6 +37,11 @@ export const BLANK_CELL: CellCheck = { value: null, isBlank: true, problem: null
 export interface CheckerDeps {
   dates: DateReader;
   sourcesOfSale: EnumMatcher;
+  /**
+   * The sheet is a CSV separated by semicolons, as Excel saves one where the comma is the decimal
+   * mark: there `1,000` may be 1 or 1000, so a number with a comma is refused, not guessed.
+   */
+  isCommaAmbiguous?: boolean;
 }
 
 const carriers = createEnumMatcher(CARRIER_IDS);
@@ -101,9 +106,9 @@ function pickCompute(def: ColumnDef, header: string, deps: CheckerDeps): (raw: E
       if (ADDRESS_FIELDS.has(def.field)) return (raw) => checkAddressLine(raw, header);
       return (raw) => checkText(raw, def, header);
     case 'money':
-      return (raw) => checkMoney(raw, def, header);
+      return deps.isCommaAmbiguous ? (raw) => refuseComma(raw, header, 'money') ?? checkMoney(raw, def, header) : (raw) => checkMoney(raw, def, header);
     case 'integer':
-      return (raw) => checkInteger(raw, header);
+      return deps.isCommaAmbiguous ? (raw) => refuseComma(raw, header, 'integer') ?? checkInteger(raw, header) : (raw) => checkInteger(raw, header);
     case 'date':
       return (raw) => checkDate(raw, header, deps.dates);
     case 'enum': {
@@ -158,6 +163,16 @@ function checkAddressLine(raw: Exclude<CellValue, null>, header: string): CellCh
 export function splitAddressLines(text: string): string[] {
   if (!text.includes('\n') && !text.includes('\r')) return [text];
   return text.split(LINE_BREAKS).map((line) => line.trim()).filter((line) => line !== '');
+}
+
+/** In a semicolon-separated CSV, a number cell holding a comma (see CheckerDeps.isCommaAmbiguous); null otherwise. */
+function refuseComma(raw: Exclude<CellValue, null>, header: string, kind: 'money' | 'integer'): CellCheck | null {
+  if (typeof raw !== 'string' || !raw.includes(',')) return null;
+  const write = kind === 'money' ? 'without thousands separators and with a point before the cents, like 1000 or 12.50' : 'as digits only, like 2';
+  return bad(
+    kind === 'money' ? 'invalid_number' : 'invalid_integer',
+    `${header} ${quote(cleanText(raw))}: in a file whose columns are separated by semicolons (as Excel saves CSV where the comma is the decimal mark), a comma may be a decimal mark (1,000 = 1) or a thousands separator (1,000 = 1000), so the number is not guessed: write it ${write}.`,
+  );
 }
 
 function checkMoney(raw: Exclude<CellValue, null>, def: ColumnDef, header: string): CellCheck {

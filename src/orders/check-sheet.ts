@@ -38,7 +38,7 @@ export interface MappedColumns {
  */
 export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
-  const plan = planColumns(opened.headers, mapped.columns, ctx);
+  const plan = planColumns(opened.headers, mapped.columns, ctx, { isCommaAmbiguous: opened.csvDelimiter === ';' });
   const store = new CompactRowStore(sharedColumns(plan), opened.headers.length, opened.cellText);
   const drafts: (OrderDraft | undefined)[] = [];
   const byId = new Map<string, OrderDraft>();

@@ -61,8 +61,9 @@ const SHIPPING_DETAIL_FIELDS: ReadonlySet<Field> = new Set(['shippingAccountNumb
 /** Order values a finished order needs (date window, totals, ZIP against country), kept after the order is closed. */
 const KEPT_FIELDS: readonly Field[] = ['orderDate', 'subTotal', 'salesTax', 'discountTotal', 'grandTotal', 'countryCode', 'postalOrZipCode'];
 
-export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext): SheetPlan {
-  const deps = { dates: new DateReader(ctx.timezone), sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale) };
+/** `sheet.isCommaAmbiguous`: a CSV separated by semicolons (see CheckerDeps). */
+export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext, sheet: { isCommaAmbiguous?: boolean } = {}): SheetPlan {
+  const deps = { dates: new DateReader(ctx.timezone), sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale), isCommaAmbiguous: sheet.isCommaAmbiguous === true };
   const byField = new Map<Field, PlannedField>();
   // Slots of the values a finished order still needs come first, so a closed draft keeps a prefix.
   const orderDefs = COLUMNS.filter((def) => def.level === 'order' && def.field !== 'customerOrderId');

@@ -11,6 +11,7 @@
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import type { HasCellText } from './csv-cell-text.js';
+import { detectFileDelimiter } from './csv-records.js';
 import { isOrderHeader, toColumnLetter } from './headers.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
@@ -74,6 +75,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     throw error;
   }
   const headerRow = first[0]!.rowNumber;
+  const csvDelimiter = sniffed.kind === 'csv' ? await detectFileDelimiter(file, sniffed.encoding).catch(() => undefined) : undefined;
   // Below a header row that is not the order columns' (a title, another table) every row is "too long": noise.
   const extraCells = isOrderHeaderRow ? new ExtraCells(sniffed.kind, headers.length) : null;
 
@@ -85,6 +87,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     headers,
     headerRow,
     sizeBytes: sniffed.sizeBytes,
+    ...(csvDelimiter !== undefined && { csvDelimiter }),
     rows: createRowIterator(file, source, first.slice(1), batchSize, headers.length, maxRows, extraCells),
     issues: () => [...openIssues, ...(source.issues?.() ?? []), ...(extraCells?.issues() ?? [])],
     bytesRead: () => source.bytesRead(),

@@ -28,6 +28,8 @@ export interface OpenedSheet {
   headerRow: number;
   /** Size of the file in bytes, for progress. */
   sizeBytes: number;
+  /** A CSV's column separator (`,` `;` or tab), as detected; absent for a workbook. */
+  csvDelimiter?: string;
   /** Data rows in batches, in sheet order; fully blank rows are skipped (their numbers are not reused). */
   rows: AsyncIterable<RawRow[]>;
   /** Bytes consumed so far, for a progress bar (best effort). */
