@@ -11,7 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import Papa from 'papaparse';
 import { InputError } from '../errors.js';
@@ -146,22 +145,6 @@ function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: b
     );
   }
   return new InputError(file, 'unreadable_file', `${file}: row ${row} opens a quoted cell (") that is never closed, so the rest of the file would run into that cell: close the quote or remove it, then try again`);
-}
-
-/** Bytes read from the start of a file to tell its delimiter: the first line, with room to spare. */
-const HEAD_BYTES = 64 * 1024;
-
-/** The delimiter of a CSV file as the parse will detect it (detectDelimiter on its first line). */
-export async function detectFileDelimiter(file: string, encoding: TextEncodingName): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    // Separators are ASCII: a lenient decode (bad bytes become U+FFFD, the BOM goes) is all it takes.
-    return detectDelimiter(new TextDecoder(encoding).decode(head.subarray(0, bytesRead)));
-  } finally {
-    await handle.close();
-  }
 }
 
 const CANDIDATES = [',', ';', '\t'] as const;

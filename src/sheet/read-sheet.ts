@@ -11,13 +11,12 @@
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
 import type { HasCellText } from './csv-cell-text.js';
-import { detectFileDelimiter } from './csv-records.js';
 import { isOrderHeader, toColumnLetter } from './headers.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
 import { isBlankCell, listQuoted, toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
-import { namesOrderColumn, SHEET_EXTENSIONS } from './sheet-files.js';
-import { sniffFile } from './sniff.js';
+import { detectFileDelimiter, namesOrderColumn, SHEET_EXTENSIONS } from './sheet-files.js';
+import { sniffFile, type TextEncodingName } from './sniff.js';
 import type { CellValue, OpenedSheet, RawRow, ReaderIssue, ReadOptions, SheetFormat } from './types.js';
 
 export interface OpenSheetOptions extends ReadOptions {
@@ -75,7 +74,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     throw error;
   }
   const headerRow = first[0]!.rowNumber;
-  const csvDelimiter = sniffed.kind === 'csv' ? await detectFileDelimiter(file, sniffed.encoding).catch(() => undefined) : undefined;
+  const csvDelimiter = sniffed.kind === 'csv' ? delimiterOf(file, sniffed.encoding) : undefined;
   // Below a header row that is not the order columns' (a title, another table) every row is "too long": noise.
   const extraCells = isOrderHeaderRow ? new ExtraCells(sniffed.kind, headers.length) : null;
 
@@ -98,6 +97,15 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     },
     ...(source.cellText && { cellText: source.cellText }),
   };
+}
+
+/** The CSV's delimiter, or undefined if the file cannot be read again (its rows then fail with the reason). */
+function delimiterOf(file: string, encoding: TextEncodingName): string | undefined {
+  try {
+    return detectFileDelimiter(file, encoding);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Adds whole batches to `rows` until it holds `count` rows (the header row first) or the sheet ends. */

@@ -12,7 +12,7 @@ import { extname, join } from 'node:path';
 import Papa from 'papaparse';
 import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
 import { detectDelimiter } from './csv-records.js';
-import { classify } from './sniff.js';
+import { classify, type TextEncodingName } from './sniff.js';
 import { createChunkDecoder } from './text-decode.js';
 
 /** Extensions that name a sheet format the reader takes (text and workbook); `.txt` is judged by content. */
@@ -66,6 +66,14 @@ function startsWithOrderHeader(file: string, head: Buffer): boolean {
   const rows = Papa.parse<string[]>(text, { delimiter: detectDelimiter(text), preview: 5, skipEmptyLines: 'greedy' }).data;
   const header = rows.find((cells) => !/^sep=.?$/i.test((cells[0] ?? '').trim()) || cells.length > 2);
   return header !== undefined && namesOrderColumn(header);
+}
+
+/**
+ * The delimiter of a CSV file as its parse detects it (detectDelimiter on the first line, which fits in
+ * the head). Separators are ASCII: a lenient decode (bad bytes become U+FFFD, the BOM goes) will do.
+ */
+export function detectFileDelimiter(file: string, encoding: TextEncodingName): string {
+  return detectDelimiter(new TextDecoder(encoding).decode(readHead(file)));
 }
 
 function readHead(file: string): Buffer {
