@@ -24,6 +24,7 @@ import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type Json
 import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
+import { describeNotApplied } from './text-report.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
 
@@ -306,9 +307,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
 }
 
 function notAppliedNote(count: number): string[] {
-  if (count === 0) return [];
-  const orders = count === 1 ? '1 order was' : `${count} orders were`;
-  return [`${orders} already sent with other contents than this sheet's: the fulfillment network keeps the version sent, so the changes were not applied (see the already_exists issues).`];
+  return count === 0 ? [] : [describeNotApplied(count)];
 }
 
 function apiIssue(row: number | null, message: string): Issue {

@@ -5,6 +5,12 @@ import type { JsonReport } from './json-report.js';
 /** Enough to act on at a glance; the result file holds every issue. */
 const MAX_LISTED_ISSUES = 20;
 
+/** Orders already sent whose sheet now says otherwise (contentsDiffer), for the text summary and the result's Summary sheet. */
+export function describeNotApplied(count: number): string {
+  const orders = count === 1 ? '1 order was' : `${count} orders were`;
+  return `${orders} already sent with other contents than the sheet's: the fulfillment network keeps the version sent, so the changes were not applied (see the already_exists issues).`;
+}
+
 export function formatValidateText(report: JsonReport): string {
   const lines: string[] = [];
   const outputs = report.output === null ? [] : Array.isArray(report.output) ? report.output : [report.output];
@@ -24,9 +30,7 @@ export function formatValidateText(report: JsonReport): string {
     .join(', ');
   if (counts) lines.push(`Orders: ${counts}`);
   const differ = report.contentsDiffer ?? 0;
-  if (differ > 0) {
-    lines.push(`Not applied: ${differ === 1 ? '1 order was' : `${differ} orders were`} already sent with other contents than the sheet's; the fulfillment network keeps the version sent.`);
-  }
+  if (differ > 0) lines.push(`Not applied: ${describeNotApplied(differ)}`);
 
   let listed = 0;
   let total = 0;
