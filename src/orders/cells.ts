@@ -13,7 +13,7 @@ import type { CellValue } from '../sheet/types.js';
 import type { DateReader } from './dates.js';
 import { createEnumMatcher, type EnumMatcher } from './enums.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
-import { cleanText, joinLines, quote, textFromCell } from './text.js';
+import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
 
 export interface CellProblem {
   readonly code: IssueCode;
@@ -46,7 +46,6 @@ export interface CheckerDeps {
 
 const carriers = createEnumMatcher(CARRIER_IDS);
 const countries = createEnumMatcher(COUNTRY_CODES);
-const LINE_BREAKS = /\r\n|\r|\n/;
 const ADDRESS_FIELDS: ReadonlySet<Field> = new Set(['addressLine1', 'addressLine2', 'addressLine3']);
 
 export class FieldChecker {
@@ -161,8 +160,7 @@ function checkAddressLine(raw: Exclude<CellValue, null>, header: string): CellCh
 
 /** The non-blank lines of an address cell, trimmed. */
 export function splitAddressLines(text: string): string[] {
-  if (!text.includes('\n') && !text.includes('\r')) return [text];
-  return text.split(LINE_BREAKS).map((line) => line.trim()).filter((line) => line !== '');
+  return nonBlankLines(text);
 }
 
 /** In a semicolon-separated CSV, a number cell holding a comma (see CheckerDeps.isCommaAmbiguous); null otherwise. */

@@ -37,12 +37,20 @@ export function cleanText(raw: string): string {
  * two lines mean `Ann Lee`. Only address cells keep their lines, as address lines (orders/cells.ts).
  */
 export function joinLines(text: string): string {
-  if (!text.includes('\n') && !text.includes('\r')) return text;
+  return hasLineBreak(text) ? nonBlankLines(text).join(' ') : text;
+}
+
+/** The non-blank lines of a cell, trimmed (an address cell's address lines; a one-line field's parts). */
+export function nonBlankLines(text: string): string[] {
+  if (!hasLineBreak(text)) return [text];
   return text
     .split(LINE_BREAKS)
     .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .join(' ');
+    .filter((line) => line !== '');
+}
+
+function hasLineBreak(text: string): boolean {
+  return text.includes('\n') || text.includes('\r');
 }
 
 /**
