@@ -96,6 +96,7 @@ class SqliteLedger implements Ledger {
   listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.listSubmittedSince(since);
   pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.pagesSubmittedSince(since, pageSize);
   summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since, countUpTo) => this.orders.summarizeSubmittedSince(since, countUpTo);
+  earliestOrderDateSince: Ledger['earliestOrderDateSince'] = (since) => this.orders.earliestOrderDateSince(since);
   iterateRecords: Ledger['iterateRecords'] = (options) => this.orders.iterateRecords(options);
   countByState: Ledger['countByState'] = () => this.orders.countByState();
 

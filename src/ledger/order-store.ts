@@ -7,6 +7,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { LedgerStateError } from './errors.js';
 import { hashPayload } from './hash.js';
 import { decideIntent } from './intent.js';
+import { orderDateColumn } from './schema.js';
 import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState, SubmittedOrder } from './types.js';
 import { ORDER_STATES } from './types.js';
 
@@ -29,6 +30,8 @@ interface OrderRow {
   source_rows: string;
   marketplace_order_id: string | null;
   source_of_sale: string | null;
+  /** The payload's orderDate as ISO 8601 UTC (schema version 3); null when it is not a date-time. */
+  order_date: string | null;
 }
 
 type SubmittedRow = Pick<OrderRow, 'customer_order_id' | 'payload' | 'submitted_at' | 'state'>;
@@ -38,7 +41,7 @@ const IN_CHUNK = 500;
 
 const INTENT_COLUMNS = `payload_hash = @payloadHash, payload = @payload, source_file = @sourceFile,
   source_sha256 = @sourceSha256, source_rows = @sourceRows, marketplace_order_id = @marketplaceOrderId,
-  source_of_sale = @sourceOfSale, updated_at = @now`;
+  source_of_sale = @sourceOfSale, order_date = @orderDate, updated_at = @now`;
 
 const ANSWER_COLUMNS = 'http_status = @httpStatus, request_id = @requestId, message = @message, updated_at = @now';
 
@@ -57,6 +60,7 @@ export class OrderStore {
   private readonly selectIdsSince: Statement<[string], string>;
   private readonly earliestSince: Statement<[string], string>;
   private readonly countSince: Statement<[string, number], number>;
+  private readonly earliestOrderDate: Statement<[string], string | null>;
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   /** `SELECT <columns> ... WHERE customer_order_id IN (?, ...)`, prepared once per columns and count of ids. */
@@ -72,15 +76,15 @@ export class OrderStore {
   ) {
     this.selectOne = db.prepare('SELECT * FROM orders WHERE customer_order_id = ?');
     this.insert = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, recorded_at, updated_at,
-      run_id, source_file, source_sha256, source_rows, marketplace_order_id, source_of_sale)
+      run_id, source_file, source_sha256, source_rows, marketplace_order_id, source_of_sale, order_date)
       VALUES (@id, @payloadHash, @payload, 'pending', @now, @now, @runId, @sourceFile, @sourceSha256, @sourceRows,
-      @marketplaceOrderId, @sourceOfSale)`);
+      @marketplaceOrderId, @sourceOfSale, @orderDate)`);
     // prepareSends' common case, an order never seen: recorded and marked sending in one statement.
     this.insertSending = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, attempts,
       recorded_at, first_submitted_at, updated_at, run_id, source_file, source_sha256, source_rows, marketplace_order_id,
-      source_of_sale)
+      source_of_sale, order_date)
       VALUES (@id, @payloadHash, @payload, 'sending', 1, @now, @now, @now, @runId, @sourceFile, @sourceSha256, @sourceRows,
-      @marketplaceOrderId, @sourceOfSale)
+      @marketplaceOrderId, @sourceOfSale, @orderDate)
       ON CONFLICT (customer_order_id) DO NOTHING`);
     // A new intent replaces a pending or rejected record; the old answer no longer applies to it.
     this.resetToPending = db.prepare(`UPDATE orders SET state = 'pending', http_status = NULL, request_id = NULL,
@@ -113,6 +117,11 @@ export class OrderStore {
       .pluck();
     this.countSince = db
       .prepare<[string, number], number>(`SELECT count(*) FROM (SELECT 1 FROM orders WHERE +state = 'accepted' AND submitted_at >= ? LIMIT ?)`)
+      .pluck();
+    // The whole selection is read, but from the accepted orders' index alone (it holds order_date).
+    this.earliestOrderDate = db
+      .prepare<[string], string | null>(`SELECT min(order_date) FROM orders INDEXED BY orders_accepted_by_submitted_at
+        WHERE state = 'accepted' AND submitted_at >= ?`)
       .pluck();
     this.selectPage = db.prepare(`SELECT * FROM orders WHERE customer_order_id > @after
       AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY customer_order_id LIMIT @limit`);
@@ -241,6 +250,11 @@ export class OrderStore {
     return { count: this.countSince.get(from, countUpTo ?? -1)!, earliestSubmittedAt: this.earliestSince.get(from) ?? null };
   }
 
+  /** The earliest orderDate (as ISO 8601 UTC) of the records listSubmittedSince would give; null when none has one. */
+  earliestOrderDateSince(since: Date | string): string | null {
+    return this.earliestOrderDate.get(new Date(since).toISOString()) ?? null;
+  }
+
   /** Keyset pages rather than one open cursor: better-sqlite3 forbids writes on a connection while it iterates. */
   *iterateRecords(options: { states?: readonly OrderState[]; pageSize?: number } = {}): Generator<OrderRecord> {
     const states = options.states ? JSON.stringify(options.states) : null;
@@ -337,6 +351,7 @@ function intentParams(intent: OrderIntent, runId: string | null) {
     sourceRows: JSON.stringify(intent.sourceRows ?? []),
     marketplaceOrderId: payload.orderDetails.marketplaceOrderId ?? null,
     sourceOfSale: payload.orderDetails.sourceOfSale ?? null,
+    orderDate: orderDateColumn(payload.orderDetails.orderDate),
   };
 }
 

@@ -5,6 +5,7 @@
  * a new ledger at once do not both migrate (the second re-reads the version under the write lock).
  */
 import type { Database } from 'better-sqlite3';
+import { parseApiInstant } from '../contract/instant.js';
 import { readPragma } from './sqlite.js';
 import { ORDER_STATES } from './types.js';
 
@@ -87,7 +88,31 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: "orders.order_date: the payload's orderDate as a UTC instant, for reconcile's tracking window",
+    up(db) {
+      db.exec('ALTER TABLE orders ADD COLUMN order_date TEXT');
+      // The orderDate as the API reads it (an offset or none), which SQLite's date functions do not all take.
+      const rows = db.prepare<[], { id: number; orderDate: unknown }>("SELECT rowid AS id, json_extract(payload, '$.orderDetails.orderDate') AS orderDate FROM orders").all();
+      const update = db.prepare<[string, number]>('UPDATE orders SET order_date = ? WHERE rowid = ?');
+      for (const { id, orderDate } of rows) {
+        const instant = orderDateColumn(orderDate);
+        if (instant !== null) update.run(instant, id);
+      }
+      // The earliest order date of reconcile's selection (accepted since a time) from the index alone.
+      db.exec(`CREATE INDEX orders_accepted_by_submitted_at ON orders (submitted_at, order_date) WHERE state = 'accepted'`);
+    },
+  },
 ];
+
+/**
+ * The order_date column of a payload's orderDate: the instant as ISO 8601 UTC (the form of every
+ * other time in the ledger, so they compare as text); null when it is not a date-time.
+ */
+export function orderDateColumn(orderDate: unknown): string | null {
+  const ms = typeof orderDate === 'string' ? parseApiInstant(orderDate) : null;
+  return ms === null ? null : new Date(ms).toISOString();
+}
 
 export function readSchemaVersion(db: Database): number {
   return readPragma(db, 'user_version') as number;

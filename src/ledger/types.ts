@@ -207,6 +207,13 @@ export interface Ledger {
    * given) and the earliest submittedAt among them (null: none), read cheaply.
    */
   summarizeSubmittedSince(since: Date | string, countUpTo?: number): { count: number; earliestSubmittedAt: string | null };
+  /**
+   * The earliest orderDate, as ISO 8601 UTC, of the records listSubmittedSince(since) would give
+   * (null: none, or none with a date-time), read from an index: with earliestSubmittedAt, where
+   * reconcile's tracking window starts (an order's packages are updated after its orderDate on the
+   * API's clock, whatever this machine's clock said when it recorded submittedAt).
+   */
+  earliestOrderDateSince(since: Date | string): string | null;
   /** Every record (optionally of some states), in customerOrderId order, read in pages: other calls may interleave. */
   iterateRecords(options?: { states?: readonly OrderState[]; pageSize?: number }): Generator<OrderRecord>;
   countByState(): Record<OrderState, number>;

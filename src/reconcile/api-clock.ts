@@ -10,9 +10,15 @@ import type { ApiReader } from './fetch.js';
 /** Beyond this the two clocks are said to differ (a log line); below it the difference is latency and rounding. */
 export const CLOCK_SKEW_NOTICE_MS = 60_000;
 
-/** The API's time (from the Date header of its answers), else `localNow` when the API does not tell. */
+/**
+ * The API's time (from the Date header of its answers), else `localNow` when the API does not tell.
+ * A whole second: the header says no more, and the milliseconds ApiClient.serverNow adds (local time
+ * elapsed since the answer) would make two runs at the same header judge a boundary differently
+ * (an order exactly --late-after-days old late in one, not in the other).
+ */
 export async function readRunNow(reader: Pick<ApiReader, 'readServerNow'>, localNow: Date, logger: Logger): Promise<Date> {
-  const apiNow = await reader.readServerNow();
+  const heard = await reader.readServerNow();
+  const apiNow = heard === null ? null : new Date(Math.floor(heard.getTime() / 1000) * 1000);
   if (apiNow === null) {
     logger.debug({ localTime: localNow.toISOString() }, 'the API sends no Date header: reconciling as of the local clock');
     return localNow;

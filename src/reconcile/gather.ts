@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import { packagesOfKnownOrders, type ApiReader } from './fetch.js';
 import { lastUpdatedOf, mergePackages, newestUpdate, normaliseInstant, type PackageStore } from './package-store.js';
 import type { Selection } from './select.js';
-import { needsFreshRead, planTrackingWindow, TRACKING_WATERMARK, type WindowPlan } from './window.js';
+import { earliestUpdateOf, needsFreshRead, planTrackingWindow, TRACKING_WATERMARK, type WindowPlan } from './window.js';
 
 const DAY_MS = 86_400_000;
 
@@ -52,7 +52,7 @@ export interface TrackingPrefetch {
 
 type WindowOptions = Pick<GatherOptions, 'store' | 'ledger' | 'now' | 'overlapMs'>;
 
-/** The span to fetch for a selection whose earliest order date is `startMs`. */
+/** The span to fetch for a selection whose packages can have been updated from `startMs` on (earliestUpdateOf). */
 function windowFor(startMs: number, options: WindowOptions): WindowPlan {
   return planTrackingWindow({
     selectionStart: new Date(startMs - options.overlapMs),
@@ -103,12 +103,9 @@ export interface Gathered {
 
 export const GATHER_DEFAULTS = { perOrderMax: 25, bulkReadMin: 200 } as const;
 
-function earliest(instants: Iterable<string | null | undefined>): number | null {
+function earliest(instants: Iterable<number | null>): number | null {
   let min: number | null = null;
-  for (const iso of instants) {
-    const ms = iso ? Date.parse(iso) : Number.NaN;
-    if (!Number.isNaN(ms) && (min === null || ms < min)) min = ms;
-  }
+  for (const ms of instants) if (ms !== null && (min === null || ms < min)) min = ms;
   return min;
 }
 
@@ -174,14 +171,15 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     if (!storedReads.has(id)) storedReads.set(id, store.getOrderRead(id));
     return storedReads.get(id);
   };
-  // Packages can only be updated after their order was created, which is after its orderDate.
-  const dateOf = (id: string): string | null | undefined => {
+  // Packages can only be updated after their order was created, which is after its orderDate. What
+  // we sent (and when the ledger recorded it accepted), else the API's copy of the order.
+  const dateOf = (id: string): number | null => {
     const e = selection.expected.get(id);
-    return e?.submittedAt ?? e?.orderDate ?? selection.reads.get(id)?.orderDate ?? storedRead(id)?.read?.orderDate;
+    return (e ? earliestUpdateOf(e) : null) ?? earliestUpdateOf({ orderDate: selection.reads.get(id)?.orderDate ?? storedRead(id)?.read?.orderDate });
   };
-  const undated = ids.filter((id) => dateOf(id) == null);
+  const undated = ids.filter((id) => dateOf(id) === null);
   if (undated.length > 0) for (const [id, read] of await readMany(undated, options)) freshReads.set(id, read);
-  const start = earliest([...ids.map(dateOf), ...[...freshReads.values()].map((r) => r?.orderDate)]);
+  const start = earliest([...ids.map(dateOf), ...[...freshReads.values()].map((r) => earliestUpdateOf({ orderDate: r?.orderDate }))]);
   if (start === null) return result('tracking', null, true);
 
   const plan = windowFor(start, options);

@@ -28,7 +28,7 @@ import { toJsonOrder, summarize } from './report.js';
 import { checkSelectOptions, resolveSince, selectOrders, type Selection } from './select.js';
 import type { ReconciledOrder } from './types.js';
 import { writeConfirmationsCsv } from './confirmations.js';
-import { DEFAULT_OVERLAP_MS, TRACKING_WATERMARK } from './window.js';
+import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from './window.js';
 import { writeReconcileWorkbook } from './workbook.js';
 
 export interface ReconcileOptions {
@@ -258,16 +258,19 @@ function onApiClock(given: ReconcileOptions, apiNow: Date): ReconcileOptions {
 
 /**
  * Ledger mode with more orders than are read one by one: the tracking window depends only on the
- * earliest submittedAt of the selection, which the ledger answers at once, so its pages start
- * coming in while the selected records are read (selectOrders yields between pages of them).
+ * earliest orderDate and submittedAt of the selection (earliestUpdateOf, the start gatherFromApi
+ * computes from the records), which the ledger answers at once, so its pages start coming in while
+ * the selected records are read (selectOrders yields between pages of them).
  */
 function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): TrackingPrefetch | undefined {
   const { ledger } = options;
   if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
+  const since = resolveSince(options);
   // Only whether there are more than perOrderMax matters: the count stops there.
-  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(resolveSince(options), perOrderMax + 1);
-  const earliestMs = earliestSubmittedAt === null ? Number.NaN : Date.parse(earliestSubmittedAt);
-  if (count <= perOrderMax || Number.isNaN(earliestMs)) return undefined;
+  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(since, perOrderMax + 1);
+  if (count <= perOrderMax) return undefined;
+  const earliestMs = earliestUpdateOf({ orderDate: ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
+  if (earliestMs === null) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
 }
 

@@ -12,6 +12,7 @@ import type { OrderRead } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
+import { CLOCK_SKEW_NOTICE_MS } from './api-clock.js';
 import { expectOrderFromRecord } from './expected.js';
 import type { ApiReader } from './fetch.js';
 import { readOrdersFile } from './orders-file.js';
@@ -91,6 +92,19 @@ export function listWindowOf(options: Pick<SelectOptions, 'since' | 'hours' | 'n
   return { lastDays, note };
 }
 
+/**
+ * The ledger is selected on this machine's clock (it wrote the submittedAt times) while the rest of
+ * the Summary sheet (Generated, Fetched) is on the API's: said when the two differ.
+ */
+export function ledgerClockNote(options: Pick<SelectOptions, 'now' | 'ledgerNow'>): string {
+  if (!options.ledgerNow) return '';
+  const skewMs = options.now.getTime() - options.ledgerNow.getTime();
+  if (Math.abs(skewMs) <= CLOCK_SKEW_NOTICE_MS) return '';
+  const hours = Math.abs(skewMs) / 3_600_000;
+  const size = hours < 48 ? `${hours.toFixed(1)} hours` : `${(hours / 24).toFixed(1)} days`;
+  return `, by this machine's clock, which recorded them (Generated and Fetched are on the API's clock, ${size} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's)`;
+}
+
 function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Map<string, ExpectedOrder> {
   const out = new Map<string, ExpectedOrder>();
   if (!ledger) return out;
@@ -163,7 +177,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   }
   return {
     mode: 'ledger',
-    description: `orders the ledger recorded as accepted since ${since.toISOString()}`,
+    description: `orders the ledger recorded as accepted since ${since.toISOString()}${ledgerClockNote(options)}`,
     customerOrderIds: [...expected.keys()],
     expected,
     reads: new Map(),

@@ -9,6 +9,7 @@
  * not match the ledger's watermark, a selection reaching back before the coverage, a clock that went
  * backwards) fetches the selection's whole span again.
  */
+import { parseApiInstant } from '../contract/instant.js';
 import type { Coverage } from './package-store.js';
 import { CANCELED_LINE_STATUS, SHIPPED_LINE_STATUS } from './types.js';
 
@@ -17,8 +18,23 @@ export const TRACKING_WATERMARK = 'reconcile.tracking';
 /** 1 hour: generous against clock skew and late indexing, cheap (one more hour of updates). */
 export const DEFAULT_OVERLAP_MS = 3_600_000;
 
+/**
+ * The earliest instant, on the API's clock, a package of an order can have been updated (null when
+ * neither time is known). Its orderDate bounds it: the API refuses an orderDate in its own future,
+ * so the order was created after it. submittedAt, when earlier, is kept as a second bound; it is on
+ * this machine's clock (the run's overlap widens it by as much as this machine runs ahead), and the
+ * skew when an order was accepted can differ from the skew now (a sandbox clock moved, a machine's
+ * clock corrected by days), which is why it cannot be the only bound.
+ */
+export function earliestUpdateOf(order: { orderDate?: string | null | undefined; submittedAt?: string | null | undefined }): number | null {
+  const ordered = typeof order.orderDate === 'string' ? parseApiInstant(order.orderDate) : null;
+  const submitted = typeof order.submittedAt === 'string' ? parseApiInstant(order.submittedAt) : null;
+  if (ordered === null || submitted === null) return ordered ?? submitted;
+  return Math.min(ordered, submitted);
+}
+
 export interface WindowInput {
-  /** The earliest instant a package of the selected orders can have been updated. */
+  /** The earliest instant a package of the selected orders can have been updated (see earliestUpdateOf), less the overlap. */
   selectionStart: Date;
   now: Date;
   coverage: Coverage | null;
@@ -47,7 +63,9 @@ export function planTrackingWindow(input: WindowInput): WindowPlan {
   const coveredFrom = Date.parse(coverage.start);
   const coveredTo = Date.parse(coverage.end);
   if (Number.isNaN(coveredFrom) || Number.isNaN(coveredTo) || coveredTo > endMs || coveredFrom > selectionStart.getTime()) return full();
-  const startMs = Math.max(selectionStart.getTime(), coveredTo - overlapMs);
+  // Never after the end (a selection that starts after `now`: --now in the past of the ledger's
+  // times): the API refuses startDate after endDate. The span is then empty, and so is what it adds.
+  const startMs = Math.min(Math.max(selectionStart.getTime(), coveredTo - overlapMs), endMs);
   const startDate = new Date(startMs).toISOString();
   // Contiguous with what is stored: the coverage grows; otherwise (the selection moved past it) it restarts.
   const nextCoverage = startMs <= coveredTo ? { start: coverage.start, end: endDate } : { start: startDate, end: endDate };

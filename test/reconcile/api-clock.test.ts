@@ -133,9 +133,9 @@ describe('the clock a run without --now goes by', () => {
   it('starts the window earlier by as much as this machine runs ahead of the API', async () => {
     const w = world(nowAt(LOCAL_HOURS - 5));
     await run(w.api, w.ledger, { isNowFromApi: true });
-    // Submitted at(1) by this machine's clock, at(-4) by the API's: the hour of overlap, plus the 5 hours.
+    // orderDate at(0) (submitted at(1) by this machine, at(-4) by the API): the start is the orderDate, less the hour of overlap and the 5 hours.
     const starts = [...new Set(w.api.callsOf('getTrackingUpdates').map((c) => (c.arg as Extract<TrackingQuery, { startDate: string }>).startDate))];
-    expect(starts).toEqual([at(-5)]);
+    expect(starts).toEqual([at(-6)]);
   });
 
   it('is --now when given, whatever the API says', async () => {

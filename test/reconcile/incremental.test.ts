@@ -83,7 +83,7 @@ describe('the nightly run', () => {
     const w = world();
     const first = await w.run(24);
     expect(first.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
-    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(24) }]);
+    expect(windows(w.api)).toEqual([{ startDate: at(-1), endDate: at(24) }]);
     expect(w.api.callsOf('getOrder')).toHaveLength(ORDERS);
     expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(24));
 
@@ -120,7 +120,7 @@ describe('the nightly run', () => {
     await w.run(24);
     w.api.calls.length = 0;
     await w.run(48, { store: createMemoryPackageStore() });
-    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(48) }]);
+    expect(windows(w.api)).toEqual([{ startDate: at(-1), endDate: at(48) }]);
   });
 
   it('retries a transient failure of a page and of an order read', async () => {
@@ -184,7 +184,7 @@ describe('the nightly run', () => {
     const out = await w.run(24);
     expect(pagesAskedBeforeSelectionEnded).toBeGreaterThan(0);
     // The same window and pages as when the selection comes first: nothing fetched twice.
-    expect(windows(w.api)).toEqual([{ startDate: at(0), endDate: at(24) }]);
+    expect(windows(w.api)).toEqual([{ startDate: at(-1), endDate: at(24) }]);
     expect(w.api.callsOf('getTrackingUpdates')).toHaveLength(1);
     expect(out.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
   });
