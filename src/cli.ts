@@ -217,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
       maxAttempts: options.maxAttempts,
       lateAfterDays: options.lateAfterDays,
       sheet: options.sheet,
+      timezone: options.timezone,
       logger,
     });
     if (options.json) printJson(result.report);

@@ -1,4 +1,7 @@
-/** What we expected of an order: the payload the ledger recorded, with money in cents. */
+/**
+ * What we expected of an order: the payload the ledger recorded, with money in cents; for an order an
+ * --orders file lists that the ledger does not hold, what the file says (orders-file.ts).
+ */
 import { dollarsToCents } from '../contract/money.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { OrderRecord } from '../ledger/types.js';
@@ -36,4 +39,17 @@ export function expectOrderFromPayload(payload: CreateOrderPayload, submittedAt:
 /** The ExpectedOrder of a ledger record. */
 export function expectOrderFromRecord(record: Pick<OrderRecord, 'payload' | 'submittedAt'>): ExpectedOrder {
   return expectOrderFromPayload(record.payload, record.submittedAt);
+}
+
+/**
+ * The expected side of an --orders run: the ledger's record where it holds the order (what was
+ * sent, exactly), else what the file's rows say. In the file's order.
+ */
+export function expectedForOrdersFile(ids: readonly string[], fromLedger: ReadonlyMap<string, ExpectedOrder>, fromFile: ReadonlyMap<string, ExpectedOrder>): Map<string, ExpectedOrder> {
+  const out = new Map<string, ExpectedOrder>();
+  for (const id of ids) {
+    const expected = fromLedger.get(id) ?? fromFile.get(id);
+    if (expected) out.set(id, expected);
+  }
+  return out;
 }

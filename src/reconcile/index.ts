@@ -59,6 +59,8 @@ export interface ReconcileOptions {
   logger: Logger;
   /** --orders: the worksheet of an xlsx result file. */
   sheet?: string;
+  /** --orders: the zone import read dates without an offset in (default UTC). */
+  timezone?: string;
   /** --all filters (default: every order disposition; the API's default for line dispositions). */
   orderDisposition?: readonly string[];
   orderLineItemDisposition?: readonly string[];

@@ -181,3 +181,89 @@ export function countUnits(lines: ReconciledLine[], live: readonly ReconciledPac
   }
   return { lines, strays };
 }
+
+/** What the lines the network added for replacement shipments account for (see linesExplainedByReplacement). */
+export interface ReplacementLines {
+  /** Every added line that only records a replacement shipment: folded into replaced_package, never unexpected. */
+  explained: Set<ReconciledLine>;
+  /**
+   * Per replaced package id, per line of ours in it: the added line recording its re-shipment, or the
+   * lines that may (more than one where it cannot be told which).
+   */
+  byPackage: Map<string, ReconciledLine[][]>;
+}
+
+/** One line of ours in one replaced package, and the added lines that may record its re-shipment. */
+interface ReplacedUnits {
+  pkg: ReconciledPackage;
+  fits: ReconciledLine[];
+  isSettled: boolean;
+}
+
+/**
+ * Added lines that only account for a replacement shipment: the network re-ships OUR line in a new
+ * package and books the event as a line of the same product with a disposition such as
+ * damaged_shipment (not canceled, and named by no package).
+ *
+ * Which replaced package each one records is told where the evidence allows: the added line's
+ * quantity against the units of our line in the package, and a disposition the package's delivery
+ * rules out (lost_pre_delivery_in_transit for a package with a delivered event,
+ * lost_post_delivery_driver_follow_up for one without). Each added line records one re-shipment of
+ * one line of ours in one package, so an added line only one re-shipment fits is that one's (and is
+ * then out of the running for the others). Where that does not settle it (two replacements alike in
+ * every way), each of them names every added line that fits it, as one of those.
+ */
+export function linesExplainedByReplacement(lines: readonly ReconciledLine[], packages: readonly ReconciledPackage[]): ReplacementLines {
+  const explained = new Set<ReconciledLine>();
+  const replaced: ReplacedUnits[] = [];
+  for (const p of packages) {
+    if (p.isLive) continue;
+    for (const lineId of new Set(p.items.map((i) => i.customerLineItemId))) {
+      const added = lines.filter((l) => l.isAddedByNetwork && l.relatedLineId === lineId && !isCanceledLine(l) && !isLineToShip(l));
+      if (added.length === 0) continue;
+      for (const l of added) explained.add(l);
+      const fitting = added.filter((l) => canRecord(l, p));
+      // Where none fits (evidence read some other way than here), every one is listed, as before.
+      replaced.push({ pkg: p, fits: fitting.length > 0 ? fitting : added, isSettled: false });
+    }
+  }
+  settleReplacements(replaced);
+  const byPackage = new Map<string, ReconciledLine[][]>();
+  const inLineOrder = (a: ReconciledLine, b: ReconciledLine) => lines.indexOf(a) - lines.indexOf(b);
+  for (const r of replaced) {
+    if (r.fits.length === 0) continue;
+    const groups = byPackage.get(r.pkg.packageId) ?? [];
+    groups.push([...r.fits].sort(inLineOrder));
+    byPackage.set(r.pkg.packageId, groups);
+  }
+  for (const groups of byPackage.values()) groups.sort((a, b) => inLineOrder(a[0]!, b[0]!));
+  return { explained, byPackage };
+}
+
+/** The added line can record the re-shipment of its line of ours from this package (see linesExplainedByReplacement). */
+function canRecord(line: ReconciledLine, p: ReconciledPackage): boolean {
+  if (line.disposition === 'lost_pre_delivery_in_transit' && p.deliveredAt !== null) return false;
+  if (line.disposition === 'lost_post_delivery_driver_follow_up' && p.deliveredAt === null) return false;
+  const items = p.items.filter((i) => i.customerLineItemId === line.relatedLineId);
+  // Components of a bundle say nothing about how many bundles were re-shipped.
+  if (items.some((i) => i.productId !== line.productId)) return true;
+  return items.reduce((n, i) => n + i.quantity, 0) === line.ordered;
+}
+
+/** Gives each re-shipment the added line the fits force on it, until nothing more is forced (mutates `replaced`). */
+function settleReplacements(replaced: ReplacedUnits[]): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const r of replaced) {
+      if (r.isSettled) continue;
+      // A line no other re-shipment can take is this one's; two such lines would both claim it: then neither is told.
+      const onlyHere = r.fits.filter((l) => replaced.every((o) => o === r || o.isSettled || !o.fits.includes(l)));
+      if (onlyHere.length !== 1) continue;
+      const line = onlyHere[0]!;
+      r.fits = [line];
+      r.isSettled = true;
+      for (const o of replaced) if (!o.isSettled) o.fits = o.fits.filter((l) => l !== line);
+      changed = true;
+    }
+  }
+}

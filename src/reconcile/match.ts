@@ -1,6 +1,7 @@
 /**
- * Reconciles one order: what we sent (the ledger), what the API holds (order read) and what it
- * shipped (packages). Pure: the clock and the late threshold are handed in.
+ * Reconciles one order: what we sent (the ledger; for an order it lacks, the --orders file that lists
+ * it), what the API holds (order read) and what it shipped (packages). Pure: the clock and the late
+ * threshold are handed in.
  *
  * Roll-up status, first match wins:
  *   not_found          we sent it (the ledger or an --orders file says so), the API does not know it (404);
@@ -16,8 +17,9 @@
  * Exceptions:
  *   late_shipment           units of a line not canceled still unshipped more than lateAfterDays after the order date;
  *   canceled_line           a line canceled, wholly or in part (units the network booked on a canceled line it added);
- *   partial_shipment        a line marked Shipped whose live packages hold fewer units than ordered; the API holding
- *                           fewer units of a line than were sent; a line sent that the API's order lacks;
+ *   partial_shipment        a line marked Shipped whose live packages hold fewer units than ordered less those
+ *                           canceled; the API holding fewer units of a line than were sent; a line sent that the
+ *                           API's order lacks;
  *   over_shipment           more units in live packages than ordered; units of a canceled line; an item for a line
  *                           the order does not have;
  *   replaced_package        a package replaced, with its chain and the live package that ends it;
@@ -30,7 +32,7 @@
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import { checkReadAmounts } from './amounts.js';
 import { describeDisposition } from './dispositions.js';
-import { countUnits, isCanceledLine, isLineToShip, mergeLines, unitsToShip, type StrayItem } from './lines.js';
+import { countUnits, isCanceledLine, isLineToShip, linesExplainedByReplacement, mergeLines, unitsToShip, type StrayItem } from './lines.js';
 import { resolvePackages } from './packages.js';
 import {
   API_LINE_DISPOSITION,
@@ -47,7 +49,7 @@ import {
 const DAY_MS = 86_400_000;
 
 export interface ReconcileOrderInput {
-  /** What we sent (from the ledger); absent for an order the ledger does not hold. */
+  /** What we sent (from the ledger, or the --orders file that lists the order); absent when neither says. */
   expected?: ExpectedOrder;
   /** The API's order: null when it answered 404, undefined when it was not read. */
   read?: OrderRead | null;
@@ -80,22 +82,15 @@ function exception(type: ReconcileException['type'], detail: string, extra: Part
   return { type, detail, ...extra };
 }
 
-/**
- * Added lines that only account for a replacement shipment (the network re-ships OUR line in a new
- * package and books the event as a line with a disposition such as damaged_shipment): by package id.
- */
-function linesExplainedByReplacement(lines: readonly ReconciledLine[], packages: readonly ReconciledPackage[]): Map<string, ReconciledLine[]> {
-  const out = new Map<string, ReconciledLine[]>();
-  for (const p of packages) {
-    if (p.isLive) continue;
-    const lineIds = new Set(p.items.map((i) => i.customerLineItemId));
-    const added = lines.filter((l) => l.isAddedByNetwork && !isCanceledLine(l) && !isLineToShip(l) && l.relatedLineId !== null && lineIds.has(l.relatedLineId));
-    if (added.length > 0) out.set(p.packageId, added);
-  }
-  return out;
+/** "line 3-R1: damaged_shipment (...)"; for a re-shipment that cannot be told apart, "one of line 3-R1, line 3-R2: damaged_shipment (...)". */
+function recordedAs(group: readonly ReconciledLine[]): string {
+  const why = (l: ReconciledLine) => (l.disposition ? `: ${describeDisposition(l.disposition)}` : '');
+  if (group.length === 1) return `line ${group[0]!.customerLineItemId}${why(group[0]!)}`;
+  if (group.every((l) => l.disposition === group[0]!.disposition)) return `one of ${group.map((l) => `line ${l.customerLineItemId}`).join(', ')}${why(group[0]!)}`;
+  return `one of ${group.map((l) => `line ${l.customerLineItemId}${why(l)}`).join(', ')}`;
 }
 
-function replacementExceptions(packages: readonly ReconciledPackage[], explained: Map<string, ReconciledLine[]>): ReconcileException[] {
+function replacementExceptions(packages: readonly ReconciledPackage[], recordedBy: ReadonlyMap<string, readonly (readonly ReconciledLine[])[]>): ReconcileException[] {
   const byId = new Map(packages.map((p) => [p.packageId, p]));
   return packages
     .filter((p) => !p.isLive)
@@ -110,11 +105,8 @@ function replacementExceptions(packages: readonly ReconciledPackage[], explained
       if (p.chainEnd === 'loop') detail += ' The replacement chain loops; no live package ends it.';
       else if (p.chainEnd === 'missing' && next) detail += ' The end of its replacement chain is not visible yet.';
       else if (p.livePackageId && p.livePackageId !== next?.packageId) detail += ` Live package at the end of the chain: ${p.livePackageId}.`;
-      const added = explained.get(p.packageId) ?? [];
-      if (added.length > 0) {
-        const list = added.map((l) => `line ${l.customerLineItemId}${l.disposition ? `: ${describeDisposition(l.disposition)}` : ''}`).join('; ');
-        detail += ` The network recorded it as ${list}.`;
-      }
+      const groups = recordedBy.get(p.packageId) ?? [];
+      if (groups.length > 0) detail += ` The network recorded it as ${groups.map(recordedAs).join('; ')}.`;
       return exception('replaced_package', detail, { packageId: p.packageId });
     });
 }
@@ -161,7 +153,8 @@ function lineExceptions(lines: readonly ReconciledLine[], isApiOrder: boolean, e
       out.push(exception('partial_shipment', `${lineLabel(line)}, ${units(line.ordered)}, is not in the API's order.`, id));
     } else if (!line.isBundle && line.shipped > toShip) {
       out.push(exception('over_shipment', `${lineLabel(line)}: live packages hold ${units(line.shipped)}, ${toShip} ordered${canceledNote}.`, id));
-    } else if (isLineToShip(line) && line.status === SHIPPED_LINE_STATUS && line.shipped < line.ordered) {
+    } else if (isLineToShip(line) && line.status === SHIPPED_LINE_STATUS && line.shipped < toShip) {
+      // Units the network canceled (a canceled line it added for them) are not owed: compare with what is left to ship.
       out.push(exception('partial_shipment', `${lineLabel(line)} is marked Shipped, but live packages hold ${line.shipped} of the ${units(line.ordered)} ordered${canceledNote}.`, id));
     }
   }
@@ -220,7 +213,10 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
   const { expected, read, now, lateAfterDays } = input;
   const customerOrderId = expected?.customerOrderId ?? read?.customerOrderId ?? input.packages[0]?.customerOrderId ?? input.customerOrderId ?? '';
   const resolved = resolvePackages(input.packages);
-  const { lines, strays } = countUnits(mergeLines(expected, read), resolved.live);
+  // An --orders file that cannot say which lines were sent: the API's lines are taken as they are.
+  const sent = expected?.hasLines === false ? undefined : expected;
+  const isFromLedger = expected !== undefined && expected.source !== 'orders-file';
+  const { lines, strays } = countUnits(mergeLines(sent, read), resolved.live);
   const orderDisposition = read?.disposition ?? null;
   const isApiOrder = orderDisposition === null || orderDisposition === API_ORDER_DISPOSITION;
   const isNotFound = read === null && (expected !== undefined || input.isListedAsSent === true);
@@ -228,7 +224,7 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
 
   if (isNotFound) {
     const when = expected?.submittedAt ? ` accepted on ${expected.submittedAt}` : ' accepted';
-    const source = expected
+    const source = isFromLedger
       ? `the ledger recorded it${when}`
       : input.isListedWithoutStatus
         ? 'the orders file lists it (a sheet without a status column: was it ever imported? Give --orders the import result file to reconcile only what was accepted)'
@@ -243,12 +239,12 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
   if (expected && orderDisposition !== null && orderDisposition !== API_ORDER_DISPOSITION) {
     exceptions.push(exception('unexpected_disposition', `The order's disposition is ${orderDisposition}, not ${API_ORDER_DISPOSITION}.`));
   }
-  exceptions.push(...quantityExceptions(expected, read));
-  const explained = linesExplainedByReplacement(lines, resolved.packages);
-  exceptions.push(...lineExceptions(lines, isApiOrder, new Set([...explained.values()].flat())));
+  exceptions.push(...quantityExceptions(sent, read));
+  const replacements = linesExplainedByReplacement(lines, resolved.packages);
+  exceptions.push(...lineExceptions(lines, isApiOrder, replacements.explained));
   exceptions.push(...strayExceptions(strays));
-  exceptions.push(...replacementExceptions(resolved.packages, explained));
-  if (read) exceptions.push(...checkReadAmounts(expected, read));
+  exceptions.push(...replacementExceptions(resolved.packages, replacements.byPackage));
+  if (read) exceptions.push(...checkReadAmounts(sent, read));
   const orderDate = read?.orderDate ?? expected?.orderDate ?? null;
   if (!isNotFound) exceptions.push(...lateExceptions(lines, orderDate, now, lateAfterDays));
 
@@ -259,7 +255,7 @@ export function reconcileOrder(input: ReconcileOrderInput): ReconciledOrder {
     sourceOfSale: expected?.sourceOfSale ?? read?.sourceOfSale ?? null,
     orderDate,
     orderDisposition,
-    isInLedger: expected !== undefined,
+    isInLedger: isFromLedger,
     status: rollUp(lines, exceptions, isNotFound),
     trackingNumbers,
     lines,

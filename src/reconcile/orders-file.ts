@@ -3,13 +3,20 @@
  * import (xlsx or csv: the input columns, then status, issues, ...). Only orders the API holds are
  * taken: rows whose status is accepted or already_submitted. A plain order sheet (no status column)
  * contributes every order, with a warning.
+ *
+ * The file also says what was sent: its rows are the order's rows as import read them (and its
+ * submittedAt column, when import wrote one, when the API accepted it). That is the expected side
+ * of an order the ledger does not hold (an import done with another --ledger, or on another machine).
  */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { joinLines, textFromCell } from '../orders/text.js';
-import { FIELD_BY_HEADER, normalizeHeader } from '../sheet/columns.js';
+import { DateReader } from '../orders/dates.js';
+import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
+import { cleanText, joinLines, quote, textFromCell } from '../orders/text.js';
+import { COLUMN_BY_FIELD, FIELD_BY_HEADER, normalizeHeader, type Field } from '../sheet/columns.js';
 import { openSheet } from '../sheet/read-sheet.js';
 import type { CellValue } from '../sheet/types.js';
+import type { ExpectedOrder } from './types.js';
 
 export const SUBMITTED_STATUSES: ReadonlySet<string> = new Set(['accepted', 'already_submitted']);
 
@@ -22,6 +29,8 @@ export interface OrdersFile {
   /** Orders left out, per status (invalid, rejected, failed, ...). */
   skipped: Record<string, number>;
   hasStatusColumn: boolean;
+  /** What the file says was sent, for each order taken (see ExpectedOrder.source and hasLines). */
+  expected: Map<string, ExpectedOrder>;
 }
 
 /**
@@ -34,7 +43,14 @@ function cellText(value: CellValue | undefined): string {
   return read.kind === 'blank' ? '' : joinLines(read.text);
 }
 
-export async function readOrdersFile(file: string, options: { sheet?: string; logger: Logger }): Promise<OrdersFile> {
+export interface ReadOrdersFileOptions {
+  sheet?: string;
+  logger: Logger;
+  /** The zone dates without an offset were read in by import (default UTC). */
+  timezone?: string;
+}
+
+export async function readOrdersFile(file: string, options: ReadOrdersFileOptions): Promise<OrdersFile> {
   // An import result workbook is read on its Results sheet, which holds every order with its status;
   // validate and import read its Fix sheet instead (the rows to correct).
   const sheet = await openSheet(file, { resultSheet: 'Results', ...(options.sheet !== undefined && { sheet: options.sheet }) });
@@ -47,6 +63,11 @@ export async function readOrdersFile(file: string, options: { sheet?: string; lo
     throw new InputError(file, 'missing_column', `${file} has no customerOrderId column: give --orders a result file written by validate or import`);
   }
   if (statusColumn < 0) options.logger.warn({ file }, 'no status column: taking every order of the file, as if all were accepted');
+  const sent = new SentOrderReader(file, sheet.headers, {
+    timezone: options.timezone ?? 'UTC',
+    // Import refused a number with a comma in a semicolon-separated CSV (1,000 may be 1 or 1000): so does this.
+    isCommaAmbiguous: sheet.csvDelimiter === ';',
+  });
 
   const statusOf = new Map<string, string>();
   let rows = 0;
@@ -55,9 +76,13 @@ export async function readOrdersFile(file: string, options: { sheet?: string; lo
       rows++;
       const id = cellText(row.cells[idColumn]);
       if (id === '') continue;
-      const status = statusColumn < 0 ? 'accepted' : cellText(row.cells[statusColumn]).toLowerCase();
-      // Every row of an order carries the order's status; the first row decides.
-      if (!statusOf.has(id)) statusOf.set(id, status);
+      let status = statusOf.get(id);
+      if (status === undefined) {
+        // Every row of an order carries the order's status; the first row decides.
+        status = statusColumn < 0 ? 'accepted' : cellText(row.cells[statusColumn]).toLowerCase();
+        statusOf.set(id, status);
+      }
+      if (SUBMITTED_STATUSES.has(status)) sent.addRow(id, row.rowNumber, row.cells);
     }
   }
   const customerOrderIds: string[] = [];
@@ -66,5 +91,193 @@ export async function readOrdersFile(file: string, options: { sheet?: string; lo
     if (SUBMITTED_STATUSES.has(status)) customerOrderIds.push(id);
     else skipped[status || '(blank)'] = (skipped[status || '(blank)'] ?? 0) + 1;
   }
-  return { file, sha256: sheet.sha256(), rows, customerOrderIds, skipped, hasStatusColumn: statusColumn >= 0 };
+  const expected = sent.finish(options.logger);
+  return { file, sha256: sheet.sha256(), rows, customerOrderIds, skipped, hasStatusColumn: statusColumn >= 0, expected };
+}
+
+/** Why a cell the file holds could not be read as what import sent. */
+interface Unreadable {
+  why: string;
+}
+
+type Parse<T> = (raw: Exclude<CellValue, null>, text: string) => T | Unreadable;
+
+function isUnreadable<T>(value: T | Unreadable): value is Unreadable {
+  return typeof value === 'object' && value !== null && 'why' in value;
+}
+
+/** The first cell of an order that could not be read, and what that leaves unchecked. */
+interface OrderProblem {
+  row: number;
+  header: string;
+  why: string;
+  isLine: boolean;
+}
+
+/** One order of the file as it is read: what it says was sent, and the first cell that could not be read. */
+interface SentDraft {
+  expected: ExpectedOrder;
+  problem: OrderProblem | null;
+  /** A line could not be read (or the file has no line columns): the order's lines are unknown. */
+  isLinesUnknown: boolean;
+}
+
+const LINE_FIELDS = ['customerLineItemId', 'productId', 'quantity'] as const;
+
+/**
+ * Builds ExpectedOrders from an orders file's rows: order fields from the first row that has them,
+ * one line per row. Cells are read as import read them (the same text cleaning, exact cents, dates in
+ * the zone import used). A line whose ID, product or quantity cannot be read leaves the order's lines
+ * unknown (hasLines false) rather than half known; an amount that cannot be read is not checked.
+ * Either is said once per order, naming the row and column.
+ */
+class SentOrderReader {
+  private readonly at = new Map<Field | 'submittedAt', number>();
+  private readonly drafts = new Map<string, SentDraft>();
+  private readonly hasLineColumns: boolean;
+  private readonly dates: DateReader;
+  private readonly utc = new DateReader('UTC');
+
+  constructor(
+    private readonly file: string,
+    private readonly headers: readonly string[],
+    private readonly options: { timezone: string; isCommaAmbiguous: boolean },
+  ) {
+    headers.forEach((header, i) => {
+      const key = normalizeHeader(header);
+      const field = key === 'submittedat' ? 'submittedAt' : FIELD_BY_HEADER.get(key);
+      if (field !== undefined && !this.at.has(field)) this.at.set(field, i);
+    });
+    this.hasLineColumns = LINE_FIELDS.every((f) => this.at.has(f));
+    this.dates = new DateReader(options.timezone);
+  }
+
+  addRow(id: string, row: number, cells: readonly CellValue[]): void {
+    let draft = this.drafts.get(id);
+    if (!draft) {
+      draft = { expected: emptyExpected(id), problem: null, isLinesUnknown: !this.hasLineColumns };
+      this.drafts.set(id, draft);
+    }
+    const d = draft;
+    /** The cell's value; null when blank, or unreadable (the order's first problem is kept). */
+    const read = <T>(field: Field | 'submittedAt', parse: Parse<T>, isLine = false): T | null => {
+      const i = this.at.get(field);
+      const raw = i === undefined ? null : (cells[i] ?? null);
+      if (raw === null) return null;
+      const text = typeof raw === 'string' ? cleanText(raw) : '';
+      if (typeof raw === 'string' && text === '') return null;
+      const value = parse(raw, text);
+      if (!isUnreadable(value)) return value;
+      d.problem ??= { row, header: this.headers[i!]!, why: value.why, isLine };
+      return null;
+    };
+    const e = d.expected;
+    e.marketplaceOrderId ??= read('marketplaceOrderId', this.text('marketplaceOrderId'));
+    e.sourceOfSale ??= read('sourceOfSale', this.text('sourceOfSale'));
+    e.orderDate ??= read('orderDate', (raw, text) => instant(this.dates, raw, text));
+    e.submittedAt ??= read('submittedAt', (raw, text) => instant(this.utc, raw, text));
+    e.subTotalCents ??= read('subTotal', this.money);
+    e.salesTaxCents ??= read('salesTax', this.money);
+    e.discountTotalCents ??= read('discountTotal', this.money);
+    e.grandTotalCents ??= read('grandTotal', this.money);
+    if (d.isLinesUnknown) return;
+
+    const customerLineItemId = read('customerLineItemId', this.text('customerLineItemId'), true);
+    const productId = read('productId', this.text('productId'), true);
+    const quantity = read('quantity', this.quantity, true);
+    const blank = [customerLineItemId, productId, quantity].indexOf(null);
+    if (blank >= 0) {
+      d.problem ??= { row, header: this.headers[this.at.get(LINE_FIELDS[blank]!)!]!, why: 'is blank', isLine: true };
+      d.isLinesUnknown = true;
+      return;
+    }
+    e.lines.push({
+      customerLineItemId: customerLineItemId!,
+      productId: productId!,
+      name: read('name', this.text('name')),
+      quantity: quantity!,
+      // An unreadable price is an amount not checked; an absent discount is no discount (api-spec.md 2.1.3), as for a payload.
+      unitPriceCents: read('unitPrice', this.money),
+      discountCents: this.isBlank(cells, 'discount') ? 0 : read('discount', this.money),
+    });
+  }
+
+  /** The expected orders; one warning for each order with a cell that could not be read. */
+  finish(logger: Logger): Map<string, ExpectedOrder> {
+    const out = new Map<string, ExpectedOrder>();
+    if (!this.hasLineColumns && this.drafts.size > 0) {
+      const fields = LINE_FIELDS.filter((f) => !this.at.has(f));
+      const missing = fields.length > 1 ? `${fields.slice(0, -1).join(', ')} or ${fields.at(-1)!}` : fields[0]!;
+      logger.warn({ file: this.file }, `${this.file} has no ${missing} column: the lines of its orders are taken from the API as they are, unchecked.`);
+    }
+    for (const [id, { expected, problem, isLinesUnknown }] of this.drafts) {
+      if (isLinesUnknown) {
+        expected.lines = [];
+        expected.hasLines = false;
+      }
+      if (problem !== null) {
+        const what = problem.isLine ? `the lines of order ${id} are taken from the API as they are, unchecked` : `that amount or date of order ${id} is not checked`;
+        logger.warn(
+          { file: this.file, row: problem.row, column: problem.header, customerOrderId: id },
+          `${this.file} row ${problem.row}, column ${problem.header}: ${problem.why}, so ${what}.`,
+        );
+      }
+      out.set(id, expected);
+    }
+    return out;
+  }
+
+  private isBlank(cells: readonly CellValue[], field: Field): boolean {
+    const i = this.at.get(field);
+    const raw = i === undefined ? null : (cells[i] ?? null);
+    return raw === null || (typeof raw === 'string' && cleanText(raw) === '');
+  }
+
+  private text(field: Field): Parse<string> {
+    const isIdLike = COLUMN_BY_FIELD.get(field)?.isTextFormatted === true;
+    return (raw) => {
+      const read = textFromCell(raw, isIdLike);
+      if (read.kind === 'blank') return { why: 'is blank' };
+      // Import refused an ID in scientific notation (digits lost): it was never sent as shown.
+      if (read.kind === 'scientific') return { why: `${quote(read.text)} is a number in scientific notation` };
+      return joinLines(read.text);
+    };
+  }
+
+  private readonly money: Parse<number> = (raw, text) => {
+    if (this.options.isCommaAmbiguous && text.includes(',')) return { why: `${quote(text)} has a comma, which may be a decimal mark or a thousands separator` };
+    const cents = moneyFromCell(raw, text);
+    return typeof cents === 'number' ? cents : { why: `${quote(shown(raw, text))} is not an amount` };
+  };
+
+  private readonly quantity: Parse<number> = (raw, text) => {
+    if (this.options.isCommaAmbiguous && text.includes(',')) return { why: `${quote(text)} has a comma, which may be a decimal mark or a thousands separator` };
+    const n = integerFromCell(raw, text);
+    return typeof n === 'number' && n > 0 ? n : { why: `${quote(shown(raw, text))} is not a quantity (a whole number, 1 or more)` };
+  };
+}
+
+function emptyExpected(customerOrderId: string): ExpectedOrder {
+  return {
+    customerOrderId,
+    marketplaceOrderId: null,
+    sourceOfSale: null,
+    orderDate: null,
+    submittedAt: null,
+    lines: [],
+    subTotalCents: null,
+    salesTaxCents: null,
+    discountTotalCents: null,
+    grandTotalCents: null,
+    source: 'orders-file',
+  };
+}
+
+function instant(dates: DateReader, raw: Exclude<CellValue, null>, text: string): string | Unreadable {
+  const ms = dates.read(raw, text);
+  return Number.isNaN(ms) ? { why: `${quote(shown(raw, text))} is not a date` } : new Date(ms).toISOString();
+}
+
+function shown(raw: Exclude<CellValue, null>, text: string): string {
+  return typeof raw === 'string' ? text : raw instanceof Date ? raw.toISOString() : String(raw);
 }

@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { CLOCK_SKEW_NOTICE_MS } from './api-clock.js';
-import { expectOrderFromRecord } from './expected.js';
+import { expectedForOrdersFile, expectOrderFromRecord } from './expected.js';
 import type { ApiReader } from './fetch.js';
 import { readOrdersFile } from './orders-file.js';
 import type { ExpectedOrder } from './types.js';
@@ -47,6 +47,8 @@ export interface SelectOptions {
   ordersFile?: string;
   all?: boolean;
   sheet?: string;
+  /** --orders: the zone dates without an offset are read in (default UTC). */
+  timezone?: string;
   now: Date;
   /**
    * This machine's clock, when `now` is the API's: the ledger's submittedAt times were written by it,
@@ -127,7 +129,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   const { ledger } = options;
   checkSelectOptions(options);
   if (options.ordersFile !== undefined) {
-    const file = await readOrdersFile(options.ordersFile, { logger: options.logger, ...(options.sheet ? { sheet: options.sheet } : {}) });
+    const file = await readOrdersFile(options.ordersFile, { logger: options.logger, ...(options.sheet ? { sheet: options.sheet } : {}), ...(options.timezone ? { timezone: options.timezone } : {}) });
     const skipped = Object.entries(file.skipped).map(([status, n]) => `${n} ${status}`);
     if (file.customerOrderIds.length === 0 && skipped.length > 0) {
       // A validate result, or an import whose orders all failed: nothing there was ever accepted.
@@ -137,7 +139,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
       mode: 'orders-file',
       description: `orders of ${file.file} accepted or already submitted${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}`,
       customerOrderIds: file.customerOrderIds,
-      expected: expectedFromLedger(ledger, file.customerOrderIds),
+      expected: expectedForOrdersFile(file.customerOrderIds, expectedFromLedger(ledger, file.customerOrderIds), file.expected),
       reads: new Map(),
       since: null,
       input: [{ file: file.file, sha256: file.sha256, rows: file.rows, orders: file.customerOrderIds.length }],

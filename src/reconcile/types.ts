@@ -39,7 +39,10 @@ export interface ExpectedLine {
   discountCents: number | null;
 }
 
-/** An order as we sent it (from the ledger's payload). */
+/**
+ * An order as we sent it: from the ledger's payload, or, for an order the ledger does not hold, from
+ * the rows of the --orders result file that lists it as accepted.
+ */
 export interface ExpectedOrder {
   customerOrderId: string;
   marketplaceOrderId: string | null;
@@ -53,6 +56,13 @@ export interface ExpectedOrder {
   salesTaxCents: number | null;
   discountTotalCents: number | null;
   grandTotalCents: number | null;
+  /** Where this comes from (default the ledger). */
+  source?: 'ledger' | 'orders-file';
+  /**
+   * False when the orders file cannot say which lines were sent (no line columns, or a line's cells
+   * unreadable): `lines` is empty then, and the API's lines are taken as they are. Default true.
+   */
+  hasLines?: boolean;
 }
 
 export interface ReconcileException {
@@ -141,7 +151,7 @@ export interface ReconciledOrder {
   orderDate: string | null;
   /** The API's order disposition (api, marketplace, ...), null when unknown. */
   orderDisposition: string | null;
-  /** True when the ledger holds the order (we sent it). */
+  /** True when the ledger holds the order (we sent it); false for an order only an --orders file says was sent. */
   isInLedger: boolean;
   status: RollUpStatus;
   /** Tracking numbers of live packages only, in package order, without repeats. */

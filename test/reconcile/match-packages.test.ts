@@ -159,13 +159,12 @@ describe('lines the network adds (as the sandbox does)', () => {
     ]);
   });
 
-  it('books units the network could not supply as canceled: a partial shipment, never late', () => {
+  it('books units the network could not supply as canceled: never a partial shipment, never late', () => {
     const read = readOf(order, 'Shipped');
     read.lineItems.push(added('L1-R1', 'PRD-1001', 1, 'out_of_stock', 'Order Canceled'));
     const packages = [pkg({ id: 'P1', order: 'N-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 2 }, { line: 'L2', productId: 'PRD-1002', quantity: 1 }] })];
     const out = reconcileOrder({ expected: order, read, packages, now: nowAt(24 * 9), lateAfterDays: LATE });
     expect(out.exceptions.map((e) => [e.type, e.customerLineItemId, e.detail])).toEqual([
-      ['partial_shipment', 'L1', 'line L1 (PRD-1001) is marked Shipped, but live packages hold 2 of the 3 units ordered (1 canceled).'],
       ['canceled_line', 'L1', '1 unit of the 3 of line L1 (PRD-1001) canceled: out_of_stock (the product was unavailable when the order was processed) (line L1-R1).'],
     ]);
     expect(out.lines[0]!.canceledUnits).toBe(1);
