@@ -60,7 +60,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     headers = first.length === 0 ? [] : trimTrailingBlanks(first[0]!.cells.map(toHeaderText));
     // A note or a log named on the command line (readme.txt) would otherwise be "a sheet without orders".
     if (sniffed.kind === 'csv' && first.length > 0 && !SHEET_EXTENSIONS.has(extname(file).toLowerCase()) && !namesOrderColumn(headers)) {
-      throw new InputError(file, 'unsupported_format', `${file} is not an order sheet: it reads as text, but its first line names none of the order columns (customerOrderId, productId, quantity, ...). Give the path of a .csv or .xlsx order sheet, or put the template's header row on its first line.`);
+      throw new InputError(file, 'unsupported_format', `${file} is not an order sheet: it reads as text, but its first line names none of the order columns (customerOrderId, productId, quantity, ...). Use a .csv or .xlsx order sheet, or put the template's header row on its first line.`);
     }
     if (first.length < 2) throw noOrdersError(file, source, first.length);
     isOrderHeaderRow = isOrderHeader(headers);

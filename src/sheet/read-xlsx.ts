@@ -27,6 +27,7 @@ import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
+import { countInflatedBytes, createInflatedTooMuchError, inflateBudget, judgeZipParts, readZipParts, XLSX_LIMITS, type XlsxLimits } from './xlsx-size-guard.js';
 
 interface SheetEntry {
   name: string;
@@ -58,7 +59,8 @@ interface Target {
 
 type SheetEvents = AsyncIterator<{ eventType: string; value: unknown }[]>;
 
-export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice }): RowSource {
+export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; limits?: Partial<XlsxLimits> }): RowSource {
+  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.limits };
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
@@ -85,7 +87,22 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   // parser's own 'error' event.
   const signal = new FailureSignal();
   input.on('error', (error) => signal.fail(createFileSystemError(file, error)));
-  hookZipParser(tap, (error) => signal.fail(createDamagedWorkbookError(file, error)));
+  // Until the file's size is known (before any byte is inflated), the workbook cap alone.
+  let budget = limits.maxUnpackedBytes;
+  let fileBytes = 0;
+  hookZipParser(
+    tap,
+    (error) => signal.fail(createDamagedWorkbookError(file, error)),
+    (parser) =>
+      countInflatedBytes(
+        parser,
+        () => budget,
+        (part) => {
+          signal.fail(createInflatedTooMuchError(file, budget, fileBytes, part));
+          close();
+        },
+      ),
+  );
   input.pipe(tap);
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
@@ -106,7 +123,22 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     tap.destroy();
   };
 
+  /** The zip's own listing, judged before exceljs inflates anything. */
+  async function checkSizes(): Promise<void> {
+    let listed: Awaited<ReturnType<typeof readZipParts>>;
+    try {
+      listed = await readZipParts(file);
+    } catch (error) {
+      throw createFileSystemError(file, error);
+    }
+    fileBytes = listed.fileBytes;
+    budget = inflateBudget(fileBytes, limits);
+    const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
+    if (refusal) throw refusal;
+  }
+
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
+    await checkSizes();
     let target: Target | null = null;
     let isFound = false;
     // Other worksheets are looked at only when the first visible one was taken by default.

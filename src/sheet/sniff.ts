@@ -23,14 +23,31 @@ const TEXT_EXTENSIONS = new Set(['.csv', '.tsv', '.txt', '.tab']);
 const XLSX_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xltx', '.xltm']);
 /** Extensions that promise a spreadsheet format we do not read (checked only after the bytes say what the file is). */
 const OTHER_SHEET_EXTENSIONS = new Set(['.xls', '.ods', '.numbers', '.xlsb']);
+/**
+ * Extensions that are certainly not an order sheet, whatever the bytes: a note saved as notes.pdf
+ * would otherwise be read as text. What each is, for the message.
+ */
+const NOT_SHEET_EXTENSIONS: ReadonlyMap<string, string> = new Map([
+  ...['.pdf'].map((e) => [e, 'a PDF document'] as const),
+  ...['.doc', '.docx', '.docm', '.dot', '.dotx', '.odt', '.rtf', '.pages'].map((e) => [e, 'a word-processor document'] as const),
+  ...['.ppt', '.pptx', '.pps', '.ppsx', '.odp', '.key'].map((e) => [e, 'a presentation'] as const),
+  ...['.zip', '.gz', '.tgz', '.7z', '.rar', '.tar', '.bz2', '.xz'].map((e) => [e, 'an archive'] as const),
+  ...['.png', '.jpg', '.jpeg', '.gif', '.bmp', '.tif', '.tiff', '.webp', '.heic', '.svg', '.ico'].map((e) => [e, 'an image'] as const),
+  ...['.mp3', '.mp4', '.mov', '.avi', '.wav', '.m4a'].map((e) => [e, 'a sound or video file'] as const),
+  ...['.exe', '.dll', '.msi', '.dmg', '.apk'].map((e) => [e, 'a program'] as const),
+  ...['.eml', '.msg'].map((e) => [e, 'an email message'] as const),
+]);
 
 const SAVE_AS = 'save it as .xlsx or .csv and try again';
 
 export async function sniffFile(file: string): Promise<Sniffed> {
   const sizeBytes = await statRegularFile(file);
-  if (sizeBytes === 0) throw new InputError(file, 'empty_file', `${file} is empty: put the header row and at least one order in it`);
-  const { head, tail } = await readProbe(file, sizeBytes);
   const ext = extname(file).toLowerCase();
+  if (sizeBytes === 0) {
+    if (NOT_SHEET_EXTENSIONS.has(ext)) throw notSheetByName(file, ext);
+    throw new InputError(file, 'empty_file', `${file} is empty: put the header row and at least one order in it`);
+  }
+  const { head, tail } = await readProbe(file, sizeBytes);
   const sniffed = classify(file, head, tail, sizeBytes);
   checkExtension(file, ext, sniffed.kind);
   if (sniffed.kind === 'csv' && sizeBytes > MAX_CSV_BYTES) {
@@ -199,8 +216,23 @@ function withExtension(file: string, ext: string): string {
   return (current ? base.slice(0, -current.length) : base) + ext;
 }
 
+/** Worded for the command line and the web page alike: no "give the path", no flags. */
+function notSheetByName(file: string, ext: string): InputError {
+  return new InputError(
+    file,
+    'unsupported_format',
+    `${file} is not an order sheet: its name ends in ${ext} (${NOT_SHEET_EXTENSIONS.get(ext)}), and order sheets are .xlsx or .csv files. Save or export the orders as .xlsx or .csv and try again (if it really is a CSV file, rename it to ${withExtension(file, '.csv')})`,
+  );
+}
+
 /** A file whose name promises another format is refused with what it really is and the name to give it. */
 function checkExtension(file: string, ext: string, kind: Sniffed['kind']): void {
+  if (NOT_SHEET_EXTENSIONS.has(ext)) {
+    if (kind === 'xlsx') {
+      throw new InputError(file, 'unsupported_format', `${file} is really an Excel workbook (.xlsx) although its name ends in ${ext}: rename it to ${withExtension(file, '.xlsx')} and try again`);
+    }
+    throw notSheetByName(file, ext);
+  }
   if (kind === 'xlsx' && (TEXT_EXTENSIONS.has(ext) || OTHER_SHEET_EXTENSIONS.has(ext))) {
     throw new InputError(file, 'unsupported_format', `${file} is really an Excel workbook (.xlsx) although its name ends in ${ext}: rename it to ${withExtension(file, '.xlsx')} and try again`);
   }

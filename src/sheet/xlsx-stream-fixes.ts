@@ -142,14 +142,15 @@ function suppressEarlyEnd(parser: ZipParser): void {
 
 /**
  * exceljs pipes its input into the zip parser it creates and keeps no reference we can reach, so
- * the parser is caught as the destination of `input.pipe`: its errors are reported, and its
- * premature 'end' suppressed.
+ * the parser is caught as the destination of `input.pipe`: its errors are reported, its
+ * premature 'end' suppressed, and it is handed to `onParser` (which counts what it inflates).
  */
-export function hookZipParser(input: NodeJS.ReadableStream, onError: (error: unknown) => void): void {
+export function hookZipParser(input: NodeJS.ReadableStream, onError: (error: unknown) => void, onParser?: (parser: object) => void): void {
   const pipe = input.pipe.bind(input);
   input.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
     (destination as unknown as NodeJS.EventEmitter).on('error', onError);
     suppressEarlyEnd(destination as unknown as ZipParser);
+    onParser?.(destination);
     return pipe(destination, options);
   };
 }

@@ -66,6 +66,21 @@ export function displayText(value: CellValue | undefined): string {
 }
 
 /**
+ * What the page shows of one cell (and of a header): a 100 KB note in an ignored column would
+ * otherwise put 100 KB on the page (and in verdict.json) per row. The result workbook keeps the
+ * cell as it was (up to Excel's 32,767 characters a cell).
+ */
+export const MAX_CELL_CHARS = 200;
+
+/** A cell's text, cut at MAX_CELL_CHARS with an ellipsis and the full length. */
+export function shortenCellText(text: string, max = MAX_CELL_CHARS): string {
+  if (text.length <= max) return text;
+  // Never cut a character in two (a surrogate pair).
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length.toLocaleString('en-US')} characters in all)`;
+}
+
+/**
  * The page is for finding what to fix: it keeps every row with a problem (up to a bound) and the
  * first clean rows, so a 200,000-row sheet does not become a 100 MB page. The result workbook has every row.
  */
@@ -94,7 +109,7 @@ export function buildVerdict(
     const index = sheet.orderIndexOfRow(row.rowNumber);
     const entry: VerdictRow = {
       n: row.rowNumber,
-      cells: sheet.headers.map((_, i) => displayText(row.cells[i])),
+      cells: sheet.headers.map((_, i) => shortenCellText(displayText(row.cells[i]))),
       status: row.status,
       orderId: index === undefined ? null : (sheet.orders[index]?.customerOrderId ?? null),
       issues: row.issues,
@@ -106,7 +121,7 @@ export function buildVerdict(
   const valid = orders.filter((o) => o.status === 'valid').length;
   return {
     ...meta,
-    headers: sheet.headers,
+    headers: sheet.headers.map((h) => shortenCellText(h)),
     fileIssues: sheet.fileIssues,
     rows,
     rowsLeftOff,

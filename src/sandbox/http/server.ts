@@ -1,14 +1,15 @@
 /**
  * The sandbox's HTTP server: fastify for routing and body parsing, with the cross-cutting rules
- * here: content negotiation, faults, request ids, 404/405/406/413/415 answers in the error shape
- * of PRODUCT.md section 6, and never a 500 for a client's mistake.
+ * here: content negotiation, faults, request ids, 403/404/405/406/413/415 answers in the error shape
+ * of PRODUCT.md section 6 (403: a web page at the /sandbox/ controls, see refuseForeignCaller), and
+ * never a 500 for a client's mistake.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
 import { registerApiRoutes } from './api-routes.js';
 import { registerAuthRoutes } from './auth-routes.js';
 import type { SandboxContext } from './context.js';
-import { registerControlRoutes } from './control-routes.js';
+import { refuseForeignCaller, registerControlRoutes } from './control-routes.js';
 import { describeFrameworkError, HttpProblem } from './problems.js';
 import { asSandboxRequest, atReplyTime, negotiateResponseType, sendError } from './respond.js';
 
@@ -101,6 +102,20 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
       return;
     }
     r.sbType = type;
+    if (path.startsWith('/sandbox/')) {
+      const secFetchSite = request.headers['sec-fetch-site'];
+      const refusal = refuseForeignCaller({
+        method: request.method,
+        host: request.headers.host,
+        origin: request.headers.origin,
+        secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined,
+        localAddress: request.raw.socket?.localAddress,
+      });
+      if (refusal) {
+        sendError(request, reply, 403, refusal);
+        return;
+      }
+    }
     if (request.method === 'POST' && path === '/api/v0/orders') ctx.state.counters.postsReceived++;
     if (!isFaulted) {
       done();
