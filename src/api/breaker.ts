@@ -39,8 +39,15 @@ export interface FailureGuardState {
   stopped: boolean;
 }
 
+/**
+ * Where the run stands, for its log: `healthy`; `slowing` (pausing between attempts, the failure ratio
+ * at slowDownRatio or above); `failing` (at stopRatio: the run stops if it lasts minDurationMs); `stopped`.
+ */
+export type GuardPhase = 'healthy' | 'slowing' | 'failing' | 'stopped';
+
 export interface FailureGuard {
   record(outcome: AttemptOutcome): void;
+  phase(): GuardPhase;
   /** 0 while things are healthy; up to cooldownMs as the recent failure ratio climbs to 100%. */
   delayBeforeNextMs(): number;
   /** True once the API has been failing wholesale long enough; stays true for the rest of the run. */
@@ -86,6 +93,11 @@ export function createFailureGuard(options: FailureGuardOptions): FailureGuard {
       if (failed) failures++;
       if (ratio() >= stopRatio) failingSince ??= now();
       else failingSince = null;
+    },
+    phase() {
+      if (stopped) return 'stopped';
+      if (failingSince !== null) return 'failing';
+      return ratio() >= slowDownRatio && slowDownRatio < 1 ? 'slowing' : 'healthy';
     },
     delayBeforeNextMs() {
       const current = ratio();

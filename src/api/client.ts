@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { orderReadSchema, type OrderRead, type PackageRecord } from '../contract/schemas.js';
 import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } from './error-message.js';
 import { fastOrderRead, fastOrdersPage, fastPackagesPage, type FastPage } from './fast-pages.js';
-import { AuthError, ForbiddenError, HttpError, TransportError } from './errors.js';
+import { AuthError, ForbiddenError, HttpError, TransportError, UnusableAnswerError } from './errors.js';
 import { createHttpTransport, parseHttpDate, type HttpReply, type HttpRequest, type HttpTransport } from './http.js';
 import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPath } from './queries.js';
 import { describeSchemaProblems, inventoryPageSchema, orderEnvelopeSchema, ordersPageSchema, packagesPageSchema } from './responses.js';
@@ -109,7 +109,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (reply.status < 200 || reply.status > 299) throw errorOf(method, reply);
     const json = parseJsonLenient(reply.text);
     const problem = (what: string, body: unknown) =>
-      new HttpError(`The API answered ${reply.status} ${describeStatus(reply.status)} but ${what}`, {
+      new UnusableAnswerError(`The API answered ${reply.status} ${describeStatus(reply.status)} but ${what}`, {
         method,
         url: reply.url,
         status: reply.status,

@@ -5,6 +5,7 @@
  * person reading the result sheet deserves the sentence the server meant, not "Bad Request".
  */
 import { STATUS_CODES } from 'node:http';
+import { HttpError, TransportError } from './errors.js';
 
 /** Messages end up in sheet cells and log lines: long enough to be useful, short enough to read. */
 const MAX_MESSAGE_LENGTH = 500;
@@ -18,6 +19,42 @@ export interface DescribedBody {
 /** The status line's words for a code, e.g. 502 -> "Bad Gateway". */
 export function describeStatus(status: number): string {
   return STATUS_CODES[status] ?? `HTTP ${status}`;
+}
+
+/**
+ * Why a request the run may retry failed, by cause: the API answered but refused for now (429), the
+ * API answered with a server error (5xx, 408), or no answer came (refused, dropped, timed out).
+ */
+export type ApiTrouble = 'rate_limited' | 'server_error' | 'unreachable';
+
+export function apiTroubleOf(error: unknown): ApiTrouble | null {
+  if (error instanceof TransportError) return 'unreachable';
+  if (error instanceof HttpError) return error.status === 429 ? 'rate_limited' : error.status === 408 || error.status >= 500 ? 'server_error' : null;
+  return null;
+}
+
+/**
+ * A transient failure as a clause for "Not sent: ..." or "(...)", worded by its cause: an API that
+ * answered 429 was reached (it refused for now), unlike one that could not be connected to.
+ */
+export function describeApiTrouble(error: unknown): string {
+  // Quoted inside parentheses: its own closing full stop would end the sentence too early.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  if (error instanceof HttpError) {
+    const answered = `HTTP ${error.status}: ${message}`;
+    switch (apiTroubleOf(error)) {
+      case 'rate_limited':
+        return `the API rate-limited the requests (${answered})`;
+      case 'server_error':
+        return `the API answered with server errors (${answered})`;
+      default:
+        return `the API answered ${answered}`;
+    }
+  }
+  if (error instanceof TransportError) {
+    return error.isSent ? `the API did not answer (${message})` : `the API could not be reached (${message})`;
+  }
+  return `the API failed (${message})`;
 }
 
 /** Parses text as JSON when it looks like JSON (whatever the content type says), else undefined. */

@@ -56,6 +56,25 @@ export class HttpError extends ApiError {
 }
 
 /**
+ * A 2xx whose body is not what the spec says: an HTML page (a proxy, a login wall, a web server at
+ * the base URL), truncated JSON, or JSON of another shape. The API as configured cannot be used
+ * (exit 3), and the same server answers the same way again: never retried as if transient.
+ */
+export class UnusableAnswerError extends HttpError {
+  override readonly name = 'UnusableAnswerError';
+}
+
+/**
+ * An UnusableAnswerError, or an HttpError with a 2xx status: an HttpError is only ever thrown for a
+ * 2xx when its body could not be used (a non-2xx is the status's error). Token failures are
+ * AuthErrors of their own (a 2xx without a token is `endpoint`), never this.
+ */
+export function isUnusableAnswer(error: unknown): error is HttpError {
+  if (error instanceof UnusableAnswerError) return true;
+  return error instanceof HttpError && !(error instanceof AuthError) && error.status >= 200 && error.status <= 299;
+}
+
+/**
  * Why no usable token could be had:
  * - `credentials`: the token endpoint answered 401;
  * - `token`: a secured endpoint refused a freshly issued token too;
@@ -143,7 +162,7 @@ function codeOf(error: unknown): string | undefined {
  */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof TransportError) return error.code !== 'aborted';
-  if (error instanceof AuthError || error instanceof ForbiddenError) return false;
+  if (error instanceof AuthError || error instanceof ForbiddenError || isUnusableAnswer(error)) return false;
   if (error instanceof HttpError) return isTransientStatus(error.status);
   return false;
 }

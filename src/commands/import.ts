@@ -6,12 +6,20 @@
 import { mkdirSync, renameSync, copyFileSync, unlinkSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool, type OnlineFacts } from '../import/online-checks.js';
+import {
+  checkOrderOnline,
+  fetchOnlineFacts,
+  isInvalidOnlyByAge,
+  isSentByThisTool,
+  payloadOfAgedOrder,
+  withoutAgeErrors,
+  type OnlineFacts,
+} from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
-import { isMissingEndpoint, missingEndpointMessage } from '../import/outcomes.js';
+import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { AuthError, ForbiddenError, HttpError, isRetryable } from '../api/errors.js';
-import { describeFileSystemError, fileSystemErrorCode } from '../errors.js';
+import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
+import { ApiUnusableError, describeFileSystemError, fileSystemErrorCode } from '../errors.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
@@ -20,6 +28,7 @@ import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
+import { describeApiTrouble } from '../api/error-message.js';
 import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
 import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
@@ -147,21 +156,40 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     });
     runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
-    // order.payload is rebuilt from the stored rows on every read: take it once.
+    // What the ledger knows comes before verdicts that depend on when the check runs: look up every
+    // order that may go out, and every order invalid only because its date has aged since.
+    const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
+    const known = ledger.getMany(
+      states.flatMap((state) =>
+        state.sheet.orders.flatMap((order, index) => (order.customerOrderId !== null && (state.outcomes[index]!.status === 'valid' || isAged(state, index)) ? [order.customerOrderId] : [])),
+      ),
+    );
+    const isOurs = (id: string) => isSentByThisTool(known.get(id));
+
+    // order.payload is rebuilt from the stored rows on every read: take it once. An aged order the
+    // ledger holds with these very contents goes the way of one it holds, without its date error.
     const candidates = states.flatMap((state) =>
       state.sheet.orders.flatMap((order, index) => {
-        const payload = state.outcomes[index]!.status === 'valid' ? order.payload : undefined;
-        return payload ? [{ state, order, index, payload }] : [];
+        if (state.outcomes[index]!.status === 'valid') {
+          const payload = order.payload;
+          return payload ? [{ state, order, index, payload, issues: order.issues }] : [];
+        }
+        if (order.customerOrderId === null || !isAged(state, index)) return [];
+        const payload = payloadOfAgedOrder(order, known.get(order.customerOrderId));
+        if (!payload) return [];
+        logger.debug({ customerOrderId: order.customerOrderId }, 'orderDate too old now, but the ledger holds this very order: not judged on its age');
+        const issues = withoutAgeErrors(order.issues);
+        state.outcomes[index] = outcomeView('valid', [...issues]);
+        return [{ state, order, index, payload, issues }];
       }),
     );
-    const known = ledger.getMany(candidates.map((c) => c.payload.orderDetails.customerOrderId));
-    const isOurs = (id: string) => isSentByThisTool(known.get(id));
 
     let facts: OnlineFacts | undefined;
     try {
       facts = await fetchOnlineFacts({
         client: connection.client,
-        payloads: candidates.map((c) => c.payload),
+        // Orders this tool sent are not judged on today's facts: nothing to look up for them.
+        payloads: candidates.flatMap((c) => (isOurs(c.payload.orderDetails.customerOrderId) ? [] : [c.payload])),
         maxAttempts: options.maxAttempts,
         concurrency: options.concurrency,
         logger,
@@ -169,28 +197,30 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     } catch (err) {
       apiUnusable = stopReasonOf(err);
       if (!apiUnusable) throw err;
+      // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
+      logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
     }
 
-    const jobs: (SubmissionJob & { state: FileState; index: number })[] = [];
-    for (const { state, order, index, payload } of candidates) {
+    const jobs: (SubmissionJob & { state: FileState; index: number; issues: Issue[] })[] = [];
+    for (const { state, order, index, payload, issues } of candidates) {
       if (apiUnusable || !facts) {
-        state.outcomes[index] = outcomeView('failed', [...order.issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API is reachable.`)]);
+        state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
         continue;
       }
       const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, isOurs);
       if (hasErrors(online)) {
-        state.outcomes[index] = outcomeView('invalid', [...order.issues, ...online]);
+        state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
         continue;
       }
       const id = payload.orderDetails.customerOrderId;
       if (options.dryRun) {
         const record = known.get(id);
         state.outcomes[index] = record?.state === 'accepted'
-          ? outcomeView('already_submitted', [...order.issues], { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined })
-          : outcomeView('valid', [...order.issues, ...online]);
+          ? outcomeView('already_submitted', [...issues], { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined })
+          : outcomeView('valid', [...issues, ...online]);
         continue;
       }
-      jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index });
+      jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });
     }
 
     lap('onlineMs');
@@ -218,7 +248,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         const outcome: SubmitOutcome = result.outcomes[i]!;
         job.state.outcomes[job.index] = outcomeView(
           outcome.status,
-          [...job.order.issues, ...outcome.issues],
+          [...job.issues, ...outcome.issues],
           { httpStatus: outcome.httpStatus, requestId: outcome.requestId, submittedAt: outcome.submittedAt },
           outcome.contentsDiffer === true,
         );
@@ -320,9 +350,12 @@ function stopReasonOf(err: unknown): StopReason | undefined {
     return { kind: 'auth', message: err.reason === 'endpoint' ? `the API could not be used (${err.message})` : `the API refused the credentials (${err.message})` };
   }
   if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
-  if (isRetryable(err)) return { kind: 'unavailable', message: `the API could not be reached (${(err as Error).message})` };
+  if (isRetryable(err)) return { kind: 'unavailable', message: describeApiTrouble(err) };
   // A wrong base URL (or a proxy's path) answers 404/405 to every request: nothing can be done there.
   if (err instanceof HttpError && isMissingEndpoint(err)) return { kind: 'no_endpoint', message: missingEndpointMessage(err) };
+  // A 2xx that is not the API's answer (an HTML page, truncated JSON): something else answers at that address.
+  if (isUnusableAnswer(err)) return { kind: 'no_endpoint', message: unusableAnswerMessage(err) };
+  if (err instanceof ApiUnusableError) return { kind: 'no_endpoint', message: err.message };
   return undefined;
 }
 

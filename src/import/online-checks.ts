@@ -4,15 +4,19 @@
  * per run and cached, never one request per row.
  */
 import pLimit from 'p-limit';
-import { isRetryable } from '../api/errors.js';
+import { isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
 import type { ApiClient } from '../api/types.js';
+import { parseApiInstant } from '../contract/instant.js';
 import { LIMITS } from '../contract/limits.js';
 import type { CreateOrderPayload, InventoryItem } from '../contract/schemas.js';
+import { ApiUnusableError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
+import { hashPayload } from '../ledger/hash.js';
 import type { OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
+import { unusableAnswerMessage } from './outcomes.js';
 import { issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
 
 export interface OnlineFacts {
@@ -35,7 +39,21 @@ export interface FetchFactsOptions {
 /** Up to this many products are asked for one by one; more, and the whole inventory is paged through. */
 const PRODUCT_LOOKUP_THRESHOLD = 40;
 
+/**
+ * The facts, or ApiUnusableError when the API answers a lookup with a 2xx that is not the API's
+ * answer (an HTML page, truncated JSON, another shape): not retried, since the same server gives
+ * the same page, and the API is unusable as configured (exit 3), not a bug.
+ */
 export async function fetchOnlineFacts(options: FetchFactsOptions): Promise<OnlineFacts> {
+  try {
+    return await lookUpFacts(options);
+  } catch (err) {
+    if (isUnusableAnswer(err)) throw new ApiUnusableError(unusableAnswerMessage(err), { cause: err });
+    throw err;
+  }
+}
+
+async function lookUpFacts(options: FetchFactsOptions): Promise<OnlineFacts> {
   const { client, logger } = options;
   const productIdSet = new Set(options.payloads.flatMap((p) => p.orderDetails.lineItems.map((l) => l.productId)));
   const orderIdSet = new Set(options.payloads.map((p) => p.orderDetails.customerOrderId));
@@ -95,8 +113,38 @@ export function hasStock(item: InventoryItem): boolean {
 }
 
 /**
+ * The order as the ledger knows it, when the sheet's only errors are verdicts that depend on when
+ * the check runs: an order invalid only because its orderDate has aged past the API's window since
+ * this tool sent it (the ledger holds it accepted, or sending/unknown/failed: it may be stored).
+ * Its payload is rebuilt as of its own orderDate (the one instant the date window certainly allows;
+ * nothing else in the rules depends on the instant) and must hash as the ledger's record does: then
+ * it is the same order, and goes the way of one the ledger holds (already_submitted, or a lookup
+ * before any resend). Undefined otherwise: today's verdict stands.
+ */
+export function payloadOfAgedOrder(order: CheckedOrder, record: OrderRecord | undefined): CreateOrderPayload | undefined {
+  if (!record || !isSentByThisTool(record) || !isInvalidOnlyByAge(order.issues) || !order.payloadAsOf) return undefined;
+  const orderDateMs = parseApiInstant(record.payload.orderDetails.orderDate);
+  if (orderDateMs === null) return undefined;
+  const payload = order.payloadAsOf(orderDateMs);
+  return payload !== undefined && hashPayload(payload) === record.payloadHash ? payload : undefined;
+}
+
+/** Some error, and every error an order_date_too_old. */
+export function isInvalidOnlyByAge(issues: readonly Issue[]): boolean {
+  const errors = issues.filter((i) => i.severity === 'error');
+  return errors.length > 0 && errors.every((i) => i.code === 'order_date_too_old');
+}
+
+/** The issues of an order let through by payloadOfAgedOrder: its date error no longer applies. */
+export function withoutAgeErrors(issues: readonly Issue[]): Issue[] {
+  return issues.filter((i) => !(i.severity === 'error' && i.code === 'order_date_too_old'));
+}
+
+/**
  * API-side issues of one valid order. `isOurs(id)` says the ledger shows this tool sent the order:
- * then an existing order is not an error (the caller reports it already_submitted).
+ * then it is not judged on today's facts at all (an existing order with its id is its own; stock
+ * used up or a product withdrawn since it was sent does not concern an order already stored, and
+ * one whose outcome is unknown is looked up before any resend, which the API then judges).
  */
 export function checkOrderOnline(
   order: CheckedOrder,
@@ -106,7 +154,7 @@ export function checkOrderOnline(
   isOurs: (customerOrderId: string) => boolean,
 ): Issue[] {
   const issues: Issue[] = [];
-  if (!payload) return issues;
+  if (!payload || isOurs(payload.orderDetails.customerOrderId)) return issues;
   payload.orderDetails.lineItems.forEach((line, index) => {
     const row = rowOfLine(order, index);
     const item = facts.products.get(line.productId);
@@ -117,7 +165,7 @@ export function checkOrderOnline(
     }
   });
   const id = payload.orderDetails.customerOrderId;
-  if (facts.existingOrderIds.has(id) && !isOurs(id)) {
+  if (facts.existingOrderIds.has(id)) {
     issues.push(issueAt(sheet, order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" already exists in the fulfillment network and was not sent by this tool: use a new customerOrderId if this is a different order.`));
   }
   return issues;

@@ -62,6 +62,14 @@ export function missingEndpointMessage(err: HttpError): string {
   return `the fulfillment API ${what} ${err.method} ${urlPath(err.url)} (HTTP ${err.status}: ${err.message}); check FULFILLMENT_BASE_URL (its path, or a proxy in front of the API)`;
 }
 
+/**
+ * What a 2xx that is not the API's answer (isUnusableAnswer) means to whoever configured the API:
+ * something else answers in its place, most often a web page or a proxy at FULFILLMENT_BASE_URL.
+ */
+export function unusableAnswerMessage(err: HttpError): string {
+  return `the fulfillment API could not be used: ${err.method} ${urlPath(err.url)} got an answer that is not the API's (${err.message}); check FULFILLMENT_BASE_URL (a web page or a proxy may be answering in the API's place)`;
+}
+
 function urlPath(url: string): string {
   try {
     const parsed = new URL(url);

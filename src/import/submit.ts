@@ -8,7 +8,8 @@
 import pLimit from 'p-limit';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
-import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable } from '../api/errors.js';
+import { describeApiTrouble } from '../api/error-message.js';
+import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry.js';
 import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
@@ -18,8 +19,9 @@ import { LOOKUP_STATES } from '../ledger/intent.js';
 import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
-import { DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues } from './outcomes.js';
+import { DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues, unusableAnswerMessage } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
+import { createSendLog } from './send-log.js';
 import { issueAt, type SheetColumns } from './sheet-cells.js';
 
 /** `invalid`: never sent, a copy of an order this run sent from another file with other contents. */
@@ -100,13 +102,22 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     if (options.sleep) return signal ? Promise.race([options.sleep(ms), interrupted]) : options.sleep(ms);
     return sleepFor(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
   };
-  const checkInterrupted = (): void => {
-    if (signal?.aborted) stopped ??= { kind: 'interrupted', message: 'the run was interrupted' };
-  };
   const random = options.random ?? Math.random;
   const guard = options.guard ?? createFailureGuard({ now });
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const { client, ledger, logger } = options;
+  const log = createSendLog(logger, guard, { orders: jobs.length, concurrency: options.concurrency, maxAttempts: options.maxAttempts, now });
+  log.started();
+  /** The first reason to stop sending wins, and is logged once. */
+  const stop = (reason: StopReason): void => {
+    if (stopped) return;
+    stopped = reason;
+    log.stopped(reason);
+  };
+  const stoppedReason = (): StopReason | undefined => stopped;
+  const checkInterrupted = (): void => {
+    if (signal?.aborted) stop({ kind: 'interrupted', message: 'the run was interrupted' });
+  };
 
   let crashed: { error: unknown } | undefined;
   const accepted = createAcceptedBatch(ledger, logger);
@@ -187,10 +198,17 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       try {
         const found = await client.getOrder(id);
         guard.record('success');
+        log.recorded();
         return found ? { found: true, requestId: found.requestId } : { found: false };
       } catch (err) {
+        // A 2xx that is not the API's answer (an HTML page at that address): the order stays unknown, the run stops.
+        if (isUnusableAnswer(err)) {
+          stop({ kind: 'no_endpoint', message: unusableAnswerMessage(err) });
+          return 'failed';
+        }
         if (!isRetryable(err)) throw err;
         guard.record('failure');
+        log.recorded(err);
         if (attempt === options.maxAttempts || guard.shouldStop()) return 'failed';
         await sleep(backoffDelayMs(attempt, { ...backoff, retryAfterMs: (err as HttpError).retryAfterMs }, random));
       }
@@ -217,13 +235,13 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       const pause = guard.delayBeforeNextMs();
       if (pause > 0) await sleep(pause);
       checkInterrupted();
-      if (guard.shouldStop() && !stopped) stopped = { kind: 'unavailable', message: 'the fulfillment API kept failing' };
+      if (guard.shouldStop()) stop({ kind: 'unavailable', message: `the fulfillment API kept failing: ${log.lastTrouble() ?? 'most requests failed'}` });
       if (stopped) break;
 
       if (mustLookUp) {
         const found = await lookup(id);
         if (found === 'failed') {
-          lastProblem = 'the order could not be looked up';
+          lastProblem = `the order could not be looked up: ${log.lastTrouble() ?? 'no answer'}`;
           break;
         }
         if (found.found) {
@@ -242,6 +260,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         // The very text the ledger recorded.
         const created = await client.createOrder(job.payload, { json: ahead.jsonOf(index) });
         guard.record('success');
+        log.recorded();
         const submittedAt = new Date(now()).toISOString();
         accepted.add(id, { httpStatus: created.status, requestId: created.requestId ?? null, submittedAt });
         return { status: 'accepted', posts, issues: [], httpStatus: created.status, requestId: created.requestId, submittedAt };
@@ -250,7 +269,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           const unknown = isOutcomeUnknown(err);
           if (unknown) ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
           else ledger.markFailed(id, { httpStatus: err.status, message: err.message });
-          stopped ??= { kind: err instanceof AuthError ? 'auth' : 'forbidden', message: err.message };
+          stop({ kind: err instanceof AuthError ? 'auth' : 'forbidden', message: err.message });
           return { status: 'failed', posts, httpStatus: err.status, issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted: ${err.message}`)] };
         }
         if (err instanceof HttpError && isMissingEndpoint(err)) {
@@ -260,7 +279,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           // looked up first. A lookup that found nothing proves little when the order paths answer 404.
           if (sawUnknown || decision.action === 'lookup') ledger.markUnknown(id, { httpStatus: err.status, message: err.message });
           else ledger.markRejected(id, { httpStatus: err.status, requestId: err.requestId ?? null, message: err.message });
-          stopped ??= { kind: 'no_endpoint', message: missingEndpointMessage(err) };
+          stop({ kind: 'no_endpoint', message: missingEndpointMessage(err) });
           return {
             status: 'failed',
             posts,
@@ -271,6 +290,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         }
         if (err instanceof HttpError && !isRetryable(err)) {
           guard.record('success');
+          log.recorded();
           if (err.status === 409 && DUPLICATE_MESSAGE.test(err.message) && (sawUnknown || (decision.previous !== null && LOOKUP_STATES.has(decision.previous.state)))) {
             // Ours: an earlier POST of this very order was stored although its answer never came back.
             const found = await lookup(id);
@@ -285,8 +305,10 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         }
         if (!isRetryable(err)) throw err;
         guard.record('failure');
+        log.recorded(err);
         lastStatus = err instanceof HttpError ? err.status : undefined;
-        lastProblem = err instanceof Error ? err.message : String(err);
+        // By cause: an API that answered 429 was reached; it refused for now.
+        lastProblem = describeApiTrouble(err);
         if (isOutcomeUnknown(err)) {
           sawUnknown = true;
           mustLookUp = true;
@@ -301,12 +323,14 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
     if (sawUnknown || mustLookUp) ledger.markUnknown(id, { httpStatus: lastStatus ?? null, message: lastProblem });
     else if (posts > 0) ledger.markFailed(id, { httpStatus: lastStatus ?? null, message: lastProblem });
-    if (posts === 0 && stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
+    // Read afresh: stop() may have run in the awaits above, which the compiler's narrowing does not see.
+    const reason = stoppedReason();
+    if (posts === 0 && reason) return notSent(job, `the run stopped early (${reason.message}).`);
     return {
       status: 'failed',
       posts,
       httpStatus: lastStatus,
-      issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted after ${posts} attempt${posts === 1 ? '' : 's'} (${lastProblem}). Run the import again: it checks whether the order arrived before sending it again.`)],
+      issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not accepted after ${posts} attempt${posts === 1 ? '' : 's'}: ${lastProblem}. Run the import again: it checks whether the order arrived before sending it again.`)],
     };
   }
 
@@ -335,7 +359,26 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   if (unsent.length > 0) ledger.releaseUnsent(unsent);
   if (crashed) throw crashed.error;
   const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
+  log.finished({ ...countOutcomes(outcomes), unknown: countUnknown(jobs, outcomes, ledger), ...(stopped ? { stopped } : {}) });
   return stopped ? { outcomes, stopped } : { outcomes };
+}
+
+function countOutcomes(outcomes: readonly SubmitOutcome[]): { byStatus: Record<string, number>; posts: number } {
+  const byStatus: Record<string, number> = {};
+  let posts = 0;
+  for (const o of outcomes) {
+    byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
+    posts += o.posts;
+  }
+  return { byStatus, posts };
+}
+
+/** Failed orders the ledger holds as unknown (maybe stored): the next run looks each one up first. */
+function countUnknown(jobs: readonly SubmissionJob[], outcomes: readonly SubmitOutcome[], ledger: Ledger): number {
+  const ids = new Set(jobs.flatMap((job, i) => (outcomes[i]!.status === 'failed' ? [job.payload.orderDetails.customerOrderId] : [])));
+  let unknown = 0;
+  for (const id of ids) if (ledger.get(id)?.state === 'unknown') unknown++;
+  return unknown;
 }
 
 function unreachable(): never {

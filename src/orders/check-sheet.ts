@@ -94,7 +94,7 @@ export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: Mapp
     const finished = finishDraft(d, plan, ctx.now.getTime());
     const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
     const issues = plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues];
-    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, issues, finished.isValid ? payloads : null);
+    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, issues, payloads);
     drafts[i] = undefined; // let the draft go as soon as its order is finished
   }
 
@@ -119,27 +119,33 @@ export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: Mapp
 
 /**
  * A checked order. Its payload is built when read, from the stored rows, so that a million-row
- * `validate` does not hold 300,000 payloads it never uses. Each read builds a fresh object.
+ * `validate` does not hold 300,000 payloads it never uses. Each read builds a fresh object. Every
+ * order shares the sheet's one PayloadSource (one reference each, no payload kept): an invalid one
+ * may still be rebuilt as of another instant (payloadAsOf).
  */
 class SheetOrder implements CheckedOrder {
-  readonly #payloads: PayloadSource | null;
+  readonly #payloads: PayloadSource;
 
   constructor(
     public customerOrderId: string | null,
     public rows: number[],
     public status: ValidationStatus,
     public issues: Issue[],
-    payloads: PayloadSource | null,
+    payloads: PayloadSource,
   ) {
     this.#payloads = payloads;
   }
 
   get payload(): CreateOrderPayload | undefined {
-    return this.#payloads?.build(this.customerOrderId, this.rows);
+    return this.status === 'valid' ? this.#payloads.build(this.customerOrderId, this.rows) : undefined;
+  }
+
+  payloadAsOf(nowMs: number): CreateOrderPayload | undefined {
+    return this.#payloads.build(this.customerOrderId, this.rows, nowMs);
   }
 }
 
-/** Rebuilds a valid order from its stored rows, with the same checks, and turns it into its payload. */
+/** Rebuilds an order from its stored rows, with the same checks (as of the run's now, or another instant), and turns it into its payload. */
 class PayloadSource {
   constructor(
     private readonly plan: SheetPlan,
@@ -147,10 +153,10 @@ class PayloadSource {
     private readonly nowMs: number,
   ) {}
 
-  build(customerOrderId: string | null, rows: readonly number[]): CreateOrderPayload | undefined {
+  build(customerOrderId: string | null, rows: readonly number[], nowMs = this.nowMs): CreateOrderPayload | undefined {
     const d = new OrderDraft(customerOrderId, 0, this.plan.slotCount, true);
     for (const row of rows) mergeRow(d, row, this.store.cellsOf(row), this.plan);
-    const finished = finishDraft(d, this.plan, this.nowMs);
+    const finished = finishDraft(d, this.plan, nowMs);
     return finished.isValid && finished.totals !== null ? buildPayload(d, this.plan, finished.totals) : undefined;
   }
 }

@@ -25,6 +25,13 @@ export interface CheckedOrder {
   issues: Issue[];
   /** The API payload, present when status is valid. */
   payload?: CreateOrderPayload;
+  /**
+   * The payload the order's rows give when the rules are evaluated as of `nowMs` instead of the
+   * run's now (undefined when the order is invalid then too). Only the orderDate window depends on
+   * the instant: an order invalid today only because its date has aged since it was sent is the
+   * same order it was then (import compares it with the ledger's). Built afresh on every call.
+   */
+  payloadAsOf?(nowMs: number): CreateOrderPayload | undefined;
 }
 
 /** Raw rows kept for writing the result file, in sheet order. */

@@ -179,7 +179,7 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
   }));
   const input = result.report.input[0];
   const notices = [
-    ...(result.apiUnusable ? [`The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API is reachable; nothing is sent twice.`] : []),
+    ...(result.apiUnusable ? [`The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API answers again; nothing is sent twice.`] : []),
     // The outcomes stand (the ledger has them), but the result file is missing: the page must say why.
     ...(result.report.outputErrors ?? []).map((e) => `The outcomes below stand, but ${nameFiles(e.message)}`),
   ];

@@ -1,0 +1,182 @@
+/**
+ * The ledger's knowledge comes before verdicts that depend on when the check runs, against the real
+ * sandbox on a frozen clock: an order this tool sent (or may have sent) is not judged invalid because
+ * its orderDate aged past the API's window since, nor because its product ran out since. Its fate
+ * is the ledger's: already_submitted, or looked up before any resend, never "invalid (never sent)".
+ */
+import { writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importFiles, type ImportOptions } from '../../src/commands/import.js';
+import type { JsonOrder } from '../../src/commands/json-report.js';
+import { importExitCode } from '../../src/commands/outcome.js';
+import { openLedger } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { useTempDir } from '../report/temp-dir.js';
+
+const at = useTempDir('ledger-first');
+const START = new Date('2026-11-20T12:00:00Z');
+const DAY_MS = 86_400_000;
+const HEADER = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,name,quantity,unitPrice,salesTax,subTotal,grandTotal';
+
+let sandbox: SandboxHandle | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+/** A sandbox whose clock moves only when told; PRD-LOW has 2 units in all. */
+async function start(): Promise<SandboxHandle> {
+  const inventory = at(`inventory-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(inventory, JSON.stringify([
+    { productId: 'PRD-1001', fulfillmentCenters: [{ id: 'FC-1', availableQuantity: 500 }] },
+    { productId: 'PRD-LOW', fulfillmentCenters: [{ id: 'FC-1', availableQuantity: 2 }] },
+  ]));
+  sandbox = await startSandbox({ port: 0, startTime: START, freezeClock: true, inventoryPath: inventory });
+  return sandbox;
+}
+
+/** Moves the sandbox's clock over HTTP, as a script would. */
+async function advanceHours(sb: SandboxHandle, hours: number): Promise<void> {
+  const res = await fetch(`${sb.url}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceHours: hours }) });
+  expect(res.status).toBe(200);
+}
+
+interface SheetOrder { id: string; orderDate: Date; address?: string; product?: string }
+
+function writeSheet(path: string, orders: SheetOrder[]): string {
+  const rows = orders.map((o) => `${o.id},${o.orderDate.toISOString()},OtherMarketplace,Ann Lee,${o.address ?? '1 Main St'},Springfield,IL,62704,US,217-555-0134,${o.product ?? 'PRD-1001'},1,Item,1,5.00,0.50,5.00,5.50`);
+  writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
+  return path;
+}
+
+/** Each run checks dates as of the sandbox's clock, as a cron job on the API's time would. */
+function options(sb: SandboxHandle, overrides: Partial<ImportOptions>): ImportOptions {
+  return {
+    files: [],
+    context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+    connection: { auth: 'oauth', baseUrl: sb.url, clientId: sb.clientId, clientSecret: sb.clientSecret },
+    useSandbox: false,
+    concurrency: 2,
+    maxAttempts: 2,
+    dryRun: false,
+    ledgerPath: at('ledger.db'),
+    logger: silentLogger,
+    backoff: { baseMs: 1, maxMs: 5 },
+    ...overrides,
+  };
+}
+
+/** Faults switched on once the online checks are done, just before the first POST. */
+function faultsAtFirstSend(sb: SandboxHandle, faults: Parameters<SandboxHandle['setFaults']>[0]): ImportOptions['orderProgress'] {
+  return { start: () => sb.setFaults(faults), tick: () => undefined, stop: () => undefined };
+}
+
+function stateOf(ledgerPath: string, id: string) {
+  const ledger = openLedger(ledgerPath, { logger: silentLogger });
+  try {
+    return ledger.get(id);
+  } finally {
+    ledger.close();
+  }
+}
+
+const only = (report: { orders: unknown[] }) => (report.orders as JsonOrder[])[0]!;
+
+describe('an order whose outcome is unknown, re-imported after its orderDate aged past 30 days', () => {
+  it('is looked up, found and reported accepted: no second POST, the ledger accepted, exit 0', async () => {
+    const sb = await start();
+    const ledgerPath = at('lost-ledger.db');
+    const file = writeSheet(at('lost.csv'), [{ id: 'K-a', orderDate: new Date(sb.now().getTime() - 29.5 * DAY_MS) }]);
+
+    // The POST reaches the API and the order is stored, but its reply is lost, and so are the lookups.
+    const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { lostReplyRate: 1, paths: ['/api/v0/orders'] }) }));
+    expect(first.report.summary).toEqual({ failed: 1 });
+    expect(stateOf(ledgerPath, 'K-a')?.state).toBe('unknown');
+    expect(sb.stats()).toMatchObject({ orders: 1, postsReceived: 1, duplicatesRejected: 0 });
+
+    sb.setFaults({});
+    await advanceHours(sb, 24);
+    const again = await importFiles(options(sb, { files: [file], ledgerPath }));
+
+    expect(again.report.summary).toEqual({ accepted: 1 });
+    expect(only(again.report).issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(only(again.report).requestId).toEqual(expect.any(String));
+    expect(stateOf(ledgerPath, 'K-a')?.state).toBe('accepted');
+    expect(sb.stats()).toMatchObject({ orders: 1, postsReceived: 1, duplicatesRejected: 0 });
+    expect(importExitCode(again)).toBe(0);
+  });
+
+  it('the API does not hold it: the lookup finds nothing, it is sent once more and the API refuses it as too old (rejected)', async () => {
+    const sb = await start();
+    const ledgerPath = at('reset-ledger.db');
+    const file = writeSheet(at('reset.csv'), [{ id: 'K-b', orderDate: new Date(sb.now().getTime() - 29.5 * DAY_MS) }]);
+
+    // Connections dropped before anything is stored: the outcome is unknown to the tool, and nothing is stored.
+    const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
+    expect(first.report.summary).toEqual({ failed: 1 });
+    expect(stateOf(ledgerPath, 'K-b')?.state).toBe('unknown');
+    expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 1 });
+
+    sb.setFaults({});
+    await advanceHours(sb, 24);
+    const again = await importFiles(options(sb, { files: [file], ledgerPath }));
+
+    expect(again.report.summary).toEqual({ rejected: 1 });
+    expect(only(again.report).httpStatus).toBe(400);
+    expect(only(again.report).issues).toContainEqual(expect.objectContaining({ code: 'api_rejected', severity: 'error', message: expect.stringMatching(/orderDate/) }));
+    expect(stateOf(ledgerPath, 'K-b')?.state).toBe('rejected');
+    expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 2 });
+    expect(importExitCode(again)).toBe(1);
+  });
+});
+
+describe('an accepted order imported again a day later', () => {
+  it('after its orderDate aged past 30 days: already_submitted with its requestId and submittedAt, exit 0; edited, today\'s verdict stands', async () => {
+    const sb = await start();
+    const ledgerPath = at('aged-ledger.db');
+    const orderDate = new Date(sb.now().getTime() - 29.5 * DAY_MS);
+    const file = writeSheet(at('aged.csv'), [{ id: 'AG-1', orderDate }]);
+    const first = await importFiles(options(sb, { files: [file], ledgerPath }));
+    expect(first.report.summary).toEqual({ accepted: 1 });
+
+    await advanceHours(sb, 24);
+    const again = await importFiles(options(sb, { files: [file], ledgerPath }));
+    expect(again.report.summary).toEqual({ already_submitted: 1 });
+    expect(only(again.report).issues).toEqual([]);
+    expect(only(again.report).requestId).toBe(only(first.report).requestId);
+    expect(only(again.report).submittedAt).toBe(only(first.report).submittedAt);
+    expect(sb.stats().postsReceived).toBe(1);
+    expect(importExitCode(again)).toBe(0);
+
+    // Another order under the same id (another address): not the one the ledger holds, so its age counts.
+    writeSheet(file, [{ id: 'AG-1', orderDate, address: '9 Elm St' }]);
+    const edited = await importFiles(options(sb, { files: [file], ledgerPath }));
+    expect(edited.report.summary).toEqual({ invalid: 1 });
+    expect(only(edited.report).issues).toContainEqual(expect.objectContaining({ code: 'order_date_too_old', severity: 'error' }));
+    expect(sb.stats().postsReceived).toBe(1);
+  });
+
+  it('after other orders used up its product: already_submitted, exit 0; a new order for it is still out_of_stock', async () => {
+    const sb = await start();
+    const ledgerPath = at('stock-ledger.db');
+    const orderDate = new Date(sb.now().getTime() - DAY_MS);
+    const file = writeSheet(at('stock-a.csv'), [{ id: 'ST-1', orderDate, product: 'PRD-LOW' }]);
+    expect((await importFiles(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
+    // Another sheet takes the last unit (another ledger: another team's tool, or the web shop).
+    const other = writeSheet(at('stock-b.csv'), [{ id: 'ST-2', orderDate, product: 'PRD-LOW' }]);
+    expect((await importFiles(options(sb, { files: [other], ledgerPath: at('other-ledger.db') }))).report.summary).toEqual({ accepted: 1 });
+
+    await advanceHours(sb, 24);
+    const again = await importFiles(options(sb, { files: [file], ledgerPath }));
+    expect(again.report.summary).toEqual({ already_submitted: 1 });
+    expect(only(again.report).issues).toEqual([]);
+    expect(importExitCode(again)).toBe(0);
+
+    const fresh = writeSheet(at('stock-c.csv'), [{ id: 'ST-3', orderDate, product: 'PRD-LOW' }]);
+    const refused = await importFiles(options(sb, { files: [fresh], ledgerPath }));
+    expect(refused.report.summary).toEqual({ invalid: 1 });
+    expect(only(refused.report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
+    expect(sb.stats().postsReceived).toBe(2);
+  });
+});
