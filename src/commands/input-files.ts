@@ -1,6 +1,6 @@
 /** Expands the input arguments: files as given, folders to the order sheets directly inside them. */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { whyNotOrderSheet } from '../sheet/sheet-files.js';
@@ -18,7 +18,22 @@ export interface FolderSheets {
   skipped: SkippedFile[];
 }
 
-/** The order sheets directly inside a folder, and the files that are not (see sheet/sheet-files.ts). */
+/**
+ * Spreadsheet formats the reader cannot take (legacy and binary Excel, OpenDocument, Numbers): in a
+ * folder they are order sheets all the same, so they fail the run as when named directly (the reader
+ * refuses them with unsupported_format and what to save them as) instead of being skipped every night.
+ */
+const UNREADABLE_SHEET_EXTENSIONS: ReadonlySet<string> = new Set(['.xls', '.xlt', '.xlsb', '.ods', '.ots', '.fods', '.numbers']);
+
+/** Lock and hidden files stay skipped whatever their extension (~$orders.xls is Excel's lock file, not a sheet). */
+function isUnreadableSheet(name: string): boolean {
+  return !name.startsWith('~$') && !name.startsWith('.') && UNREADABLE_SHEET_EXTENSIONS.has(extname(name).toLowerCase());
+}
+
+/**
+ * The order sheets directly inside a folder, and the files that are not (see sheet/sheet-files.ts).
+ * Sheets in a format the reader cannot take are among the sheets: reading them fails, with the reason.
+ */
 export function listFolderSheets(dir: string): FolderSheets {
   const files: string[] = [];
   const skipped: SkippedFile[] = [];
@@ -26,7 +41,7 @@ export function listFolderSheets(dir: string): FolderSheets {
   for (const entry of entries) {
     if (!isFile(dir, entry)) continue;
     const file = join(dir, entry.name);
-    const reason = whyNotOrderSheet(dir, entry.name);
+    const reason = isUnreadableSheet(entry.name) ? null : whyNotOrderSheet(dir, entry.name);
     if (reason === null) files.push(file);
     else skipped.push({ file, reason });
   }

@@ -10,7 +10,7 @@ import { EMAIL_PATTERN, countDigits } from '../contract/schemas.js';
 import { severityOf, type IssueCode } from '../issues/index.js';
 import type { ColumnDef, Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
-import type { DateReader } from './dates.js';
+import type { ClockChange, DateReader } from './dates.js';
 import { createEnumMatcher, type EnumMatcher } from './enums.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
@@ -217,7 +217,28 @@ function checkDate(raw: Exclude<CellValue, null>, header: string, dates: DateRea
   if (Number.isNaN(ms)) {
     return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; M/D/YYYY is read as month/day.`);
   }
+  const change = dates.lastClockChange;
+  if (change !== null) return bad('ambiguous_time', clockChangeMessage(header, change, dates), ms);
   return ok(ms);
+}
+
+/** A wall-clock time on a daylight-saving change: which instant was taken, and how to name another. */
+function clockChangeMessage(header: string, change: ClockChange, dates: DateReader): string {
+  const wall = new Date(change.wall).toISOString();
+  const written = `${wall.slice(0, 10)} ${wall.slice(11, wall.endsWith(':00.000Z') ? 16 : 19)}`;
+  const utc = new Date(change.taken).toISOString();
+  const taken = `${dates.formatWithOffset(change.taken)}, which is ${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC`;
+  if (change.kind === 'skipped') {
+    return `${header} ${written} does not exist in ${dates.timezone}: the clocks skip that hour when daylight saving time starts. It was read as ${taken}. If another instant is meant, write the time with its UTC offset.`;
+  }
+  const which = change.other === undefined ? '' : change.taken > change.other ? ', the second time' : ', the first time';
+  const other = change.other === undefined ? '' : ` The other is ${dates.formatWithOffset(change.other)}: write the time with that offset (like ${wall.slice(0, 16)}${offsetText(dates, change.other)}) if it is meant.`;
+  return `${header} ${written} happens twice in ${dates.timezone}: the clocks go back an hour when daylight saving time ends. It was read as ${taken}${which}.${other}`;
+}
+
+/** `-08:00`: the zone's UTC offset at an instant. */
+function offsetText(dates: DateReader, ms: number): string {
+  return /\(([+-]\d{2}:\d{2})\)$/.exec(dates.formatWithOffset(ms))?.[1] ?? '';
 }
 
 function checkEnum(raw: Exclude<CellValue, null>, def: ColumnDef, header: string, matcher: EnumMatcher): CellCheck {

@@ -23,6 +23,20 @@ const ISO = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::
 const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([AaPp])\.?[Mm]\.?)?)?$/;
 const SERIAL = /^\d{1,7}(?:\.\d+)?$/;
 
+/**
+ * A wall-clock time that the zone's clocks skip (spring forward: 02:30 does not exist) or show twice
+ * (fall back: 01:30 happens once in summer time, then again an hour later), and the instant taken.
+ */
+export interface ClockChange {
+  kind: 'skipped' | 'repeated';
+  /** The wall-clock time as written, as UTC milliseconds. */
+  wall: number;
+  /** The instant taken: a skipped time is read with the offset before the change (02:30 becomes 03:30 after it). */
+  taken: number;
+  /** A repeated time: the other instant it names. */
+  other?: number;
+}
+
 export function isValidTimezone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
 }
@@ -38,6 +52,11 @@ export class DateReader {
   private readonly offsetByQuarter = new Map<number, number>();
   private readonly zone: Zone;
   private readonly isUtc: boolean;
+  /**
+   * Set by the last `read` when the value was a wall-clock time the zone skips or repeats (null
+   * otherwise). Read it right after `read`: the next read replaces it.
+   */
+  lastClockChange: ClockChange | null = null;
 
   constructor(readonly timezone: string) {
     this.zone = IANAZone.create(timezone);
@@ -46,6 +65,7 @@ export class DateReader {
 
   /** Epoch milliseconds for a non-blank cell, or NaN when it is not a date. */
   read(raw: Exclude<CellValue, null>, text: string): number {
+    this.lastClockChange = null;
     if (typeof raw === 'number') return this.fromWallClock(excelSerialToWallClock(raw));
     if (raw instanceof Date) return this.fromWallClock(raw.getTime());
     if (typeof raw !== 'string') return Number.NaN;
@@ -57,7 +77,8 @@ export class DateReader {
     if (cached !== undefined) return cached;
     if (this.byText.size >= CACHE_LIMIT) this.byText.clear();
     const ms = this.parseText(text);
-    this.byText.set(detach(text), ms);
+    // A time on a clock change is not remembered: each read of it must report the change again.
+    if (this.lastClockChange === null) this.byText.set(detach(text), ms);
     return ms;
   }
 
@@ -71,12 +92,39 @@ export class DateReader {
       this.offsetByDay.set(day, offset);
     }
     if (!Number.isNaN(offset)) return wallMs - offset * 60_000;
-    // A day with a DST change: let luxon settle gaps and repeated hours.
+    // A day with a DST change: let luxon settle gaps and repeated hours, and say when it had to.
     const w = new Date(wallMs);
-    return DateTime.fromObject(
+    const taken = DateTime.fromObject(
       { year: w.getUTCFullYear(), month: w.getUTCMonth() + 1, day: w.getUTCDate(), hour: w.getUTCHours(), minute: w.getUTCMinutes(), second: w.getUTCSeconds(), millisecond: w.getUTCMilliseconds() },
       { zone: this.zone },
     ).toMillis();
+    this.lastClockChange = this.clockChangeAt(wallMs, day, taken);
+    return taken;
+  }
+
+  /**
+   * Whether a wall-clock time of a day with a clock change is skipped or repeated: it is read with the
+   * offset in force before the change and with the one after; each reading that the zone confirms is
+   * an instant the time names. None: skipped; two: repeated.
+   */
+  private clockChangeAt(wallMs: number, day: number, taken: number): ClockChange | null {
+    const names: number[] = [];
+    for (const offset of [this.zone.offset((day - 1) * DAY_MS), this.zone.offset((day + 2) * DAY_MS)]) {
+      const instant = wallMs - offset * 60_000;
+      if (this.zone.offset(instant) === offset && !names.includes(instant)) names.push(instant);
+    }
+    if (names.length === 0) return { kind: 'skipped', wall: wallMs, taken };
+    if (names.length === 1) return null;
+    const other = names.find((n) => n !== taken);
+    return { kind: 'repeated', wall: wallMs, taken, ...(other === undefined ? {} : { other }) };
+  }
+
+  /** `2026-11-01 01:30 (-08:00)`: an instant in the sheet's zone with its offset, to tell two readings of one wall-clock time apart. */
+  formatWithOffset(ms: number): string {
+    const offset = this.zone.offset(ms);
+    const sign = offset < 0 ? '-' : '+';
+    const abs = Math.abs(offset);
+    return `${this.format(ms).replace(/ \(.*\)$/, '')} (${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)})`;
   }
 
   /**

@@ -229,7 +229,14 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
   const summary = summarize(orders);
   const timings = { selectMs: t1 - t0, fetchMs: t2 - t1, matchMs: t3 - t2, writeMs: t4 - t3 };
-  logger.info({ summary, output, timings }, 'reconciliation written');
+  // Says what happened: a workbook that could not be written is not "written", and the watermark stayed.
+  if (outputErrors.length === 0) logger.info({ summary, output, ...(confirmations ? { confirmations } : {}), timings }, 'reconciliation written');
+  else {
+    logger.error(
+      { summary, output: workbook ?? null, ...(confirmations ? { confirmations } : {}), notWritten: outputErrors.map((e) => e.path), timings },
+      `reconciliation done, but not written: ${outputErrors.map((e) => e.path).join(' and ')} could not be written${gathered.plan ? '; the watermark was not moved, so the next run fetches this window again' : ''}`,
+    );
+  }
   return {
     report: {
       command: 'reconcile',
