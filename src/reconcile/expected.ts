@@ -43,7 +43,8 @@ export function expectOrderFromRecord(record: Pick<OrderRecord, 'payload' | 'sub
 
 /**
  * The expected side of an --orders run: the ledger's record where it holds the order (what was
- * sent, exactly), else what the file's rows say. In the file's order.
+ * sent, exactly), else what the file's rows say (for an order whose rows were not what was sent, its
+ * ID alone: orders-file.ts). In the file's order.
  */
 export function expectedForOrdersFile(ids: readonly string[], fromLedger: ReadonlyMap<string, ExpectedOrder>, fromFile: ReadonlyMap<string, ExpectedOrder>): Map<string, ExpectedOrder> {
   const out = new Map<string, ExpectedOrder>();

@@ -7,12 +7,14 @@
  * The file also says what was sent: its rows are the order's rows as import read them (and its
  * submittedAt column, when import wrote one, when the API accepted it). That is the expected side
  * of an order the ledger does not hold (an import done with another --ledger, or on another machine).
+ * Not so for an order whose issues column holds an error (a change import did not apply, a second copy
+ * with other contents): its rows are not what was sent, and only its ID is taken (notSentBecause).
  */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { DateReader } from '../orders/dates.js';
 import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
-import { cleanText, joinLines, quote, textFromCell } from '../orders/text.js';
+import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from '../orders/text.js';
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, normalizeHeader, type Field } from '../sheet/columns.js';
 import { openSheet } from '../sheet/read-sheet.js';
 import type { CellValue } from '../sheet/types.js';
@@ -57,7 +59,11 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
   for (const notice of sheet.notices ?? []) options.logger.warn({ file }, notice);
   const keys = sheet.headers.map(normalizeHeader);
   const idColumn = keys.findIndex((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId');
-  const statusColumn = keys.indexOf('status');
+  // The result writers put status and issues side by side after the input's columns, which may hold an
+  // issues column of their own (a Fix sheet uploaded again carries its old issues): that pair is the result's.
+  const resultColumn = keys.findLastIndex((k, i) => k === 'status' && keys[i + 1] === 'issues');
+  const statusColumn = resultColumn >= 0 ? resultColumn : keys.indexOf('status');
+  const issuesColumn = resultColumn >= 0 ? resultColumn + 1 : -1;
   if (idColumn < 0) {
     await sheet.rows[Symbol.asyncIterator]().return?.();
     throw new InputError(file, 'missing_column', `${file} has no customerOrderId column: give --orders a result file written by validate or import`);
@@ -82,7 +88,10 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
         status = statusColumn < 0 ? 'accepted' : cellText(row.cells[statusColumn]).toLowerCase();
         statusOf.set(id, status);
       }
-      if (SUBMITTED_STATUSES.has(status)) sent.addRow(id, row.rowNumber, row.cells);
+      if (!SUBMITTED_STATUSES.has(status)) continue;
+      sent.addRow(id, row.rowNumber, row.cells);
+      const doubt = issuesColumn < 0 ? null : notSentBecause(row.cells[issuesColumn]);
+      if (doubt !== null) sent.setNotSent(id, row.rowNumber, doubt);
     }
   }
   const customerOrderIds: string[] = [];
@@ -93,6 +102,32 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
   }
   const expected = sent.finish(options.logger);
   return { file, sha256: sheet.sha256(), rows, customerOrderIds, skipped, hasStatusColumn: statusColumn >= 0, expected };
+}
+
+/**
+ * Import's words, in the issues column, for rows it did not send as they read: an order already sent
+ * with other contents (import/submit.ts alreadySubmitted), and a second copy of an order, with other
+ * contents, in the same run (import/outcomes.ts duplicateOutcome). Both end "this change was not applied".
+ */
+const NOT_APPLIED = /with different contents\b.*\bthis change was not applied/i;
+/** How a warning reads in the issues column (report/issue-text.ts formatIssueLine): `column (warning): ...` or `warning: ...`. */
+const WARNING_LINE = /^(?:warning: |[^:\n]* \(warning\): )/;
+
+/**
+ * Why a row's issues column says the row is not what was sent, or null. The change import did not
+ * apply, or any other error: import writes only warnings on an order it sent as its rows read (an
+ * error beside accepted or already_submitted is a file edited by hand, or another tool's), so an error
+ * there, or the "order has errors on row N" of its other rows, leaves the rows no evidence either.
+ */
+function notSentBecause(value: CellValue | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const read = textFromCell(value, false);
+  if (read.kind !== 'text') return null;
+  const lines = nonBlankLines(read.text);
+  if (lines.some((line) => NOT_APPLIED.test(line))) return 'its issues column says the change was not applied (the API holds the order as it was sent before)';
+  const error = lines.find((line) => !WARNING_LINE.test(line));
+  if (error === undefined) return null;
+  return `its issues column holds an error (${quote(error)}): its rows may not be what was sent`;
 }
 
 /** Why a cell the file holds could not be read as what import sent. */
@@ -120,6 +155,8 @@ interface SentDraft {
   problem: OrderProblem | null;
   /** A line could not be read (or the file has no line columns): the order's lines are unknown. */
   isLinesUnknown: boolean;
+  /** The first row whose issues say the order's rows are not what was sent: nothing but the ID is taken then. */
+  notSent: { row: number; why: string } | null;
 }
 
 const LINE_FIELDS = ['customerLineItemId', 'productId', 'quantity'] as const;
@@ -155,7 +192,7 @@ class SentOrderReader {
   addRow(id: string, row: number, cells: readonly CellValue[]): void {
     let draft = this.drafts.get(id);
     if (!draft) {
-      draft = { expected: emptyExpected(id), problem: null, isLinesUnknown: !this.hasLineColumns };
+      draft = { expected: emptyExpected(id), problem: null, isLinesUnknown: !this.hasLineColumns, notSent: null };
       this.drafts.set(id, draft);
     }
     const d = draft;
@@ -202,7 +239,13 @@ class SentOrderReader {
     });
   }
 
-  /** The expected orders; one warning for each order with a cell that could not be read. */
+  /** The order's rows are not what was sent (see notSentBecause): the first row that says so is kept. */
+  setNotSent(id: string, row: number, why: string): void {
+    const draft = this.drafts.get(id);
+    if (draft) draft.notSent ??= { row, why };
+  }
+
+  /** The expected orders; one warning for each order with a cell that could not be read, or rows that are not what was sent. */
   finish(logger: Logger): Map<string, ExpectedOrder> {
     const out = new Map<string, ExpectedOrder>();
     if (!this.hasLineColumns && this.drafts.size > 0) {
@@ -210,7 +253,17 @@ class SentOrderReader {
       const missing = fields.length > 1 ? `${fields.slice(0, -1).join(', ')} or ${fields.at(-1)!}` : fields[0]!;
       logger.warn({ file: this.file }, `${this.file} has no ${missing} column: the lines of its orders are taken from the API as they are, unchecked.`);
     }
-    for (const [id, { expected, problem, isLinesUnknown }] of this.drafts) {
+    for (const [id, { expected, problem, isLinesUnknown, notSent }] of this.drafts) {
+      if (notSent !== null) {
+        // As for an order whose lines are unknown, with no amounts, dates or marketplaceOrderId either:
+        // the API's own copy is all there is (its read carries no marketplaceOrderId, api-spec.md 2.2).
+        logger.warn(
+          { file: this.file, row: notSent.row, customerOrderId: id },
+          `${this.file} row ${notSent.row}: ${notSent.why}, so only the ID of order ${id} is taken from the file: its lines and amounts are the API's, unchecked, and it has no marketplaceOrderId (blank in the confirmations).`,
+        );
+        out.set(id, { ...emptyExpected(id), hasLines: false });
+        continue;
+      }
       if (isLinesUnknown) {
         expected.lines = [];
         expected.hasLines = false;
