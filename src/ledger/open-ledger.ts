@@ -11,7 +11,10 @@ import { LedgerBusyError, LedgerError } from './errors.js';
 import { OrderStore } from './order-store.js';
 import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
-import { migrateSchema, SchemaTooNewError } from './schema.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion, SchemaTooNewError } from './schema.js';
+
+/** How long opening waits for another process that is upgrading the ledger's schema. */
+const MIGRATION_WAIT_MS = 120_000;
 import { openDatabase } from './sqlite.js';
 import type { AcquireRunLockOptions, Durability, Ledger, LedgerOptions, RunLock } from './types.js';
 
@@ -34,7 +37,16 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     // WAL: readers (the web app's history) never block the run's writes, and a commit is one append.
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+    const found = readSchemaVersion(db);
+    if (found > 0 && found < MIGRATIONS.length) {
+      logger.info({ ledger: fullPath, from: found, to: MIGRATIONS.length }, 'upgrading the ledger to this version of order-batch (once; a big ledger takes a few seconds)');
+    }
+    // Another process may be upgrading it right now (one transaction, seconds on a big ledger):
+    // wait for that rather than fail after the usual few seconds.
+    if (found < MIGRATIONS.length) db.pragma(`busy_timeout = ${Math.max(busyTimeoutMs, MIGRATION_WAIT_MS)}`);
     const applied = migrateSchema(db);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     if (applied.length > 0) logger.debug({ ledger: fullPath, versions: applied }, 'ledger schema migrated');
   } catch (error) {
     db?.close();
@@ -93,6 +105,7 @@ class SqliteLedger implements Ledger {
   markFailed: Ledger['markFailed'] = (id, info = {}) => this.orders.markOutcome(id, 'failed', info);
   get: Ledger['get'] = (id) => this.orders.get(id);
   getMany: Ledger['getMany'] = (ids) => this.orders.getMany(ids);
+  statesOf: Ledger['statesOf'] = (ids) => this.orders.statesOf(ids);
   listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.listSubmittedSince(since);
   pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.pagesSubmittedSince(since, pageSize);
   summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since, countUpTo) => this.orders.summarizeSubmittedSince(since, countUpTo);

@@ -61,6 +61,7 @@ export class OrderStore {
   private readonly earliestSince: Statement<[string], string>;
   private readonly countSince: Statement<[string, number], number>;
   private readonly earliestOrderDate: Statement<[string], string | null>;
+  private readonly orderDatesUnrecorded: Statement<[string], unknown>;
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   /** `SELECT <columns> ... WHERE customer_order_id IN (?, ...)`, prepared once per columns and count of ids. */
@@ -122,6 +123,11 @@ export class OrderStore {
     this.earliestOrderDate = db
       .prepare<[string], string | null>(`SELECT min(order_date) FROM orders INDEXED BY orders_accepted_by_submitted_at
         WHERE state = 'accepted' AND submitted_at >= ?`)
+      .pluck();
+    // Orders recorded before the column existed (schema version 2): their orderDate is in the payload.
+    this.orderDatesUnrecorded = db
+      .prepare<[string], unknown>(`SELECT json_extract(payload, '$.orderDetails.orderDate') FROM orders INDEXED BY orders_accepted_by_submitted_at
+        WHERE state = 'accepted' AND submitted_at >= ? AND order_date IS NULL`)
       .pluck();
     this.selectPage = db.prepare(`SELECT * FROM orders WHERE customer_order_id > @after
       AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY customer_order_id LIMIT @limit`);
@@ -217,6 +223,17 @@ export class OrderStore {
     return found;
   }
 
+  /** Each known order's state, read alone (no payload parsed). */
+  statesOf(customerOrderIds: Iterable<string>): Map<string, OrderState> {
+    const ids = [...new Set(customerOrderIds)];
+    const found = new Map<string, OrderState>();
+    for (let start = 0; start < ids.length; start += IN_CHUNK) {
+      const chunk = ids.slice(start, start + IN_CHUNK);
+      for (const row of this.selectByIds<Pick<OrderRow, 'customer_order_id' | 'state'>>('customer_order_id, state', chunk.length).all(...chunk)) found.set(row.customer_order_id, row.state);
+    }
+    return found;
+  }
+
   listSubmittedSince(since: Date | string): OrderRecord[] {
     return this.selectSince.all(new Date(since).toISOString()).map(toRecord);
   }
@@ -252,7 +269,13 @@ export class OrderStore {
 
   /** The earliest orderDate (as ISO 8601 UTC) of the records listSubmittedSince would give; null when none has one. */
   earliestOrderDateSince(since: Date | string): string | null {
-    return this.earliestOrderDate.get(new Date(since).toISOString()) ?? null;
+    const from = new Date(since).toISOString();
+    let earliest = this.earliestOrderDate.get(from) ?? null;
+    for (const raw of this.orderDatesUnrecorded.all(from)) {
+      const instant = orderDateColumn(raw);
+      if (instant !== null && (earliest === null || instant < earliest)) earliest = instant;
+    }
+    return earliest;
   }
 
   /** Keyset pages rather than one open cursor: better-sqlite3 forbids writes on a connection while it iterates. */

@@ -91,14 +91,10 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     description: "orders.order_date: the payload's orderDate as a UTC instant, for reconcile's tracking window",
     up(db) {
+      // Adding a column rewrites no row: a ledger of a million orders upgrades at once. Orders recorded
+      // before keep none; earliestOrderDateSince reads theirs from the payload (a month on, they have
+      // left reconcile's default selection).
       db.exec('ALTER TABLE orders ADD COLUMN order_date TEXT');
-      // The orderDate as the API reads it (an offset or none), which SQLite's date functions do not all take.
-      const rows = db.prepare<[], { id: number; orderDate: unknown }>("SELECT rowid AS id, json_extract(payload, '$.orderDetails.orderDate') AS orderDate FROM orders").all();
-      const update = db.prepare<[string, number]>('UPDATE orders SET order_date = ? WHERE rowid = ?');
-      for (const { id, orderDate } of rows) {
-        const instant = orderDateColumn(orderDate);
-        if (instant !== null) update.run(instant, id);
-      }
       // The earliest order date of reconcile's selection (accepted since a time) from the index alone.
       db.exec(`CREATE INDEX orders_accepted_by_submitted_at ON orders (submitted_at, order_date) WHERE state = 'accepted'`);
     },

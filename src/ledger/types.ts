@@ -195,6 +195,8 @@ export interface Ledger {
   get(customerOrderId: string): OrderRecord | null;
   /** Records by id (absent ids are absent from the map); any number of ids. */
   getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord>;
+  /** The state of each order the ledger holds, without reading the rest of its record. */
+  statesOf(customerOrderIds: Iterable<string>): Map<string, OrderState>;
   /** Accepted orders with submittedAt at or after `since`, oldest first. */
   listSubmittedSince(since: Date | string): OrderRecord[];
   /**

@@ -108,6 +108,9 @@ export class DateReader {
    * an instant the time names. None: skipped; two: repeated.
    */
   private clockChangeAt(wallMs: number, day: number, taken: number): ClockChange | null {
+    // Midnight is a date without a time (or the start of the day, written out): the start of that day
+    // is meant, whenever it begins (00:00 skipped: 01:00), and nothing needs saying.
+    if (wallMs % DAY_MS === 0) return null;
     const names: number[] = [];
     for (const offset of [this.zone.offset((day - 1) * DAY_MS), this.zone.offset((day + 2) * DAY_MS)]) {
       const instant = wallMs - offset * 60_000;

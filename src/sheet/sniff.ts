@@ -227,15 +227,11 @@ function notSheetByName(file: string, ext: string): InputError {
 
 /** A file whose name promises another format is refused with what it really is and the name to give it. */
 function checkExtension(file: string, ext: string, kind: Sniffed['kind']): void {
-  if (NOT_SHEET_EXTENSIONS.has(ext)) {
-    if (kind === 'xlsx') {
-      throw new InputError(file, 'unsupported_format', `${file} is really an Excel workbook (.xlsx) although its name ends in ${ext}: rename it to ${withExtension(file, '.xlsx')} and try again`);
-    }
-    throw notSheetByName(file, ext);
-  }
-  if (kind === 'xlsx' && (TEXT_EXTENSIONS.has(ext) || OTHER_SHEET_EXTENSIONS.has(ext))) {
+  const isWrongName = NOT_SHEET_EXTENSIONS.has(ext) || TEXT_EXTENSIONS.has(ext) || OTHER_SHEET_EXTENSIONS.has(ext);
+  if (kind === 'xlsx' && isWrongName) {
     throw new InputError(file, 'unsupported_format', `${file} is really an Excel workbook (.xlsx) although its name ends in ${ext}: rename it to ${withExtension(file, '.xlsx')} and try again`);
   }
+  if (NOT_SHEET_EXTENSIONS.has(ext)) throw notSheetByName(file, ext);
   if (kind === 'csv' && (XLSX_EXTENSIONS.has(ext) || OTHER_SHEET_EXTENSIONS.has(ext))) {
     throw new InputError(file, 'unsupported_format', `${file} is really a text (CSV) file although its name ends in ${ext}: rename it to ${withExtension(file, '.csv')} and try again`);
   }

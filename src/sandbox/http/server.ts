@@ -102,7 +102,8 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
       return;
     }
     r.sbType = type;
-    if (path.startsWith('/sandbox/')) {
+    // The route the router matched, not the raw path: it decodes /%73andbox/reset to a control route too.
+    if ((request.routeOptions.url ?? path).startsWith('/sandbox/')) {
       const secFetchSite = request.headers['sec-fetch-site'];
       const refusal = refuseForeignCaller({
         method: request.method,
