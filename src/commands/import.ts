@@ -10,16 +10,18 @@ import {
   checkOrderOnline,
   fetchOnlineFacts,
   isInvalidOnlyByAge,
+  isSentAsIs,
   isSentByThisTool,
   payloadOfAgedOrder,
   withoutAgeErrors,
   type OnlineFacts,
 } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
-import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
+import { contentsChangedIssue, isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { ApiUnusableError, describeFileSystemError, fileSystemErrorCode } from '../errors.js';
+import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
@@ -165,6 +167,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ),
     );
     const isOurs = (id: string) => isSentByThisTool(known.get(id));
+    const sentAsIs = new Map<string, boolean>();
+    const isSentAsIsNow = (payload: CreateOrderPayload) => {
+      const id = payload.orderDetails.customerOrderId;
+      let is = sentAsIs.get(id);
+      if (is === undefined) sentAsIs.set(id, (is = isSentAsIs(known.get(id), payload)));
+      return is;
+    };
 
     // order.payload is rebuilt from the stored rows on every read: take it once. An aged order the
     // ledger holds with these very contents goes the way of one it holds, without its date error.
@@ -189,7 +198,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       facts = await fetchOnlineFacts({
         client: connection.client,
         // Orders this tool sent are not judged on today's facts: nothing to look up for them.
-        payloads: candidates.flatMap((c) => (isOurs(c.payload.orderDetails.customerOrderId) ? [] : [c.payload])),
+        payloads: candidates.flatMap((c) => (isSentAsIsNow(c.payload) ? [] : [c.payload])),
         maxAttempts: options.maxAttempts,
         concurrency: options.concurrency,
         logger,
@@ -207,7 +216,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
         continue;
       }
-      const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, isOurs);
+      const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, isOurs, isSentAsIsNow);
       if (hasErrors(online)) {
         state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
         continue;
@@ -215,9 +224,14 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       const id = payload.orderDetails.customerOrderId;
       if (options.dryRun) {
         const record = known.get(id);
-        state.outcomes[index] = record?.state === 'accepted'
-          ? outcomeView('already_submitted', [...issues], { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined })
-          : outcomeView('valid', [...issues, ...online]);
+        if (record?.state === 'accepted') {
+          // As the real run would say: an edit of an order already sent is not applied.
+          const isChanged = !isSentAsIsNow(payload);
+          const view = { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined };
+          state.outcomes[index] = outcomeView('already_submitted', isChanged ? [...issues, contentsChangedIssue(sheetColumnsOf(state.sheet), order, id)] : [...issues], view, isChanged);
+        } else {
+          state.outcomes[index] = outcomeView('valid', [...issues, ...online]);
+        }
         continue;
       }
       jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });

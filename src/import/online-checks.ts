@@ -129,6 +129,11 @@ export function payloadOfAgedOrder(order: CheckedOrder, record: OrderRecord | un
   return payload !== undefined && hashPayload(payload) === record.payloadHash ? payload : undefined;
 }
 
+/** The ledger holds this very payload as sent (it may be stored): its hash is the record's. */
+export function isSentAsIs(record: OrderRecord | undefined, payload: CreateOrderPayload): boolean {
+  return record !== undefined && isSentByThisTool(record) && record.payloadHash === hashPayload(payload);
+}
+
 /** Some error, and every error an order_date_too_old. */
 export function isInvalidOnlyByAge(issues: readonly Issue[]): boolean {
   const errors = issues.filter((i) => i.severity === 'error');
@@ -141,10 +146,12 @@ export function withoutAgeErrors(issues: readonly Issue[]): Issue[] {
 }
 
 /**
- * API-side issues of one valid order. `isOurs(id)` says the ledger shows this tool sent the order:
- * then it is not judged on today's facts at all (an existing order with its id is its own; stock
- * used up or a product withdrawn since it was sent does not concern an order already stored, and
- * one whose outcome is unknown is looked up before any resend, which the API then judges).
+ * API-side issues of one valid order. `isOurs(id)` says the ledger shows this tool sent an order of
+ * that id: then an existing order is not an error (the caller reports it already_submitted).
+ * `isSentAsIs(payload)` says the ledger holds this very payload as sent (isSentAsIs below): then it
+ * is not judged on today's facts at all (stock used up or a product withdrawn since it was sent does
+ * not concern an order already stored, and one whose outcome is unknown is looked up before any
+ * resend, which the API then judges). An order edited since is checked like any new one.
  */
 export function checkOrderOnline(
   order: CheckedOrder,
@@ -152,9 +159,10 @@ export function checkOrderOnline(
   sheet: SheetColumns,
   facts: OnlineFacts,
   isOurs: (customerOrderId: string) => boolean,
+  isSentAsIs: (payload: CreateOrderPayload) => boolean = () => false,
 ): Issue[] {
   const issues: Issue[] = [];
-  if (!payload || isOurs(payload.orderDetails.customerOrderId)) return issues;
+  if (!payload || isSentAsIs(payload)) return issues;
   payload.orderDetails.lineItems.forEach((line, index) => {
     const row = rowOfLine(order, index);
     const item = facts.products.get(line.productId);
@@ -165,7 +173,7 @@ export function checkOrderOnline(
     }
   });
   const id = payload.orderDetails.customerOrderId;
-  if (facts.existingOrderIds.has(id)) {
+  if (facts.existingOrderIds.has(id) && !isOurs(id)) {
     issues.push(issueAt(sheet, order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" already exists in the fulfillment network and was not sent by this tool: use a new customerOrderId if this is a different order.`));
   }
   return issues;

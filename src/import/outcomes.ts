@@ -5,7 +5,8 @@
  */
 import type { HttpError } from '../api/errors.js';
 import type { Issue } from '../issues/index.js';
-import { fieldOfApiPath, issueAt, rowOfLine } from './sheet-cells.js';
+import type { CheckedOrder } from '../orders/types.js';
+import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
 import type { SubmissionJob, SubmitOutcome } from './submit.js';
 
 /** The API's 409 for a customerOrderId it already holds (api-spec section 7). */
@@ -107,4 +108,15 @@ function detailErrors(body: unknown): { field?: string; message: string }[] {
   return errors
     .filter((e): e is { field?: unknown; message: unknown } => typeof e === 'object' && e !== null && 'message' in e)
     .map((e) => ({ field: typeof e.field === 'string' ? e.field : undefined, message: String(e.message) }));
+}
+
+/** The error of an order this tool already sent with other contents: the change was not applied. */
+export function contentsChangedIssue(sheet: SheetColumns, order: CheckedOrder, customerOrderId: string): Issue {
+  return issueAt(
+    sheet,
+    order.rows[0] ?? null,
+    'customerOrderId',
+    'already_exists',
+    `Order "${customerOrderId}" was already sent by this tool with different contents; the fulfillment network keeps the first version, so this change was not applied. Use a new customerOrderId for a different order.`,
+  );
 }

@@ -19,7 +19,7 @@ import { LOOKUP_STATES } from '../ledger/intent.js';
 import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
-import { DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues, unusableAnswerMessage } from './outcomes.js';
+import { contentsChangedIssue, DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues, unusableAnswerMessage } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
 import { createSendLog } from './send-log.js';
 import { issueAt, type SheetColumns } from './sheet-cells.js';
@@ -180,7 +180,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     const record = ledger.get(id) ?? decision.record;
     const issues: Issue[] = [];
     if (decision.payloadChanged) {
-      issues.push(issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'already_exists', `Order "${id}" was already sent by this tool with different contents; the fulfillment network keeps the first version, so this change was not applied. Use a new customerOrderId for a different order.`));
+      issues.push(contentsChangedIssue(job.sheet, job.order, id));
     }
     return {
       status: 'already_submitted',
@@ -377,7 +377,7 @@ function countOutcomes(outcomes: readonly SubmitOutcome[]): { byStatus: Record<s
 function countUnknown(jobs: readonly SubmissionJob[], outcomes: readonly SubmitOutcome[], ledger: Ledger): number {
   const ids = new Set(jobs.flatMap((job, i) => (outcomes[i]!.status === 'failed' ? [job.payload.orderDetails.customerOrderId] : [])));
   let unknown = 0;
-  for (const id of ids) if (ledger.get(id)?.state === 'unknown') unknown++;
+  for (const state of ledger.statesOf(ids).values()) if (state === 'unknown') unknown++;
   return unknown;
 }
 
