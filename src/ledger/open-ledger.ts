@@ -44,9 +44,9 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     }
     // Another process may be upgrading it right now (one transaction, seconds on a big ledger):
     // wait for that rather than fail after the usual few seconds.
-    if (found < MIGRATIONS.length) db.pragma(`busy_timeout = ${Math.max(busyTimeoutMs, MIGRATION_WAIT_MS)}`);
+    if (found < MIGRATIONS.length) db.exec(`PRAGMA busy_timeout = ${Math.max(busyTimeoutMs, MIGRATION_WAIT_MS)}`);
     const applied = migrateSchema(db);
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     if (applied.length > 0) logger.debug({ ledger: fullPath, versions: applied }, 'ledger schema migrated');
   } catch (error) {
     db?.close();
