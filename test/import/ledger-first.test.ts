@@ -3,8 +3,10 @@
  * sandbox on a frozen clock: an order this tool sent (or may have sent) is not judged invalid because
  * its orderDate aged past the API's window since, nor because its product ran out since. Its fate
  * is the ledger's: already_submitted, or looked up before any resend, never "invalid (never sent)".
+ * Edited since it was sent, an order is judged as any new one (and a dry run says the edit would not
+ * be applied).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import type { JsonOrder } from '../../src/commands/json-report.js';
@@ -25,12 +27,13 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-/** A sandbox whose clock moves only when told; PRD-LOW has 2 units in all. */
+/** A sandbox whose clock moves only when told; PRD-LOW has 2 units in all, PRD-OUT none. */
 async function start(): Promise<SandboxHandle> {
   const inventory = at(`inventory-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(inventory, JSON.stringify([
     { productId: 'PRD-1001', fulfillmentCenters: [{ id: 'FC-1', availableQuantity: 500 }] },
     { productId: 'PRD-LOW', fulfillmentCenters: [{ id: 'FC-1', availableQuantity: 2 }] },
+    { productId: 'PRD-OUT', fulfillmentCenters: [{ id: 'FC-1', availableQuantity: 0 }] },
   ]));
   sandbox = await startSandbox({ port: 0, startTime: START, freezeClock: true, inventoryPath: inventory });
   return sandbox;
@@ -178,5 +181,47 @@ describe('an accepted order imported again a day later', () => {
     expect(refused.report.summary).toEqual({ invalid: 1 });
     expect(only(refused.report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
     expect(sb.stats().postsReceived).toBe(2);
+  });
+});
+
+describe('an order whose first POST stored nothing, edited, imported again', () => {
+  for (const [product, code] of [['PRD-OUT', 'out_of_stock'], ['PRD-NOPE', 'unknown_product']] as const) {
+    it(`to ${product}: is checked online like any order never stored (${code}, invalid, no POST)`, async () => {
+      const sb = await start();
+      const ledgerPath = at(`edited-${product}.db`);
+      const orderDate = new Date(sb.now().getTime() - 3_600_000);
+      const file = writeSheet(at(`u-${product}.csv`), [{ id: 'U-1', orderDate }]);
+      // Connections dropped before anything is stored: the ledger says unknown, the API holds nothing.
+      const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
+      expect(first.report.summary).toEqual({ failed: 1 });
+      expect(stateOf(ledgerPath, 'U-1')?.state).toBe('unknown');
+      const postsBefore = sb.stats().postsReceived;
+      sb.setFaults({});
+
+      writeSheet(file, [{ id: 'U-1', orderDate, product }]);
+      const again = await importFiles(options(sb, { files: [file], ledgerPath }));
+      expect(again.report.summary).toEqual({ invalid: 1 });
+      expect(only(again.report).issues).toContainEqual(expect.objectContaining({ code }));
+      expect(sb.stats().postsReceived).toBe(postsBefore);
+    });
+  }
+});
+
+describe('--dry-run of an order already accepted', () => {
+  it('says an edit would not be applied, as the real run does (already_exists, contents differ); unchanged, no issue', async () => {
+    const sb = await start();
+    const ledgerPath = at('dry.db');
+    const file = writeSheet(at('dry.csv'), [{ id: 'D-1', orderDate: new Date(sb.now().getTime() - 3_600_000) }]);
+    expect((await importFiles(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
+
+    const unchanged = await importFiles(options(sb, { files: [file], ledgerPath, dryRun: true }));
+    expect(only(unchanged.report).status).toBe('already_submitted');
+    expect(only(unchanged.report).issues).toEqual([]);
+
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Ann Lee', 'Ann Leigh'));
+    const edited = await importFiles(options(sb, { files: [file], ledgerPath, dryRun: true }));
+    expect(only(edited.report).status).toBe('already_submitted');
+    expect(only(edited.report).issues).toContainEqual(expect.objectContaining({ code: 'already_exists', severity: 'error' }));
+    expect(sb.stats().postsReceived).toBe(1);
   });
 });
