@@ -1,11 +1,13 @@
 /**
  * A reconciliation whose workbook or confirmations cannot be written (a read-only folder, a full disk)
  * still returns its report, with the failure in outputErrors; the watermark does not move, so the
- * next run covers what this one found. A path under a regular file (EEXIST: the folder cannot be made) is unwritable even for root.
+ * next run covers what this one found; and the log says it was not written, never "reconciliation written". A path under a regular file (EEXIST: the folder cannot be made) is unwritable even for root.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
@@ -65,5 +67,46 @@ describe('a reconciliation that cannot write its files', () => {
     expect(result.report.outputErrors?.map((e) => [e.path, e.code])).toEqual([[confirmations, 'EEXIST']]);
     expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
     ledger.close();
+  });
+});
+
+interface Line { level: number; msg: string; output?: string | null; notWritten?: string[] }
+
+/** A JSON logger whose lines are kept, as a cron job's stderr keeps them. */
+function capturingLogger(): { logger: pino.Logger; lines: Line[] } {
+  const lines: Line[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('the log of a reconciliation whose workbook cannot be written', () => {
+  it('says the reconciliation was not written and names the file, never "reconciliation written"', async () => {
+    const out = join(notAFolder, 'logged.xlsx');
+    const { logger, lines } = capturingLogger();
+    const { ledger, api } = world();
+    await reconcile({ ...base, ledger, client: api, out, logger });
+    ledger.close();
+    expect(existsSync(out)).toBe(false);
+    expect(lines.map((l) => l.msg)).not.toContain('reconciliation written');
+    const last = lines.at(-1)!;
+    expect(last.level).toBeGreaterThanOrEqual(50);
+    expect(last.msg).toContain('reconciliation done, but not written');
+    expect(last.msg).toContain(out);
+    expect(last.output).toBeNull();
+    expect(last.notWritten).toEqual([out]);
+  });
+
+  it('still says "reconciliation written", with the file, when it was', async () => {
+    const out = join(dir, 'logged.xlsx');
+    const { logger, lines } = capturingLogger();
+    const { ledger, api } = world();
+    await reconcile({ ...base, ledger, client: api, out, logger });
+    ledger.close();
+    expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'reconciliation written', output: out });
   });
 });
