@@ -7,7 +7,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
-import { UsageError } from './errors.js';
+import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
@@ -92,11 +92,12 @@ export function readConfigFile(path: string): ConfigFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+    throw new UsageError(`Cannot read config file ${path}: ${describeFileSystemError(err)}.`);
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new UsageError(`Config file ${path} is not valid JSON: ${(err as Error).message}.`);
   }
@@ -150,8 +151,9 @@ export function parseNow(text: string): Date {
   return new Date(ms);
 }
 
-export function checkTimezone(zone: string): string {
-  if (!IANAZone.isValidZone(zone)) throw new UsageError(`--timezone takes an IANA zone such as America/New_York or UTC, not "${zone}".`);
+/** `from` names where the value was given (a flag, an environment variable, a config file's key). */
+export function checkTimezone(zone: string, from = '--timezone'): string {
+  if (!IANAZone.isValidZone(zone)) throw new UsageError(`${from} takes an IANA zone such as America/New_York or UTC, not "${zone}".`);
   return zone;
 }
 
@@ -160,28 +162,38 @@ function pick<T>(...values: (T | undefined)[]): T | undefined {
   return undefined;
 }
 
+/** Where the value pick() would take came from, for a message about it: the first source that gives one. */
+function sourceOf(...sources: [unknown, string][]): string {
+  return sources.find(([v]) => v !== undefined && v !== '')?.[1] ?? sources.at(-1)![1];
+}
+
 /**
  * Merge flags, environment and config file. `env` is handed in (the CLI passes process.env) and
  * `wallClock` is the start instant used when --now is absent.
  */
 export function resolveOptions(flags: RawFlags, env: Record<string, string | undefined>, wallClock: Date): ResolvedOptions {
   const config: ConfigFile = flags.config ? readConfigFile(flags.config) : {};
+  const inConfig = (key: string) => `${key} in config file ${flags.config}`;
   const logLevel = pick(flags.logLevel, env.ORDER_BATCH_LOG_LEVEL, config.logLevel) ?? DEFAULTS.logLevel;
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+    const from = sourceOf([flags.logLevel, '--log-level'], [env.ORDER_BATCH_LOG_LEVEL, 'ORDER_BATCH_LOG_LEVEL'], [config.logLevel, inConfig('logLevel')]);
+    throw new UsageError(`${from} takes one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
   }
   const auth = pick(env.FULFILLMENT_AUTH, config.auth) ?? 'oauth';
-  if (auth !== 'oauth' && auth !== 'getToken') throw new UsageError(`FULFILLMENT_AUTH takes oauth or getToken, not "${auth}".`);
+  if (auth !== 'oauth' && auth !== 'getToken') {
+    throw new UsageError(`${sourceOf([env.FULFILLMENT_AUTH, 'FULFILLMENT_AUTH'], [config.auth, inConfig('auth')])} takes oauth or getToken, not "${auth}".`);
+  }
   const baseUrl = pick(env.FULFILLMENT_BASE_URL, config.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-    throw new UsageError(`FULFILLMENT_BASE_URL must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
+    const from = sourceOf([env.FULFILLMENT_BASE_URL, 'FULFILLMENT_BASE_URL'], [config.baseUrl, inConfig('baseUrl')]);
+    throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
   }
   return {
     out: flags.out,
     json: flags.json ?? false,
     now: flags.now ? parseNow(flags.now) : wallClock,
     isNowPinned: Boolean(flags.now),
-    timezone: checkTimezone(pick(flags.timezone, config.timezone) ?? DEFAULTS.timezone),
+    timezone: checkTimezone(pick(flags.timezone, config.timezone) ?? DEFAULTS.timezone, sourceOf([flags.timezone, '--timezone'], [config.timezone, inConfig('timezone')])),
     sheet: flags.sheet,
     logLevel: logLevel as LogLevel,
     sourcesOfSale: config.sourcesOfSale ?? DEFAULT_SOURCES_OF_SALE,

@@ -60,7 +60,7 @@ export function describeRunLockRefusal(path: string, holder: LockHolder | null, 
     ? `process ${holder.pid} on ${holder.host}${holder.command ? ` (${holder.command})` : ''}, started at ${holder.startedAt}`
     : 'another process';
   const what = waitedMs < AT_ONCE_MS ? `Another run is using the ledger ${path}` : `Another run was still using the ledger ${path} after ${formatWait(waitedMs)} of waiting`;
-  return `${what}: ${who}. Two runs on one ledger never interleave, so this one did not start: run it again once that one has finished, or pass --ledger <path> to use a separate ledger.`;
+  return `${what}: ${who}. Two runs on one ledger never interleave, so this one did not start: run it again once that one has finished (a separate --ledger would not know what this one has sent, so it could send an order twice).`;
 }
 
 function formatWait(ms: number): string {

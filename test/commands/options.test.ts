@@ -46,6 +46,10 @@ describe('resolveOptions', () => {
     expect(resolveOptions({ sandbox: true }, {}, NOW).ledgerPath).toBe('.order-batch/sandbox/ledger.db');
   });
 
+  it('reads a config file saved with a UTF-8 byte order mark (as Notepad saves it)', () => {
+    expect(resolveOptions({ config: configFile('\uFEFF{"timezone":"America/New_York"}') }, {}, NOW).timezone).toBe('America/New_York');
+  });
+
   const refusals: [string, () => unknown, RegExp][] = [
     ['a --now that is no instant', () => resolveOptions({ now: 'tomorrow' }, {}, NOW), /--now/],
     ['an unknown time zone', () => resolveOptions({ timezone: 'Mars/Base' }, {}, NOW), /--timezone/],
@@ -53,7 +57,10 @@ describe('resolveOptions', () => {
     ['a concurrency that is no number', () => resolveOptions({ concurrency: 'many' }, {}, NOW), /--concurrency/],
     ['an unknown FULFILLMENT_AUTH', () => resolveOptions({}, { FULFILLMENT_AUTH: 'basic' }, NOW), /FULFILLMENT_AUTH/],
     ['a base URL that is no address', () => resolveOptions({}, { FULFILLMENT_BASE_URL: 'api.example.com' }, NOW), /FULFILLMENT_BASE_URL/],
-    ['a missing config file', () => resolveOptions({ config: '/nonexistent/order-batch.json' }, {}, NOW), /Cannot read config file/],
+    ['a missing config file', () => resolveOptions({ config: '/nonexistent/order-batch.json' }, {}, NOW), /Cannot read config file \/nonexistent\/order-batch.json: .*ENOENT/],
+    ['a config file with an unknown time zone, naming the file and key', () => resolveOptions({ config: configFile({ timezone: 'Mars/Base' }) }, {}, NOW), /^timezone in config file .* takes an IANA zone/],
+    ['a config file with an ftp baseUrl, naming the file and key', () => resolveOptions({ config: configFile({ baseUrl: 'ftp://x.example' }) }, {}, NOW), /^baseUrl in config file .* must be an http\(s\) address/],
+    ['an unknown ORDER_BATCH_LOG_LEVEL, naming the variable', () => resolveOptions({}, { ORDER_BATCH_LOG_LEVEL: 'verbose' }, NOW), /^ORDER_BATCH_LOG_LEVEL takes one of/],
     ['a config file that is not JSON', () => resolveOptions({ config: configFile('{ nope') }, {}, NOW), /not valid JSON/],
     ['an unknown config key', () => resolveOptions({ config: configFile({ concurency: 3 }) }, {}, NOW), /concurency|Unrecognized/i],
     ['an empty sourcesOfSale list', () => resolveOptions({ config: configFile({ sourcesOfSale: [] }) }, {}, NOW), /sourcesOfSale/],

@@ -9,7 +9,7 @@ describe('the run lock refusal', () => {
     // The few ms spent trying the lock are not a wait.
     expect(describeRunLockRefusal('/data/ledger.db', holder, 0.4)).toBe(
       'Another run is using the ledger /data/ledger.db: process 4242 on cron-box (import), started at 2026-11-20T02:00:00.000Z. ' +
-        'Two runs on one ledger never interleave, so this one did not start: run it again once that one has finished, or pass --ledger <path> to use a separate ledger.',
+        'Two runs on one ledger never interleave, so this one did not start: run it again once that one has finished (a separate --ledger would not know what this one has sent, so it could send an order twice).',
     );
   });
 
