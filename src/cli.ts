@@ -34,7 +34,7 @@ function addCommonOptions(cmd: Command, extra: { sheet?: boolean; sheetHelp?: st
     .option('--json', 'print the machine-readable report on stdout (logs go to stderr)')
     .option('--now <iso>', 'evaluate date rules as of this instant (default: now)')
     .option('--timezone <iana>', 'zone for dates written without an offset (default UTC)')
-    .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, connection, ...)')
+    .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, baseUrl, clientId, ledger, ...: see the README)')
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent'));
   if (extra.sheet !== false) cmd.option('--sheet <name>', extra.sheetHelp ?? 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)');
   return cmd;
