@@ -6,6 +6,9 @@
  * Row numbers count records as a spreadsheet shows them: a quoted line break stays inside its row, blank
  * records are skipped without renumbering what follows, and Excel's "sep=;" first line is not a row.
  *
+ * A record ends at CRLF or LF alike, even both in one file (LF rows appended to our CRLF template): papaparse
+ * splits at LF and the CR it leaves at the end of a CRLF record is dropped here (see detectLineBreak).
+ *
  * A UTF-8 file with lines that are not UTF-8 is decoded line by line (text-decode.ts); the rows those lines
  * belong to are found as records are numbered (windows1252-rows.ts).
  */
@@ -61,6 +64,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       bytes += chunk.length;
       const decoded = decoder.decode(chunk);
       if (decoded.length > 0) {
+        startParsing(decoded);
         pushed.add(decoded);
         this.push(decoded);
       }
@@ -68,6 +72,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     },
     flush(callback: TransformCallback) {
       const rest = decoder.end();
+      startParsing(rest);
       if (rest.length > 0) {
         pushed.add(rest);
         this.push(rest);
@@ -91,46 +96,61 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   input.pipe(text);
 
   let recordNumber = 0;
-  Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
-    header: false,
-    dynamicTyping: false,
-    skipEmptyLines: false,
-    // Called once, with the first decoded chunk (papaparse's documented function form).
-    delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
-    chunk(results) {
-      if (isStopped) return;
-      const broken = results.errors.find((e) => e.code === 'MissingQuotes');
-      if (broken) {
-        // papaparse also reports InvalidQuotes for that row when the quote was closed but text followed
-        // it ("Ann" Lee): a different mistake, with a different fix.
-        const isTextAfterQuote = results.errors.some((e) => e.code === 'InvalidQuotes' && e.row === broken.row);
-        fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1, isTextAfterQuote));
-        return;
-      }
-      const records = results.data;
-      // Records of this chunk holding a windows-1252 line, by index (null nearly always).
-      const marked = rows1252.findRecords(pushed, results.meta);
-      for (let i = 0; i < records.length && !isStopped; i++) {
-        const cells = records[i]!;
-        recordNumber++;
-        if (isBlankRow(cells)) continue;
-        if (recordNumber === 1 && isSeparatorHint(cells)) {
-          recordNumber = 0;
-          continue;
+  let isParsing = false;
+  /**
+   * Starts papaparse on the text stream once the first decoded text is known, to tell it the line break:
+   * its own guess reads a CRLF header followed by LF rows as one CRLF record holding every row.
+   * The stream holds the text pushed until papaparse listens.
+   */
+  function startParsing(head: string): void {
+    if (isParsing) return;
+    isParsing = true;
+    const newline = detectLineBreak(head);
+    // Only an LF split leaves a CR behind (at the end of a CRLF record), never a CR-only file.
+    const hasStrayCr = newline === '\n';
+    Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
+      header: false,
+      dynamicTyping: false,
+      skipEmptyLines: false,
+      newline,
+      // Called once, with the first decoded chunk (papaparse's documented function form).
+      delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
+      chunk(results) {
+        if (isStopped) return;
+        const broken = results.errors.find((e) => e.code === 'MissingQuotes');
+        if (broken) {
+          // papaparse also reports InvalidQuotes for that row when the quote was closed but text followed
+          // it ("Ann" Lee): a different mistake, with a different fix.
+          const isTextAfterQuote = results.errors.some((e) => e.code === 'InvalidQuotes' && e.row === broken.row);
+          fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1, isTextAfterQuote));
+          return;
         }
-        if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
-        handlers.row(cells, recordNumber);
-      }
-    },
-    complete() {
-      if (isStopped) return;
-      isStopped = true;
-      handlers.end();
-    },
-    error(error: Error) {
-      fail(createFileSystemError(file, error));
-    },
-  });
+        const records = results.data;
+        // Records of this chunk holding a windows-1252 line, by index (null nearly always).
+        const marked = rows1252.findRecords(pushed, results.meta);
+        for (let i = 0; i < records.length && !isStopped; i++) {
+          const cells = records[i]!;
+          if (hasStrayCr) dropEndingCr(cells);
+          recordNumber++;
+          if (isBlankRow(cells)) continue;
+          if (recordNumber === 1 && isSeparatorHint(cells)) {
+            recordNumber = 0;
+            continue;
+          }
+          if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
+          handlers.row(cells, recordNumber);
+        }
+      },
+      complete() {
+        if (isStopped) return;
+        isStopped = true;
+        handlers.end();
+      },
+      error(error: Error) {
+        fail(createFileSystemError(file, error));
+      },
+    });
+  }
 
   return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result() };
 }
@@ -145,6 +165,25 @@ function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: b
     );
   }
   return new InputError(file, 'unreadable_file', `${file}: row ${row} opens a quoted cell (") that is never closed, so the rest of the file would run into that cell: close the quote or remove it, then try again`);
+}
+
+/**
+ * The line break to split records at, from the file's first decoded text: CR for a file whose lines end in a
+ * lone CR (old Mac), otherwise LF, so that CRLF and LF records both end where they should however they are
+ * mixed, further down the file too (a CRLF record then keeps its CR on its last cell: see dropEndingCr).
+ * Line breaks inside quoted cells do not count; nor does a CR ending the text, whose LF may come in the next read.
+ */
+export function detectLineBreak(head: string): '\n' | '\r' {
+  const text = head.includes('"') ? head.replace(/"[^"]*"?/g, '') : head;
+  const cr = text.indexOf('\r');
+  return cr !== -1 && cr < text.length - 1 && !text.includes('\n') ? '\r' : '\n';
+}
+
+/** Drops the CR that splitting at LF leaves at the end of a CRLF record's last (unquoted) cell. */
+function dropEndingCr(cells: string[]): void {
+  const last = cells.length - 1;
+  const cell = cells[last]!;
+  if (cell.charCodeAt(cell.length - 1) === 13) cells[last] = cell.slice(0, -1);
 }
 
 const CANDIDATES = [',', ';', '\t'] as const;
