@@ -277,11 +277,27 @@ async function main(argv: string[]): Promise<number> {
       ...(options.isNowPinned ? { now: options.now } : {}),
       print: (line: string) => process.stdout.write(`${line}\n`),
     });
-    await new Promise<void>((done) => {
-      const stop = () => void app.close().then(done);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
+    // flight come back (the submission's result is written); a second one quits at once.
+    const interruption = onInterrupt(
+      'order-batch: stopping: sending no more orders; the ones in flight finish, the result is written and queued submissions do not start',
+    );
+    await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
+    const stopped = await app.close();
+    if (stopped.running) {
+      const { fileName, summary, error, isCutShort } = stopped.running;
+      const counts = Object.entries(summary ?? {}).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status.replace(/_/g, ' ')}`).join(', ') || 'no orders';
+      process.stderr.write(
+        error
+          ? `order-batch: the submission of ${fileName} could not run: ${error}\n`
+          : isCutShort
+            ? `order-batch: the submission of ${fileName} was stopped (${counts}; the orders not sent are among the failed): submit the sheet again to send them, nothing is sent twice.\n`
+            : `order-batch: the submission of ${fileName} finished: ${counts}.\n`,
+      );
+    }
+    for (const job of stopped.notStarted) process.stderr.write(`order-batch: the queued submission of ${job.fileName} was not started; submit it again.\n`);
+    process.stderr.write('order-batch: stopped.\n');
+    interruption.dispose();
   });
 
   program

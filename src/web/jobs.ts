@@ -2,16 +2,20 @@
  * Submissions ("jobs"): one import run of an uploaded sheet, queued behind any other run of this
  * server, its progress kept in memory and its record on disk. A job whose server stopped before it
  * finished is recovered from the ledger on the next look: the run the ledger holds for its file.
+ * Stopping the server stops its jobs as Ctrl-C stops the CLI's import: nothing more is sent, the
+ * orders in flight get their answers, the result is written, and queued jobs never start.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ApiUnusableError, InputError, UsageError } from '../errors.js';
 import { openLedger } from '../ledger/index.js';
-import type { RunRecord } from '../ledger/types.js';
+import type { Ledger, OrderRecord, RunRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ImportResult } from '../commands/import.js';
 import type { JsonOrder } from '../commands/json-report.js';
 import { countOutcome, estimateSecondsLeft, type ProgressCounts } from './progress.js';
+import { VERDICT_FILE } from './uploads.js';
+import { validOrderIds, type Verdict } from './verdict.js';
 import { newId, type WorkDir } from './work-dir.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'interrupted';
@@ -45,6 +49,11 @@ export interface JobRecord {
   /** Why the job could not run, or stopped early. */
   error?: string;
   notice?: string;
+  /**
+   * An interrupted job: what the ledger held of its orders when the job was recovered (accepted,
+   * rejected, failed, already_submitted, and `sending`: sent or about to be, outcome unknown).
+   */
+  ledgerCounts?: Record<string, number>;
 }
 
 export interface JobView extends JobRecord {
@@ -53,7 +62,19 @@ export interface JobView extends JobRecord {
 }
 
 export interface ImportRun {
-  (job: JobRecord, outDir: string, onOrderDone: (done: number, total: number, status: string) => void): Promise<ImportResult>;
+  /** `signal` is aborted when the server stops: send nothing more, let the orders in flight finish, write the result. */
+  (job: JobRecord, outDir: string, onOrderDone: (done: number, total: number, status: string) => void, signal: AbortSignal): Promise<ImportResult>;
+}
+
+/** What stopping the server did to its jobs. */
+export interface JobsStopped {
+  /** The job that was running, as it ended (its summary counts the orders not sent as failed). */
+  running?: Pick<JobRecord, 'id' | 'fileName' | 'state' | 'summary' | 'error'> & {
+    /** It had orders left to send when it was stopped (the summary counts them failed). */
+    isCutShort: boolean;
+  };
+  /** Jobs that were queued: none of their orders was sent. */
+  notStarted: { id: string; fileName: string }[];
 }
 
 export interface JobRunner {
@@ -66,9 +87,16 @@ export interface JobRunner {
   jobIdsByRun(): Map<string, string>;
   /** Resolves when every queued job has finished. */
   idle(): Promise<void>;
+  /**
+   * Stops as Ctrl-C stops the CLI's import: the running job sends nothing more (its orders in
+   * flight get their answers and its result is written), queued jobs and any submitted later never
+   * start and say so. Resolves once the running job has finished. Safe to call twice.
+   */
+  stop(): Promise<JobsStopped>;
 }
 
 const JOB_FILE = 'job.json';
+const NOT_STARTED = 'The server was stopped before this submission started: none of its orders were sent. Upload the sheet and submit again.';
 const MAX_ORDERS_KEPT = 5_000;
 
 export function createJobRunner(options: {
@@ -86,17 +114,32 @@ export function createJobRunner(options: {
   const monotonicNow = options.monotonicNow ?? (() => performance.now());
   const live = new Map<string, { record: JobRecord; progress: ProgressCounts; startedMs?: number; finished: Promise<void> }>();
   const save = (record: JobRecord) => workDir.writeJson('jobs', record.id, JOB_FILE, record);
+  const stopping = new AbortController();
+  let stopped: Promise<JobsStopped> | undefined;
+  const cutShort = new Set<string>();
+
+  const markNotStarted = (record: JobRecord) => {
+    record.state = 'interrupted';
+    record.finishedAt = options.wallClock().toISOString();
+    record.error = NOT_STARTED;
+    save(record);
+  };
 
   const execute = async (entry: { record: JobRecord; progress: ProgressCounts; startedMs?: number }) => {
     const { record } = entry;
+    if (stopping.signal.aborted) {
+      if (record.state === 'queued') markNotStarted(record);
+      return;
+    }
     record.state = 'running';
     entry.startedMs = monotonicNow();
     save(record);
     try {
       const result = await options.runImport(record, `${workDir.dirOf('jobs', record.id)}/`, (done, total, status) => {
         entry.progress = countOutcome(entry.progress, done, total, status);
-      });
+      }, stopping.signal);
       Object.assign(record, finishedRecord(result, options.wallClock(), workDir.nameFilesIn));
+      if (result.interrupted) cutShort.add(record.id);
     } catch (error) {
       record.state = 'failed';
       record.finishedAt = options.wallClock().toISOString();
@@ -146,10 +189,9 @@ export function createJobRunner(options: {
       if (entry) return view(entry.record, entry.progress, entry.startedMs);
       const stored = workDir.readJson<JobRecord>('jobs', id, JOB_FILE);
       if (!stored) return undefined;
-      const record = stored.state === 'queued' || stored.state === 'running' ? recoverFromLedger(stored, options.ledgerPath) : stored;
+      const record = stored.state === 'queued' || stored.state === 'running' ? recoverFromLedger(stored, options.ledgerPath, () => uploadOrderIds(workDir, stored.uploadId)) : stored;
       if (record !== stored) save(record);
-      const done = record.summary ? Object.values(record.summary).reduce((a, b) => a + b, 0) : 0;
-      return view(record, { done, total: done, byStatus: record.summary ?? {} });
+      return view(record, storedProgress(record));
     },
     jobIdsByRun() {
       const map = new Map<string, string>();
@@ -165,8 +207,50 @@ export function createJobRunner(options: {
     async idle() {
       await Promise.all([...live.values()].map((e) => e.finished));
     },
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        const entries = [...live.values()];
+        const running = entries.find((e) => e.record.state === 'running');
+        // Marked at once, not when their turn comes: a second Ctrl-C may end the process before then.
+        const notStarted = entries.filter((e) => e.record.state === 'queued');
+        for (const entry of notStarted) markNotStarted(entry.record);
+        await Promise.all(entries.map((e) => e.finished));
+        const ended = running?.record;
+        return {
+          ...(ended
+            ? {
+                running: {
+                  id: ended.id,
+                  fileName: ended.fileName,
+                  state: ended.state,
+                  isCutShort: cutShort.has(ended.id),
+                  ...(ended.summary ? { summary: ended.summary } : {}),
+                  ...(ended.error ? { error: ended.error } : {}),
+                },
+              }
+            : {}),
+          notStarted: notStarted.map((e) => ({ id: e.record.id, fileName: e.record.fileName })),
+        };
+      })();
+      return stopped;
+    },
   };
 }
+
+/** A job no longer in memory: a finished one's summary, or what an interrupted one's ledger records say of its total. */
+function storedProgress(record: JobRecord): ProgressCounts {
+  if (record.summary) {
+    const done = Object.values(record.summary).reduce((a, b) => a + b, 0);
+    return { done, total: done, byStatus: record.summary };
+  }
+  const byStatus = record.ledgerCounts ?? {};
+  const done = ANSWERED.reduce((sum, status) => sum + (byStatus[status] ?? 0), 0);
+  return { done, total: Math.max(record.expected, done), byStatus };
+}
+
+/** Outcomes that end an order's part in a run (`sending` does not: its answer never came). */
+const ANSWERED = ['accepted', 'rejected', 'failed', 'already_submitted'] as const;
 
 /** `nameFiles` turns the server's paths in the import's messages into the files' names (WorkDir.nameFilesIn). */
 function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: string) => string): Partial<JobRecord> {
@@ -179,6 +263,9 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
   }));
   const input = result.report.input[0];
   const notices = [
+    ...(result.interrupted
+      ? ['The server was stopped during this submission: it sent nothing more, and the orders it had not sent are marked failed ("Not sent"). Upload the sheet and submit again to send them; nothing is sent twice.']
+      : []),
     ...(result.apiUnusable ? [`The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API answers again; nothing is sent twice.`] : []),
     // The outcomes stand (the ledger has them), but the result file is missing: the page must say why.
     ...(result.report.outputErrors ?? []).map((e) => `The outcomes below stand, but ${nameFiles(e.message)}`),
@@ -195,20 +282,27 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
   };
 }
 
-/** The server stopped while the job was queued or running: what the ledger knows of its run. */
-function recoverFromLedger(record: JobRecord, ledgerPath: string): JobRecord {
+/**
+ * The server stopped while the job was queued or running: what the ledger knows of its run, and
+ * for a run cut short, where each of the upload's valid orders stands (`orderIds`, read from the
+ * upload's verdict: a lookup by key, never a scan of the ledger).
+ */
+function recoverFromLedger(record: JobRecord, ledgerPath: string, orderIds: () => string[] | undefined): JobRecord {
   let run: RunRecord | undefined;
+  let ledgerCounts: Record<string, number> | undefined;
   if (existsSync(ledgerPath)) {
     const ledger = openLedger(ledgerPath);
     try {
       run = findRunOf(ledger.listRuns(500), record);
+      const ids = run && !run.finishedAt ? orderIds() : undefined;
+      if (run && ids) ledgerCounts = countRunOrders(ledger, run, ids);
     } finally {
       ledger.close();
     }
   }
   const interrupted = 'The server stopped before this submission finished. Upload the sheet and submit again: the ledger makes sure no order is sent twice.';
   if (!run) return { ...record, state: 'interrupted', error: interrupted };
-  if (!run.finishedAt) return { ...record, state: 'interrupted', runId: run.runId, error: interrupted };
+  if (!run.finishedAt) return { ...record, state: 'interrupted', runId: run.runId, error: interrupted, ...(ledgerCounts ? { ledgerCounts } : {}) };
   const summary = isCounts(run.summary) ? run.summary : undefined;
   const resultFile = run.resultFiles[0];
   return {
@@ -219,6 +313,33 @@ function recoverFromLedger(record: JobRecord, ledgerPath: string): JobRecord {
     ...(summary ? { summary } : {}),
     ...(resultFile ? { resultFile: basename(resultFile) } : {}),
   };
+}
+
+/** Where the orders of a run cut short stand in the ledger; orders it never reached are left out. */
+function countRunOrders(ledger: Pick<Ledger, 'getMany'>, run: Pick<RunRecord, 'runId' | 'startedAt'>, orderIds: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (status: string) => (counts[status] = (counts[status] ?? 0) + 1);
+  for (const order of ledger.getMany(orderIds).values()) {
+    const status = runStatusOf(order, run);
+    if (status) add(status);
+  }
+  return counts;
+}
+
+function runStatusOf(order: OrderRecord, run: Pick<RunRecord, 'runId' | 'startedAt'>): string | undefined {
+  if (order.state === 'accepted' && order.submittedAt !== null && order.submittedAt < run.startedAt) return 'already_submitted';
+  if (order.runId !== run.runId) return undefined;
+  switch (order.state) {
+    case 'accepted':
+    case 'rejected':
+    case 'failed':
+      return order.state;
+    case 'sending':
+    case 'unknown':
+      return 'sending';
+    default:
+      return undefined;
+  }
 }
 
 /** The newest import run of this job's file that started after the job did (runs come newest first). */
@@ -240,4 +361,10 @@ export function isUserError(error: unknown): boolean {
 export function userMessage(error: unknown): string {
   if (isUserError(error)) return (error as Error).message;
   return 'Something went wrong inside order-batch (this is a bug; the server log has the details).';
+}
+
+/** The valid orders of the upload a job submits, from its verdict (undefined when the verdict is gone). */
+function uploadOrderIds(workDir: WorkDir, uploadId: string): string[] | undefined {
+  const verdict = workDir.readJson<Pick<Verdict, 'orders'>>('uploads', uploadId, VERDICT_FILE);
+  return verdict?.orders ? validOrderIds(verdict) : undefined;
 }

@@ -13,7 +13,7 @@ import { connect, endpointIdentity, MISSING_CONNECTION_MESSAGE, sandboxStatePath
 import { importFiles } from '../commands/import.js';
 import { reconcileCommand } from '../commands/reconcile.js';
 import { UsageError } from '../errors.js';
-import { createJobRunner, type ImportRun } from './jobs.js';
+import { createJobRunner, type ImportRun, type JobsStopped } from './jobs.js';
 import { createReconciler } from './reconcile-runs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerPageRoutes } from './routes/page-routes.js';
@@ -33,8 +33,12 @@ export interface WebApp {
   url: string;
   /** The embedded sandbox's address (with --sandbox), e.g. for its /sandbox/stats. */
   sandboxUrl?: string;
-  /** Stops taking requests, lets a submission under way finish, then stops the embedded sandbox. */
-  close(): Promise<void>;
+  /**
+   * Stops as Ctrl-C stops the CLI's import: takes no more requests, sends no more orders (those in
+   * flight get their answers and the submission's result is written), never starts a queued
+   * submission; then stops the embedded sandbox. Says what it stopped. Safe to call twice.
+   */
+  close(): Promise<JobsStopped>;
 }
 
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
@@ -43,7 +47,6 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const maxUploadBytes = options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes;
   // Beside the ledger by default (.order-batch/web, or .order-batch/sandbox/web): the sandbox's files never mix with real ones.
   const workDir = openWorkDir(options.workDir ?? join(dirname(options.ledgerPath), 'web'));
-  const checkNow = () => options.now ?? new Date();
   const wallClock = () => new Date();
   // One run at a time: imports and reconciliations share the ledger's run lock.
   const serialize = pLimit(1);
@@ -61,8 +64,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
         logger,
       })
     : undefined;
+  // Date rules are judged as of --now if given, else on the embedded sandbox's clock (which the page
+  // moves on), else the wall clock: checked on another clock than the one the API judges by, an order
+  // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
+  const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const runImport: ImportRun = (job, outDir, onOrderDone) =>
+  const runImport: ImportRun = (job, outDir, onOrderDone, signal) =>
     importFiles({
       files: [job.file],
       out: outDir,
@@ -76,6 +83,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       ledgerPath: options.ledgerPath,
       logger,
       onOrderDone,
+      signal,
       ...(sandbox ? { connectionOverride: sandbox } : {}),
     });
 
@@ -155,16 +163,16 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   logger.info({ port, host, workDir: workDir.root, ledger: options.ledgerPath }, 'web app listening');
 
-  let closing: Promise<void> | undefined;
+  let closing: Promise<JobsStopped> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     ...(sandbox ? { sandboxUrl: sandbox.baseUrl } : {}),
     close() {
       closing ??= (async () => {
-        await app.close();
-        await services.jobs.idle();
+        const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
         services.ledgerReader.close();
         await sandbox?.close();
+        return stopped;
       })();
       return closing;
     },

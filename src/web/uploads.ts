@@ -20,12 +20,12 @@ export interface UploadChecker {
 }
 
 const CACHE_SIZE = 8;
-const VERDICT_FILE = 'verdict.json';
+export const VERDICT_FILE = 'verdict.json';
 
 export function createUploadChecker(options: {
   workDir: WorkDir;
   context: Omit<CheckContext, 'now'>;
-  /** The instant date rules are evaluated at (a pinned --now, else the wall clock). */
+  /** The instant date rules are evaluated at (a pinned --now, else the embedded sandbox's clock, else the wall clock). */
   checkNow: () => Date;
   wallClock: () => Date;
   logger: Logger;

@@ -54,8 +54,19 @@ function stateMessage(job: JobView): string {
     case 'failed':
       return `The submission could not run: ${job.error ?? 'unknown error'}`;
     case 'interrupted':
-      return job.error ?? 'The submission was interrupted.';
+      return describeInterrupted(job);
   }
+}
+
+/** Where an interrupted job stopped, from what the ledger holds of its orders: never "0 of 0". */
+function describeInterrupted(job: JobView): string {
+  const { done, total, byStatus } = job.progress;
+  const answered = describeSummary(Object.fromEntries(PROGRESS_STATUSES.map((s) => [s, byStatus[s] ?? 0])));
+  const sending = byStatus.sending ?? 0;
+  const inFlight = sending > 0 ? ` ${plural(sending, 'order')} ${sending === 1 ? 'was' : 'were'} being sent when it stopped: the next submission looks ${sending === 1 ? 'it' : 'them'} up before sending anything again.` : '';
+  // Without the ledger's word on a run that started, what was not sent is unknown.
+  const notSent = job.ledgerCounts || !job.runId ? Math.max(0, total - done - sending) : 0;
+  return `Stopped with ${done} of ${plural(total, 'order')} done${done > 0 ? ` (${answered})` : ''}.${inFlight}${notSent > 0 ? ` ${plural(notSent, 'order')} ${notSent === 1 ? 'was' : 'were'} not sent.` : ''}`;
 }
 
 export function describeSummary(summary: Record<string, number>): string {

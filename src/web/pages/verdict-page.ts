@@ -66,7 +66,8 @@ function renderSubmit(ctx: PageContext, verdict: Verdict, submit: SubmitState): 
   const fresh = valid.length - already.length;
   const parts: SafeHtml[] = [];
   if (already.length > 0) {
-    const when = [...new Set(already.map((o) => submit.alreadySubmitted.get(o.customerOrderId!)).filter(Boolean))].map((t) => formatTime(t)).slice(0, 3);
+    // De-duplicated as shown (to the second): orders of one run are accepted milliseconds apart.
+    const when = [...new Set(already.map((o) => formatTime(submit.alreadySubmitted.get(o.customerOrderId!))).filter(Boolean))].slice(0, 3);
     parts.push(html`<div class="notice notice-info" data-already-submitted><p><strong><span aria-hidden="true">↺</span> Already submitted:</strong>
 ${plural(already.length, 'valid order')} of this sheet ${already.length === 1 ? 'was' : 'were'} accepted before${when.length ? html` (${when.join(', ')})` : ''}: ${already
       .slice(0, 10)

@@ -1,0 +1,108 @@
+/**
+ * Stopping the web app (Ctrl-C, SIGTERM) mid-submission, against an API that answers slowly: as the
+ * CLI's import, nothing more is sent, the answers in flight are kept, the result is written, and a
+ * queued submission never starts.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
+import { silentLogger } from '../../src/log.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/options.js';
+import type { JobRecord } from '../../src/web/jobs.js';
+import { startWebApp, type WebApp } from '../../src/web/server.js';
+import { writeOrdersCsv } from '../e2e/make-sheet.js';
+import { openSession, uploadForm, type Session } from './support.js';
+
+const LATENCY_MS = 250;
+const CONCURRENCY = 2;
+
+describe('stopping the web app during a submission', () => {
+  let dir: string;
+  let sandbox: SandboxHandle | undefined;
+  let app: WebApp | undefined;
+  afterEach(async () => {
+    await app?.close();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends no order after the stop, keeps the answers in flight, writes the result, and never starts the queued job', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'order-batch-serve-stop-'));
+    sandbox = await startSandbox({ latencyMs: LATENCY_MS });
+    const started = sandbox;
+    const workDir = join(dir, 'web');
+    const ledgerPath = join(dir, 'ledger.db');
+    app = await startWebApp({
+      port: 0,
+      useSandbox: false,
+      connection: { auth: 'oauth', baseUrl: started.url, clientId: started.clientId, clientSecret: started.clientSecret },
+      ledgerPath,
+      workDir,
+      context: { now: new Date(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+      concurrency: CONCURRENCY,
+      maxAttempts: 3,
+      lateAfterDays: 3,
+      logger: silentLogger,
+    });
+    const web = app;
+    const orderDate = new Date(started.now().getTime() - 3_600_000);
+    const first = writeOrdersCsv(join(dir, 'first.csv'), { orders: 20, prefix: 'FIRST', orderDate });
+    const queued = writeOrdersCsv(join(dir, 'queued.csv'), { orders: 6, prefix: 'QUEUED', orderDate });
+    const session = await openSession(web.url);
+    const firstJob = await submit(web.url, session, 'first.csv', readFileSync(join(dir, 'first.csv')));
+    const queuedJob = await submit(web.url, session, 'queued.csv', readFileSync(join(dir, 'queued.csv')));
+
+    // Stop once a few orders are out (20 orders two at a time take about 2.5 s to send).
+    for (let i = 0; i < 200 && started.stats().postsReceived < 3; i++) await sleep(20);
+    expect(started.stats().postsReceived).toBeGreaterThanOrEqual(3);
+    const postsAtStop = started.stats().postsReceived;
+    const stopped = await web.close();
+    const postsAtClose = started.stats().postsReceived;
+    await sleep(LATENCY_MS * 3);
+
+    // At most the POSTs already on their way when the stop came, and none once close() resolved.
+    expect(postsAtClose).toBeLessThanOrEqual(postsAtStop + CONCURRENCY);
+    expect(started.stats().postsReceived).toBe(postsAtClose);
+    expect(postsAtClose).toBeLessThan(first.ids.length);
+
+    const ledger = openLedger(ledgerPath);
+    try {
+      const states = [...ledger.getMany(first.ids).values()].map((r) => r.state);
+      // Every order that went out has its answer recorded: none is left "sending".
+      expect(states.filter((s) => s === 'accepted')).toHaveLength(postsAtClose);
+      expect(states.filter((s) => s === 'sending' || s === 'unknown')).toHaveLength(0);
+      expect(ledger.getMany(queued.ids).size).toBe(0);
+    } finally {
+      ledger.close();
+    }
+
+    const firstRecord = JSON.parse(readFileSync(join(workDir, 'jobs', firstJob, 'job.json'), 'utf8')) as JobRecord;
+    expect(firstRecord.state).toBe('done');
+    expect(firstRecord.summary).toMatchObject({ accepted: postsAtClose, failed: first.ids.length - postsAtClose });
+    expect(firstRecord.resultFile).toMatch(/\.xlsx$/);
+    expect(firstRecord.notice).toMatch(/stopped during this submission/);
+    const queuedRecord = JSON.parse(readFileSync(join(workDir, 'jobs', queuedJob, 'job.json'), 'utf8')) as JobRecord;
+    expect(queuedRecord).toMatchObject({ state: 'interrupted', error: expect.stringMatching(/before this submission started: none of its orders were sent/) });
+    expect(stopped).toMatchObject({ running: { id: firstJob, isCutShort: true }, notStarted: [{ id: queuedJob, fileName: 'queued.csv' }] });
+  }, 30_000);
+});
+
+async function submit(url: string, session: Session, fileName: string, content: Buffer): Promise<string> {
+  const headers = { cookie: session.cookie, origin: url };
+  const uploaded = await request(`${url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName, content }), headers });
+  await uploaded.body.text();
+  const uploadPath = String(uploaded.headers.location);
+  const submitted = await request(`${url}${uploadPath}/submit`, {
+    method: 'POST',
+    body: `_csrf=${session.csrf}`,
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  await submitted.body.text();
+  expect(submitted.statusCode).toBe(303);
+  return String(submitted.headers.location).replace('/jobs/', '');
+}
