@@ -16,10 +16,11 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
 import { hashPayload } from '../ledger/hash.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
-import type { AcceptedInfo, IntentResult, Ledger } from '../ledger/types.js';
+import type { IntentResult, Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { contentsChangedIssue, DUPLICATE_MESSAGE, duplicateOutcome, isMissingEndpoint, missingEndpointMessage, rejectionIssues, unusableAnswerMessage } from './outcomes.js';
+import { createAcceptedBatch } from './accepted-batch.js';
 import { createSendAhead } from './send-ahead.js';
 import { createSendLog } from './send-log.js';
 import { issueAt, type SheetColumns } from './sheet-cells.js';
@@ -82,14 +83,6 @@ export interface SubmitResult {
   outcomes: SubmitOutcome[];
   stopped?: StopReason;
 }
-
-/**
- * Accepted answers are committed together: when this many have gathered, or ACCEPT_FLUSH_MS after
- * the first of them. A mark a kill loses leaves its order 'sending', which the next run looks up
- * (found: accepted) instead of sending again.
- */
-const ACCEPT_BATCH = 64;
-const ACCEPT_FLUSH_MS = 100;
 
 
 export async function submitOrders(jobs: readonly SubmissionJob[], options: SubmitOptions): Promise<SubmitResult> {
@@ -383,35 +376,4 @@ function countUnknown(jobs: readonly SubmissionJob[], outcomes: readonly SubmitO
 
 function unreachable(): never {
   throw new Error('a submission failed without stopping the run');
-}
-
-/** Accepted marks gathered into one commit: once ACCEPT_BATCH have gathered, or ACCEPT_FLUSH_MS after the first. */
-function createAcceptedBatch(ledger: Ledger, logger: Logger) {
-  let batch: { customerOrderId: string; info: AcceptedInfo }[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const flush = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (batch.length === 0) return;
-    const marks = batch;
-    batch = [];
-    ledger.markAcceptedMany(marks);
-  };
-  // Off the answer path (after the answers now being handled), and never throwing out of a timer.
-  const safeFlush = (): void => {
-    try {
-      flush();
-    } catch (err) {
-      // The orders stay 'sending': the next run looks them up rather than sending them again.
-      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'recording accepted orders in the ledger failed');
-    }
-  };
-  return {
-    add(customerOrderId: string, info: AcceptedInfo): void {
-      batch.push({ customerOrderId, info });
-      if (batch.length === ACCEPT_BATCH) setImmediate(safeFlush);
-      else timer ??= setTimeout(safeFlush, ACCEPT_FLUSH_MS).unref();
-    },
-    flush,
-  };
 }
