@@ -214,23 +214,15 @@ export class OrderStore {
   }
 
   getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord> {
-    const ids = [...new Set(customerOrderIds)];
     const found = new Map<string, OrderRecord>();
-    for (let start = 0; start < ids.length; start += IN_CHUNK) {
-      const chunk = ids.slice(start, start + IN_CHUNK);
-      for (const row of this.selectMany(chunk.length).all(...chunk)) found.set(row.customer_order_id, toRecord(row));
-    }
+    for (const row of this.rowsByIds<OrderRow>('*', customerOrderIds)) found.set(row.customer_order_id, toRecord(row));
     return found;
   }
 
   /** Each known order's state, read alone (no payload parsed). */
   statesOf(customerOrderIds: Iterable<string>): Map<string, OrderState> {
-    const ids = [...new Set(customerOrderIds)];
     const found = new Map<string, OrderState>();
-    for (let start = 0; start < ids.length; start += IN_CHUNK) {
-      const chunk = ids.slice(start, start + IN_CHUNK);
-      for (const row of this.selectByIds<Pick<OrderRow, 'customer_order_id' | 'state'>>('customer_order_id, state', chunk.length).all(...chunk)) found.set(row.customer_order_id, row.state);
-    }
+    for (const row of this.rowsByIds<Pick<OrderRow, 'customer_order_id' | 'state'>>('customer_order_id, state', customerOrderIds)) found.set(row.customer_order_id, row.state);
     return found;
   }
 
@@ -329,8 +321,13 @@ export class OrderStore {
     }
   }
 
-  private selectMany(size: number): Statement<string[], OrderRow> {
-    return this.selectByIds<OrderRow>('*', size);
+  /** The rows of these ids (each once), `columns` of each, IN_CHUNK ids a query. */
+  private *rowsByIds<Row>(columns: string, customerOrderIds: Iterable<string>): Generator<Row> {
+    const ids = [...new Set(customerOrderIds)];
+    for (let start = 0; start < ids.length; start += IN_CHUNK) {
+      const chunk = ids.slice(start, start + IN_CHUNK);
+      yield* this.selectByIds<Row>(columns, chunk.length).all(...chunk);
+    }
   }
 
   /** The columns pagesSubmittedSince gives: the rest of a record is not read or parsed. */
