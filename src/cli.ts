@@ -283,20 +283,8 @@ async function main(argv: string[]): Promise<number> {
       'order-batch: stopping: sending no more orders; the ones in flight finish, the result is written and queued submissions do not start',
     );
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
-    const stopped = await app.close();
-    if (stopped.running) {
-      const { fileName, summary, error, isCutShort } = stopped.running;
-      const counts = Object.entries(summary ?? {}).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status.replace(/_/g, ' ')}`).join(', ') || 'no orders';
-      process.stderr.write(
-        error
-          ? `order-batch: the submission of ${fileName} could not run: ${error}\n`
-          : isCutShort
-            ? `order-batch: the submission of ${fileName} was stopped (${counts}; the orders not sent are among the failed): submit the sheet again to send them, nothing is sent twice.\n`
-            : `order-batch: the submission of ${fileName} finished: ${counts}.\n`,
-      );
-    }
-    for (const job of stopped.notStarted) process.stderr.write(`order-batch: the queued submission of ${job.fileName} was not started; submit it again.\n`);
-    process.stderr.write('order-batch: stopped.\n');
+    const { describeStopped } = await import('./web/jobs.js');
+    for (const line of describeStopped(await app.close())) process.stderr.write(`order-batch: ${line}\n`);
     interruption.dispose();
   });
 

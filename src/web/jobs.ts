@@ -77,6 +77,24 @@ export interface JobsStopped {
   notStarted: { id: string; fileName: string }[];
 }
 
+/** What serve prints (one line each) once a stop has wound the jobs down. */
+export function describeStopped(stopped: JobsStopped): string[] {
+  const lines: string[] = [];
+  if (stopped.running) {
+    const { fileName, summary, error, isCutShort } = stopped.running;
+    const counts = Object.entries(summary ?? {}).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status.replace(/_/g, ' ')}`).join(', ') || 'no orders';
+    lines.push(
+      error
+        ? `the submission of ${fileName} could not run: ${error}`
+        : isCutShort
+          ? `the submission of ${fileName} was stopped (${counts}; the orders not sent are among the failed): submit the sheet again to send them, nothing is sent twice.`
+          : `the submission of ${fileName} finished: ${counts}.`,
+    );
+  }
+  for (const job of stopped.notStarted) lines.push(`the queued submission of ${job.fileName} was not started; submit it again.`);
+  return [...lines, 'stopped.'];
+}
+
 export interface JobRunner {
   /** Starts a job for the upload, or returns the one already queued or running for it. */
   submit(upload: { uploadId: string; fileName: string; file: string; sheet?: string; expected: number }): JobRecord;
