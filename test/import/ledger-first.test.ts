@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
+import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/commands/json-report.js';
 import { importExitCode } from '../../src/commands/outcome.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -55,19 +56,7 @@ function writeSheet(path: string, orders: SheetOrder[]): string {
 
 /** Each run checks dates as of the sandbox's clock, as a cron job on the API's time would. */
 function options(sb: SandboxHandle, overrides: Partial<ImportOptions>): ImportOptions {
-  return {
-    files: [],
-    context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
-    connection: { auth: 'oauth', baseUrl: sb.url, clientId: sb.clientId, clientSecret: sb.clientSecret },
-    useSandbox: false,
-    concurrency: 2,
-    maxAttempts: 2,
-    dryRun: false,
-    ledgerPath: at('ledger.db'),
-    logger: silentLogger,
-    backoff: { baseMs: 1, maxMs: 5 },
-    ...overrides,
-  };
+  return sandboxImportOptions(sb, { context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, ledgerPath: at('ledger.db') }, overrides);
 }
 
 /** Faults switched on once the online checks are done, just before the first POST. */

@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
+import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/commands/json-report.js';
 import { importExitCode } from '../../src/commands/outcome.js';
 import { formatValidateText } from '../../src/commands/text-report.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { useTempDir } from '../report/temp-dir.js';
 import { readWorkbook, rowValues, sheet } from '../report/xlsx-files.js';
@@ -41,19 +41,7 @@ function writeSheet(path: string, orders: { id: string; address?: string; quanti
 
 function options(overrides: Partial<ImportOptions> & { baseUrl?: string }): ImportOptions {
   const { baseUrl, ...rest } = overrides;
-  return {
-    files: [],
-    context,
-    connection: { auth: 'oauth', baseUrl: baseUrl ?? sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
-    useSandbox: false,
-    concurrency: 2,
-    maxAttempts: 2,
-    dryRun: false,
-    ledgerPath: at('ledger.db'),
-    logger: silentLogger,
-    backoff: { baseMs: 1, maxMs: 5 },
-    ...rest,
-  };
+  return sandboxImportOptions({ ...sandbox, url: baseUrl ?? sandbox.url }, { context, ledgerPath: at('ledger.db') }, rest);
 }
 
 const ordersOf = (report: { orders: unknown[] }) => report.orders as JsonOrder[];
