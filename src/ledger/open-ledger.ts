@@ -106,10 +106,10 @@ class SqliteLedger implements Ledger {
   get: Ledger['get'] = (id) => this.orders.get(id);
   getMany: Ledger['getMany'] = (ids) => this.orders.getMany(ids);
   statesOf: Ledger['statesOf'] = (ids) => this.orders.statesOf(ids);
-  listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.listSubmittedSince(since);
-  pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.pagesSubmittedSince(since, pageSize);
-  summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since, countUpTo) => this.orders.summarizeSubmittedSince(since, countUpTo);
-  earliestOrderDateSince: Ledger['earliestOrderDateSince'] = (since) => this.orders.earliestOrderDateSince(since);
+  listSubmittedSince: Ledger['listSubmittedSince'] = (since) => this.orders.submitted.listSubmittedSince(since);
+  pagesSubmittedSince: Ledger['pagesSubmittedSince'] = (since, pageSize) => this.orders.submitted.pagesSubmittedSince(since, pageSize);
+  summarizeSubmittedSince: Ledger['summarizeSubmittedSince'] = (since, countUpTo) => this.orders.submitted.summarizeSubmittedSince(since, countUpTo);
+  earliestOrderDateSince: Ledger['earliestOrderDateSince'] = (since) => this.orders.submitted.earliestOrderDateSince(since);
   iterateRecords: Ledger['iterateRecords'] = (options) => this.orders.iterateRecords(options);
   countByState: Ledger['countByState'] = () => this.orders.countByState();
 

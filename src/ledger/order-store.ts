@@ -7,34 +7,11 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { LedgerStateError } from './errors.js';
 import { hashPayload } from './hash.js';
 import { decideIntent } from './intent.js';
+import { type OrderRow, toRecord } from './order-row.js';
 import { orderDateColumn } from './schema.js';
-import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState, SubmittedOrder } from './types.js';
+import { SubmittedOrders } from './submitted-orders.js';
+import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
 import { ORDER_STATES } from './types.js';
-
-interface OrderRow {
-  customer_order_id: string;
-  payload_hash: string;
-  payload: string;
-  state: OrderState;
-  attempts: number;
-  http_status: number | null;
-  request_id: string | null;
-  message: string | null;
-  recorded_at: string;
-  first_submitted_at: string | null;
-  submitted_at: string | null;
-  updated_at: string;
-  run_id: string | null;
-  source_file: string | null;
-  source_sha256: string | null;
-  source_rows: string;
-  marketplace_order_id: string | null;
-  source_of_sale: string | null;
-  /** The payload's orderDate as ISO 8601 UTC (schema version 3); null when it is not a date-time. */
-  order_date: string | null;
-}
-
-type SubmittedRow = Pick<OrderRow, 'customer_order_id' | 'payload' | 'submitted_at' | 'state'>;
 
 /** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */
 const IN_CHUNK = 500;
@@ -56,15 +33,11 @@ export class OrderStore {
   private readonly toUnsent: Statement;
   private readonly toAccepted: Statement;
   private readonly toOutcome: Statement;
-  private readonly selectSince: Statement<[string], OrderRow>;
-  private readonly selectIdsSince: Statement<[string], string>;
-  private readonly earliestSince: Statement<[string], string>;
-  private readonly countSince: Statement<[string, number], number>;
-  private readonly earliestOrderDate: Statement<[string], string | null>;
-  private readonly orderDatesUnrecorded: Statement<[string], unknown>;
   private readonly selectPage: Statement<[{ after: string; states: string | null; limit: number }], OrderRow>;
   private readonly selectCounts: Statement<[], { state: OrderState; n: number }>;
   /** `SELECT <columns> ... WHERE customer_order_id IN (?, ...)`, prepared once per columns and count of ids. */
+  /** Reconcile's selection: accepted orders submitted since an instant. */
+  readonly submitted: SubmittedOrders;
   private readonly byIdsStatements = new Map<string, Statement<string[], unknown>>();
   private readonly recordIntentsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
   private readonly prepareSendsTx: Transaction<(intents: readonly OrderIntent[], runId: string) => IntentResult[]>;
@@ -104,31 +77,7 @@ export class OrderStore {
       WHERE customer_order_id = @id AND state <> 'accepted'`);
     this.toOutcome = db.prepare(`UPDATE orders SET state = @state, ${ANSWER_COLUMNS}
       WHERE customer_order_id = @id AND state <> 'accepted'`);
-    this.selectSince = db.prepare(`SELECT * FROM orders WHERE state = 'accepted' AND submitted_at >= ?
-      ORDER BY submitted_at, customer_order_id`);
-    this.selectIdsSince = db
-      .prepare<[string], string>(`SELECT customer_order_id FROM orders WHERE state = 'accepted' AND submitted_at >= ?
-        ORDER BY submitted_at, customer_order_id`)
-      .pluck();
-    // By the submitted_at index (`+state` keeps the planner off the state index, which made both
-    // read every accepted order): the earliest is its first entry, and the count stops at the cap.
-    this.earliestSince = db
-      .prepare<[string], string>(`SELECT submitted_at FROM orders WHERE +state = 'accepted' AND submitted_at >= ?
-        ORDER BY submitted_at LIMIT 1`)
-      .pluck();
-    this.countSince = db
-      .prepare<[string, number], number>(`SELECT count(*) FROM (SELECT 1 FROM orders WHERE +state = 'accepted' AND submitted_at >= ? LIMIT ?)`)
-      .pluck();
-    // The whole selection is read, but from the accepted orders' index alone (it holds order_date).
-    this.earliestOrderDate = db
-      .prepare<[string], string | null>(`SELECT min(order_date) FROM orders INDEXED BY orders_accepted_by_submitted_at
-        WHERE state = 'accepted' AND submitted_at >= ?`)
-      .pluck();
-    // Orders recorded before the column existed (schema version 2): their orderDate is in the payload.
-    this.orderDatesUnrecorded = db
-      .prepare<[string], unknown>(`SELECT json_extract(payload, '$.orderDetails.orderDate') FROM orders INDEXED BY orders_accepted_by_submitted_at
-        WHERE state = 'accepted' AND submitted_at >= ? AND order_date IS NULL`)
-      .pluck();
+    this.submitted = new SubmittedOrders(db, (columns, ids) => this.rowsByIds(columns, ids));
     this.selectPage = db.prepare(`SELECT * FROM orders WHERE customer_order_id > @after
       AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states))) ORDER BY customer_order_id LIMIT @limit`);
     this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM orders GROUP BY state');
@@ -226,50 +175,6 @@ export class OrderStore {
     return found;
   }
 
-  listSubmittedSince(since: Date | string): OrderRecord[] {
-    return this.selectSince.all(new Date(since).toISOString()).map(toRecord);
-  }
-
-  /** listSubmittedSince in pages of `pageSize` records, each page one query: other calls may interleave. */
-  *pagesSubmittedSince(since: Date | string, pageSize = 500): Generator<SubmittedOrder[]> {
-    // The ids first (from the index, in order), then each page's rows by primary key: every row is
-    // read once, however many share a submittedAt.
-    const ids = this.selectIdsSince.all(new Date(since).toISOString());
-    const size = Math.max(1, Math.min(pageSize, IN_CHUNK));
-    for (let start = 0; start < ids.length; start += size) {
-      const chunk = ids.slice(start, start + size);
-      const byId = new Map<string, SubmittedRow>();
-      for (const row of this.selectSubmitted(chunk.length).all(...chunk)) byId.set(row.customer_order_id, row);
-      // A record that changed state between the two reads is left out, as a later listSubmittedSince would.
-      const page: SubmittedOrder[] = [];
-      for (const id of chunk) {
-        const row = byId.get(id);
-        if (row && row.state === 'accepted') {
-          page.push({ customerOrderId: row.customer_order_id, payload: JSON.parse(row.payload) as CreateOrderPayload, submittedAt: row.submitted_at });
-        }
-      }
-      if (page.length > 0) yield page;
-    }
-  }
-
-  /** How many records listSubmittedSince would give (at most countUpTo), and the earliest submittedAt among them, without reading them. */
-  summarizeSubmittedSince(since: Date | string, countUpTo?: number): { count: number; earliestSubmittedAt: string | null } {
-    const from = new Date(since).toISOString();
-    // LIMIT -1: no limit.
-    return { count: this.countSince.get(from, countUpTo ?? -1)!, earliestSubmittedAt: this.earliestSince.get(from) ?? null };
-  }
-
-  /** The earliest orderDate (as ISO 8601 UTC) of the records listSubmittedSince would give; null when none has one. */
-  earliestOrderDateSince(since: Date | string): string | null {
-    const from = new Date(since).toISOString();
-    let earliest = this.earliestOrderDate.get(from) ?? null;
-    for (const raw of this.orderDatesUnrecorded.all(from)) {
-      const instant = orderDateColumn(raw);
-      if (instant !== null && (earliest === null || instant < earliest)) earliest = instant;
-    }
-    return earliest;
-  }
-
   /** Keyset pages rather than one open cursor: better-sqlite3 forbids writes on a connection while it iterates. */
   *iterateRecords(options: { states?: readonly OrderState[]; pageSize?: number } = {}): Generator<OrderRecord> {
     const states = options.states ? JSON.stringify(options.states) : null;
@@ -322,18 +227,17 @@ export class OrderStore {
   }
 
   /** The rows of these ids (each once), `columns` of each, IN_CHUNK ids a query. */
-  private *rowsByIds<Row>(columns: string, customerOrderIds: Iterable<string>): Generator<Row> {
+  private rowsByIds<Row>(columns: string, customerOrderIds: Iterable<string>): Row[] {
     const ids = [...new Set(customerOrderIds)];
+    if (ids.length <= IN_CHUNK) return this.selectByIds<Row>(columns, ids.length).all(...ids);
+    const rows: Row[] = [];
     for (let start = 0; start < ids.length; start += IN_CHUNK) {
       const chunk = ids.slice(start, start + IN_CHUNK);
-      yield* this.selectByIds<Row>(columns, chunk.length).all(...chunk);
+      for (const row of this.selectByIds<Row>(columns, chunk.length).all(...chunk)) rows.push(row);
     }
+    return rows;
   }
 
-  /** The columns pagesSubmittedSince gives: the rest of a record is not read or parsed. */
-  private selectSubmitted(size: number): Statement<string[], SubmittedRow> {
-    return this.selectByIds<SubmittedRow>('customer_order_id, payload, submitted_at, state', size);
-  }
 
   private selectByIds<Row>(columns: string, size: number): Statement<string[], Row> {
     const key = `${columns}/${size}`;
@@ -403,25 +307,3 @@ function answerParams(info: AnswerInfo) {
   return { httpStatus: info.httpStatus ?? null, requestId: info.requestId ?? null, message: info.message ?? null };
 }
 
-function toRecord(row: OrderRow): OrderRecord {
-  return {
-    customerOrderId: row.customer_order_id,
-    payloadHash: row.payload_hash,
-    payload: JSON.parse(row.payload) as CreateOrderPayload,
-    state: row.state,
-    attempts: row.attempts,
-    httpStatus: row.http_status,
-    requestId: row.request_id,
-    message: row.message,
-    recordedAt: row.recorded_at,
-    firstSubmittedAt: row.first_submitted_at,
-    submittedAt: row.submitted_at,
-    updatedAt: row.updated_at,
-    runId: row.run_id,
-    sourceFile: row.source_file,
-    sourceSha256: row.source_sha256,
-    sourceRows: JSON.parse(row.source_rows) as number[],
-    marketplaceOrderId: row.marketplace_order_id,
-    sourceOfSale: row.source_of_sale,
-  };
-}
