@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { atReplyTime } from '../../src/sandbox/http/respond.js';
 
+const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 function requestWith(socket: (EventEmitter & { destroyed: boolean }) | undefined, dueInMs: number): FastifyRequest {
@@ -33,7 +34,7 @@ describe('an answer held back for the injected latency', () => {
     expect(answer).not.toHaveBeenCalled();
   });
 
-  it('sets no timer for a connection already gone, and adds no listener for an answer already due', () => {
+  it('sets no timer for a connection already gone, and adds no listener for an answer already due', async () => {
     const before = timers();
     const gone = Object.assign(liveSocket(), { destroyed: true });
     const answer = vi.fn();
@@ -42,7 +43,31 @@ describe('an answer held back for the injected latency', () => {
     expect(answer).not.toHaveBeenCalled();
     const socket = liveSocket();
     atReplyTime(requestWith(socket, -1), reply, answer);
+    await afterThisTurn();
     expect(answer).toHaveBeenCalledOnce();
     expect(socket.listenerCount('close')).toBe(0);
+  });
+});
+
+describe('answers due at once', () => {
+  it('go out together once the turn is over, in the order they were given', async () => {
+    const written: number[] = [];
+    for (let i = 0; i < 3; i++) atReplyTime(requestWith(liveSocket(), 0), reply, () => written.push(i));
+    // Nothing yet: the requests that arrived with these are handled first.
+    expect(written).toEqual([]);
+    await afterThisTurn();
+    expect(written).toEqual([0, 1, 2]);
+  });
+
+  it('drop the connection of an answer that cannot be written, and still write the others', async () => {
+    const broken = Object.assign(liveSocket(), { destroy: vi.fn() });
+    const after = vi.fn();
+    atReplyTime(requestWith(broken, 0), reply, () => {
+      throw new Error('ERR_HTTP_HEADERS_SENT');
+    });
+    atReplyTime(requestWith(liveSocket(), 0), reply, after);
+    await afterThisTurn();
+    expect(broken.destroy).toHaveBeenCalledOnce();
+    expect(after).toHaveBeenCalledOnce();
   });
 });

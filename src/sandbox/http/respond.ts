@@ -89,7 +89,7 @@ export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer
   const due = asSandboxRequest(request).sbReplyAt;
   const first = due - performance.now();
   if (!(first > 0)) {
-    answer();
+    answerThisTurn(request, answer);
     return reply;
   }
   const socket = request.raw.socket;
@@ -111,6 +111,34 @@ export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer
   socket?.once('close', forget);
   timer = setTimeout(wait, Math.ceil(first));
   return reply;
+}
+
+/** Answers due now, written together once this turn's I/O has been handled (answerThisTurn). */
+const dueNow: { request: FastifyRequest; answer: () => unknown }[] = [];
+
+function writeDueAnswers(): void {
+  // Taken first: an answer that fails to write must not keep the others from being written.
+  const due = dueNow.splice(0);
+  for (const { request, answer } of due) {
+    try {
+      answer();
+    } catch {
+      // Its client gets a dropped connection, not a wait for an answer that will not come.
+      request.raw.socket?.destroy();
+    }
+  }
+}
+
+/**
+ * Writes an answer that is due now, together with the others due in this turn of the event loop
+ * (after its I/O callbacks, in request order). Requests that arrive together are all handled before
+ * any answer goes out, so a client woken by the first answer finds the rest already there: each
+ * answer written on its own woke the client once per answer, which cost more CPU on loopback than
+ * the sandbox's own handling (src/bench/sandbox.ts: order creation 0.40-0.57 of the ceiling before,
+ * 0.60-0.64 after, on this 2-core machine). The delay is the rest of one turn: microseconds.
+ */
+function answerThisTurn(request: FastifyRequest, answer: () => unknown): void {
+  if (dueNow.push({ request, answer }) === 1) setImmediate(writeDueAnswers);
 }
 
 /**
