@@ -21,6 +21,7 @@ import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } f
 import { ApiUnusableError } from '../errors.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
+import type { Ledger, OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
@@ -112,23 +113,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     mark = t;
   };
   const files = expandInputs(options.files, { logger: options.logger });
-  const inputs: JsonInput[] = [];
-  const states: FileState[] = [];
-  let hasUnusableInput = false;
-
-  for (const file of files) {
-    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger, progress: options.progress });
-    if (!checked.ok) {
-      hasUnusableInput = true;
-      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
-      continue;
-    }
-    const { sheet } = checked;
-    if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
-    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices });
-    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
-  }
+  const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
   // Before anything is sent: a --out that cannot name the result files stops the run while it is harmless.
   const takenOutputs = new Set<string>();
@@ -141,9 +126,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
   let runId: string | undefined;
-  const outputs: string[] = [];
-  const outputErrors: JsonOutputError[] = [];
-  const archived: JsonArchived[] = [];
+  const written: WrittenResults = { outputs: [], outputErrors: [], archived: [] };
   try {
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
@@ -158,45 +141,16 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
 
     // What the ledger knows comes before verdicts that depend on when the check runs: look up every
     // order that may go out, and every order invalid only because its date has aged since.
-    const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
-    const known = ledger.getMany(
-      states.flatMap((state) =>
-        state.sheet.orders.flatMap((order, index) => (order.customerOrderId !== null && (state.outcomes[index]!.status === 'valid' || isAged(state, index)) ? [order.customerOrderId] : [])),
-      ),
-    );
-    const isOurs = (id: string) => isSentByThisTool(known.get(id));
-    const sentAsIs = new Map<string, boolean>();
-    const isSentAsIsNow = (payload: CreateOrderPayload) => {
-      const id = payload.orderDetails.customerOrderId;
-      let is = sentAsIs.get(id);
-      if (is === undefined) sentAsIs.set(id, (is = isSentAsIs(known.get(id), payload)));
-      return is;
-    };
-
-    // order.payload is rebuilt from the stored rows on every read: take it once. An aged order the
-    // ledger holds with these very contents goes the way of one it holds, without its date error.
-    const candidates = states.flatMap((state) =>
-      state.sheet.orders.flatMap((order, index) => {
-        if (state.outcomes[index]!.status === 'valid') {
-          const payload = order.payload;
-          return payload ? [{ state, order, index, payload, issues: order.issues }] : [];
-        }
-        if (order.customerOrderId === null || !isAged(state, index)) return [];
-        const payload = payloadOfAgedOrder(order, known.get(order.customerOrderId));
-        if (!payload) return [];
-        logger.debug({ customerOrderId: order.customerOrderId }, 'orderDate too old now, but the ledger holds this very order: not judged on its age');
-        const issues = withoutAgeErrors(order.issues);
-        state.outcomes[index] = outcomeView('valid', [...issues]);
-        return [{ state, order, index, payload, issues }];
-      }),
-    );
+    const known = ledger.getMany(idsToLookUp(states));
+    const judge = ledgerJudge(known);
+    const candidates = candidatesToSend(states, known, logger);
 
     let facts: OnlineFacts | undefined;
     try {
       facts = await fetchOnlineFacts({
         client: connection.client,
         // Orders this tool sent are not judged on today's facts: nothing to look up for them.
-        payloads: candidates.flatMap((c) => (isSentAsIsNow(c.payload) ? [] : [c.payload])),
+        payloads: candidates.flatMap((c) => (judge.isSentAsIs(c.payload) ? [] : [c.payload])),
         maxAttempts: options.maxAttempts,
         concurrency: options.concurrency,
         logger,
@@ -207,127 +161,39 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
       logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
     }
-
-    const jobs: (SubmissionJob & { state: FileState; index: number; issues: Issue[] })[] = [];
-    for (const { state, order, index, payload, issues } of candidates) {
-      if (apiUnusable || !facts) {
-        state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
-        continue;
-      }
-      const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, isOurs, isSentAsIsNow);
-      if (hasErrors(online)) {
-        state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
-        continue;
-      }
-      const id = payload.orderDetails.customerOrderId;
-      if (options.dryRun) {
-        const record = known.get(id);
-        if (record?.state === 'accepted') {
-          // As the real run would say: an edit of an order already sent is not applied.
-          const isChanged = !isSentAsIsNow(payload);
-          const view = { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined };
-          state.outcomes[index] = outcomeView('already_submitted', isChanged ? [...issues, contentsChangedIssue(sheetColumnsOf(state.sheet), order, id)] : [...issues], view, isChanged);
-        } else {
-          state.outcomes[index] = outcomeView('valid', [...issues, ...online]);
-        }
-        continue;
-      }
-      jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });
-    }
+    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
     lap('onlineMs');
     if (jobs.length > 0) {
       timings.sent = jobs.length;
-      options.orderProgress?.start(jobs.length);
-      let done = 0;
-      const result = await submitOrders(jobs, {
-        client: connection.client,
-        ledger,
-        runId,
-        concurrency: options.concurrency,
-        maxAttempts: options.maxAttempts,
-        logger,
-        backoff: options.backoff,
-        ...(options.signal ? { signal: options.signal } : {}),
-        onOutcome: (_job, outcome) => {
-          done++;
-          options.orderProgress?.tick(outcome.status);
-          options.onOrderDone?.(done, jobs.length, outcome.status);
-        },
-      });
-      options.orderProgress?.stop();
-      jobs.forEach((job, i) => {
-        const outcome: SubmitOutcome = result.outcomes[i]!;
-        job.state.outcomes[job.index] = outcomeView(
-          outcome.status,
-          [...job.issues, ...outcome.issues],
-          { httpStatus: outcome.httpStatus, requestId: outcome.requestId, submittedAt: outcome.submittedAt },
-          outcome.contentsDiffer === true,
-        );
-      });
-      const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
-      if (result.stopped?.kind === 'interrupted') interrupted = true;
-      else if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) apiUnusable = result.stopped;
+      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
+      if (stopped?.kind === 'interrupted') interrupted = true;
+      else if (stopped) apiUnusable = stopped;
     }
 
     lap('submitMs');
-    for (const [i, state] of states.entries()) {
-      const path = resultPaths[i]!;
-      const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
-      // What was sent stays sent: the run goes on to report it, and a result file it could not write after it.
-      const written = await writeOrRecordFailure(outputErrors, { file: state.file, path, logger }, () =>
-        writeResultFile({
-          command: 'import',
-          sheet: state.sheet,
-          outcomes: state.outcomes,
-          extraColumns: EXTRA_COLUMNS,
-          path,
-          isDefaultPath: options.out === undefined,
-          generatedAt: new Date(),
-          notes: [
-            sentTo,
-            `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
-            ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
-            ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
-            ...notAppliedNote(state.outcomes.filter((o) => o.contentsDiffer).length),
-          ],
-          sourcesOfSale: options.context.sourcesOfSale,
-          logger,
-        }),
-      );
-      if (written === undefined) continue;
-      if (!options.archiveDir || options.dryRun) {
-        outputs.push(written);
-        continue;
-      }
-      // Reported where the files are now: the archive, or, for what could not be moved, where they were.
-      const moved = archiveIfDone(state, written, options.archiveDir, logger);
-      outputs.push(moved.result ?? written);
-      if (moved.sheet) archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
-      if (moved.failure) outputErrors.push(moved.failure);
-    }
+    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+    const notes = [
+      sentTo,
+      `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
+      ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
+      ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
+    ];
+    await writeResults(states, resultPaths, notes, options, written);
     lap('writeMs');
-    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: outputs });
+    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
     lock.release();
     ledger.close();
   }
 
-  const orders: JsonOrder[] = states.flatMap((state) =>
-    state.sheet.orders.map((order, i) => {
-      const outcome = state.outcomes[i]!;
-      const entry: JsonOrder = { customerOrderId: order.customerOrderId, file: state.file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
-      if (outcome.httpStatus !== undefined) entry.httpStatus = outcome.httpStatus;
-      if (outcome.requestId !== undefined) entry.requestId = outcome.requestId;
-      if (outcome.submittedAt !== undefined) entry.submittedAt = outcome.submittedAt;
-      return entry;
-    }),
-  );
+  const orders = jsonOrdersOf(states);
   const summary = countByStatus(orders.map((o) => o.status));
   // An order already sent whose sheet now says something else: the change never reached the network.
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
+  const { outputs, outputErrors, archived } = written;
   return {
     report: {
       command: 'import',
@@ -346,6 +212,222 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ...(runId ? { runId } : {}),
     timings,
   };
+}
+
+/** Each file read and checked offline: what the report says of it, and the checked sheets. */
+async function checkInputs(files: readonly string[], options: ImportOptions): Promise<{ inputs: JsonInput[]; states: FileState[]; hasUnusableInput: boolean }> {
+  const inputs: JsonInput[] = [];
+  const states: FileState[] = [];
+  let hasUnusableInput = false;
+  for (const file of files) {
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
+    if (!checked.ok) {
+      hasUnusableInput = true;
+      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+      continue;
+    }
+    const { sheet } = checked;
+    if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
+    const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices });
+    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
+  }
+  return { inputs, states, hasUnusableInput };
+}
+
+const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
+
+/** The orders the ledger is asked about: every one that may go out, and every one invalid only because its date has aged. */
+function idsToLookUp(states: readonly FileState[]): string[] {
+  return states.flatMap((state) =>
+    state.sheet.orders.flatMap((order, index) => (order.customerOrderId !== null && (state.outcomes[index]!.status === 'valid' || isAged(state, index)) ? [order.customerOrderId] : [])),
+  );
+}
+
+/** What the ledger's records say of an order: sent by this tool, and sent with these very contents (hashed once per order). */
+interface LedgerJudge {
+  isOurs(customerOrderId: string): boolean;
+  isSentAsIs(payload: CreateOrderPayload): boolean;
+}
+
+function ledgerJudge(known: ReadonlyMap<string, OrderRecord>): LedgerJudge {
+  const sentAsIs = new Map<string, boolean>();
+  return {
+    isOurs: (id) => isSentByThisTool(known.get(id)),
+    isSentAsIs(payload) {
+      const id = payload.orderDetails.customerOrderId;
+      let is = sentAsIs.get(id);
+      if (is === undefined) sentAsIs.set(id, (is = isSentAsIs(known.get(id), payload)));
+      return is;
+    },
+  };
+}
+
+interface Candidate {
+  state: FileState;
+  order: CheckedSheet['orders'][number];
+  index: number;
+  payload: CreateOrderPayload;
+  issues: readonly Issue[];
+}
+
+/**
+ * The orders that may go out. order.payload is rebuilt from the stored rows on every read: taken
+ * once. An aged order the ledger holds with these very contents goes the way of one it holds,
+ * without its date error.
+ */
+function candidatesToSend(states: readonly FileState[], known: ReadonlyMap<string, OrderRecord>, logger: Logger): Candidate[] {
+  return states.flatMap((state) =>
+    state.sheet.orders.flatMap((order, index): Candidate[] => {
+      if (state.outcomes[index]!.status === 'valid') {
+        const payload = order.payload;
+        return payload ? [{ state, order, index, payload, issues: order.issues }] : [];
+      }
+      if (order.customerOrderId === null || !isAged(state, index)) return [];
+      const payload = payloadOfAgedOrder(order, known.get(order.customerOrderId));
+      if (!payload) return [];
+      logger.debug({ customerOrderId: order.customerOrderId }, 'orderDate too old now, but the ledger holds this very order: not judged on its age');
+      const issues = withoutAgeErrors(order.issues);
+      state.outcomes[index] = outcomeView('valid', [...issues]);
+      return [{ state, order, index, payload, issues }];
+    }),
+  );
+}
+
+type Job = SubmissionJob & { state: FileState; index: number; issues: readonly Issue[] };
+
+/**
+ * Each candidate against the API's facts: invalid, not sent (the API could not be used), what a
+ * dry run would do, or a job to send. Outcomes other than "send" are set on the file's state.
+ */
+function judgeOnline(
+  candidates: readonly Candidate[],
+  context: { facts: OnlineFacts | undefined; apiUnusable: StopReason | undefined; dryRun: boolean; known: ReadonlyMap<string, OrderRecord>; judge: LedgerJudge },
+): Job[] {
+  const { facts, apiUnusable, known, judge } = context;
+  const jobs: Job[] = [];
+  for (const { state, order, index, payload, issues } of candidates) {
+    if (!facts) {
+      state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
+      continue;
+    }
+    const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, judge.isOurs, judge.isSentAsIs);
+    if (hasErrors(online)) {
+      state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
+      continue;
+    }
+    const id = payload.orderDetails.customerOrderId;
+    if (context.dryRun) {
+      const record = known.get(id);
+      if (record?.state === 'accepted') {
+        // As the real run would say: an edit of an order already sent is not applied.
+        const isChanged = !judge.isSentAsIs(payload);
+        const view = { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined };
+        state.outcomes[index] = outcomeView('already_submitted', isChanged ? [...issues, contentsChangedIssue(sheetColumnsOf(state.sheet), order, id)] : [...issues], view, isChanged);
+      } else {
+        state.outcomes[index] = outcomeView('valid', [...issues, ...online]);
+      }
+      continue;
+    }
+    jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });
+  }
+  return jobs;
+}
+
+/**
+ * Sends the jobs through the ledger and sets each one's outcome. Returns why sending stopped, when
+ * that is the run's to report: interrupted, or the API unusable (for "unavailable", only when
+ * nothing at all was accepted: a run that sent some and left the rest says so per order).
+ */
+async function sendJobs(
+  jobs: readonly Job[],
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; runId: string },
+): Promise<StopReason | undefined> {
+  options.orderProgress?.start(jobs.length);
+  let done = 0;
+  const result = await submitOrders(jobs, {
+    client: options.client,
+    ledger: options.ledger,
+    runId: options.runId,
+    concurrency: options.concurrency,
+    maxAttempts: options.maxAttempts,
+    logger: options.logger,
+    backoff: options.backoff,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onOutcome: (_job, outcome) => {
+      done++;
+      options.orderProgress?.tick(outcome.status);
+      options.onOrderDone?.(done, jobs.length, outcome.status);
+    },
+  });
+  options.orderProgress?.stop();
+  jobs.forEach((job, i) => {
+    const outcome: SubmitOutcome = result.outcomes[i]!;
+    job.state.outcomes[job.index] = outcomeView(
+      outcome.status,
+      [...job.issues, ...outcome.issues],
+      { httpStatus: outcome.httpStatus, requestId: outcome.requestId, submittedAt: outcome.submittedAt },
+      outcome.contentsDiffer === true,
+    );
+  });
+  const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
+  if (result.stopped?.kind === 'interrupted') return result.stopped;
+  if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) return result.stopped;
+  return undefined;
+}
+
+interface WrittenResults {
+  outputs: string[];
+  outputErrors: JsonOutputError[];
+  archived: JsonArchived[];
+}
+
+/**
+ * A result file per sheet, then the sheet and its result archived when every order is settled.
+ * What was sent stays sent: a result file that cannot be written is recorded, and the run goes on.
+ */
+async function writeResults(states: readonly FileState[], resultPaths: readonly string[], notes: readonly string[], options: ImportOptions, written: WrittenResults): Promise<void> {
+  const { logger } = options;
+  for (const [i, state] of states.entries()) {
+    const path = resultPaths[i]!;
+    const result = await writeOrRecordFailure(written.outputErrors, { file: state.file, path, logger }, () =>
+      writeResultFile({
+        command: 'import',
+        sheet: state.sheet,
+        outcomes: state.outcomes,
+        extraColumns: EXTRA_COLUMNS,
+        path,
+        isDefaultPath: options.out === undefined,
+        generatedAt: new Date(),
+        notes: [...notes, ...notAppliedNote(state.outcomes.filter((o) => o.contentsDiffer).length)],
+        sourcesOfSale: options.context.sourcesOfSale,
+        logger,
+      }),
+    );
+    if (result === undefined) continue;
+    if (!options.archiveDir || options.dryRun) {
+      written.outputs.push(result);
+      continue;
+    }
+    // Reported where the files are now: the archive, or, for what could not be moved, where they were.
+    const moved = archiveIfDone(state, result, options.archiveDir, logger);
+    written.outputs.push(moved.result ?? result);
+    if (moved.sheet) written.archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
+    if (moved.failure) written.outputErrors.push(moved.failure);
+  }
+}
+
+function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
+  return states.flatMap((state) =>
+    state.sheet.orders.map((order, i) => {
+      const outcome = state.outcomes[i]!;
+      const entry: JsonOrder = { customerOrderId: order.customerOrderId, file: state.file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
+      if (outcome.httpStatus !== undefined) entry.httpStatus = outcome.httpStatus;
+      if (outcome.requestId !== undefined) entry.requestId = outcome.requestId;
+      if (outcome.submittedAt !== undefined) entry.submittedAt = outcome.submittedAt;
+      return entry;
+    }),
+  );
 }
 
 function notAppliedNote(count: number): string[] {
