@@ -110,7 +110,7 @@ function earliest(instants: Iterable<number | null>): number | null {
 }
 
 export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
-  const { selection, reader, store, now } = options;
+  const { selection, reader, store } = options;
   const ids = selection.customerOrderIds;
   const freshReads = new Map<string, OrderRead | null>();
   const changed = new Set<string>();

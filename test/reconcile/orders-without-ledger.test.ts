@@ -5,7 +5,6 @@
  * reconciles its own ledger and may start one, is unchanged. Over real HTTP, against the sandbox.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/commands/import.js';
 import { reconcileCommand, type ReconcileCommandOptions } from '../../src/commands/reconcile.js';

@@ -14,7 +14,7 @@ import { checkFile } from '../../src/commands/check-file.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { useTempDir } from './temp-dir.js';
-import { fillOf, noteOf, readWorkbook, rowValues, sheet, validationsOf } from './xlsx-files.js';
+import { noteOf, readWorkbook, rowValues, sheet, validationsOf } from './xlsx-files.js';
 
 const file = useTempDir('template');
 const letter = (field: string): string => columnLetter(TEMPLATE_HEADERS.indexOf(field as never) + 1);
