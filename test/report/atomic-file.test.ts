@@ -1,6 +1,6 @@
 /** writeFileAtomically: a temporary file beside the target, renamed into place, never left behind. */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pendingTempFilePaths, removePendingTempFiles, writeFileAtomically } from '../../src/report/atomic-file.js';
 import { useTempDir } from './temp-dir.js';
 
@@ -15,10 +15,10 @@ describe('writeFileAtomically', () => {
       await new Promise<void>((resolve) => (finish = resolve));
     });
     writing.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const tmp = `${path}.${process.pid}.partial`;
+    // The file is opened asynchronously: waited for, not given a fixed time (a busy machine takes longer).
+    await vi.waitFor(() => expect(existsSync(tmp)).toBe(true), { timeout: 10_000, interval: 5 });
     expect(pendingTempFilePaths()).toEqual([tmp]);
-    expect(existsSync(tmp)).toBe(true);
     // process.exit() runs the 'exit' listeners; the hook is one of them.
     expect(process.listeners('exit')).toContain(removePendingTempFiles);
 
