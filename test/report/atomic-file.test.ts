@@ -1,24 +1,37 @@
 /** writeFileAtomically: a temporary file beside the target, renamed into place, never left behind. */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync, readdirSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pendingTempFilePaths, removePendingTempFiles, writeFileAtomically } from '../../src/report/atomic-file.js';
 import { useTempDir } from './temp-dir.js';
 
 const at = useTempDir('atomic');
 
+/** Resolves once the temporary file is open on disk (its stream opens it asynchronously). */
+const opened = async (out: WriteStream) => {
+  if (out.pending) await once(out, 'ready');
+};
+
+// A test that fails half way must not leave its write pending for the next one to find.
+afterEach(() => removePendingTempFiles());
+
 describe('writeFileAtomically', () => {
   it('removes the temporary file of a write still under way when the process exits (a second Ctrl-C)', async () => {
     const path = at('interrupted.xlsx');
     let finish!: () => void;
+    let isOpen!: () => void;
+    const fileIsOpen = new Promise<void>((resolve) => (isOpen = resolve));
     const writing = writeFileAtomically(path, async (out) => {
       out.write('half a workbook');
+      await opened(out);
+      isOpen();
       await new Promise<void>((resolve) => (finish = resolve));
     });
     writing.catch(() => undefined);
+    await fileIsOpen;
     const tmp = `${path}.${process.pid}.partial`;
-    // The file is opened asynchronously: waited for, not given a fixed time (a busy machine takes longer).
-    await vi.waitFor(() => expect(existsSync(tmp)).toBe(true), { timeout: 10_000, interval: 5 });
     expect(pendingTempFilePaths()).toEqual([tmp]);
+    expect(existsSync(tmp)).toBe(true);
     // process.exit() runs the 'exit' listeners; the hook is one of them.
     expect(process.listeners('exit')).toContain(removePendingTempFiles);
 
@@ -45,7 +58,7 @@ describe('writeFileAtomically', () => {
     await expect(
       writeFileAtomically(path, async (out) => {
         out.write('some rows');
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await opened(out);
         throw new Error('the writer broke');
       }),
     ).rejects.toThrow('the writer broke');
