@@ -70,4 +70,12 @@ describe('answers due at once', () => {
     expect(broken.destroy).toHaveBeenCalledOnce();
     expect(after).toHaveBeenCalledOnce();
   });
+
+  it('after their latency, likewise drop the connection of one that cannot be written', async () => {
+    const broken = Object.assign(liveSocket(), { destroy: vi.fn() });
+    atReplyTime(requestWith(broken, 5), reply, () => {
+      throw new Error('ERR_HTTP_HEADERS_SENT');
+    });
+    await vi.waitFor(() => expect(broken.destroy).toHaveBeenCalledOnce(), { timeout: 2_000, interval: 5 });
+  });
 });

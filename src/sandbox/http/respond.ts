@@ -106,7 +106,8 @@ export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer
       return;
     }
     socket?.off('close', forget);
-    answer();
+    // With the others whose time came in this turn, and an answer that cannot be written drops its connection.
+    answerThisTurn(request, answer);
   };
   socket?.once('close', forget);
   timer = setTimeout(wait, Math.ceil(first));
@@ -134,8 +135,8 @@ function writeDueAnswers(): void {
  * (after its I/O callbacks, in request order). Requests that arrive together are all handled before
  * any answer goes out, so a client woken by the first answer finds the rest already there: each
  * answer written on its own woke the client once per answer, which cost more CPU on loopback than
- * the sandbox's own handling (src/bench/sandbox.ts: order creation 0.40-0.57 of the ceiling before,
- * 0.60-0.64 after, on this 2-core machine). The delay is the rest of one turn: microseconds.
+ * the sandbox's own handling (src/bench/sandbox.ts, order creation on this 2-core machine: a median
+ * 0.51 of the ceiling before, 0.60 after). The delay is the rest of one turn: microseconds.
  */
 function answerThisTurn(request: FastifyRequest, answer: () => unknown): void {
   if (dueNow.push({ request, answer }) === 1) setImmediate(writeDueAnswers);
