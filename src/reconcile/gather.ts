@@ -11,8 +11,9 @@ import { LIMITS } from '../contract/limits.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
+import { FetchedPackages } from './fetched-packages.js';
 import { packagesOfKnownOrders, type ApiReader } from './fetch.js';
-import { lastUpdatedOf, mergePackages, newestUpdate, normaliseInstant, type PackageStore } from './package-store.js';
+import { mergePackages, newestUpdate, normaliseInstant, type PackageStore } from './package-store.js';
 import type { Selection } from './select.js';
 import { earliestUpdateOf, needsFreshRead, planTrackingWindow, TRACKING_WATERMARK, type WindowPlan } from './window.js';
 
@@ -32,6 +33,20 @@ export interface GatherOptions {
   logger: Logger;
   /** Tracking pages already being fetched (startTrackingPrefetch): used when their window is the one the selection needs. */
   prefetch?: TrackingPrefetch;
+  /**
+   * Called once while the pages of a whole window come in (not an incremental one: its packages are
+   * laid over the store's only afterwards), with the packages so far and the order reads made
+   * meanwhile. The promise it returns is awaited once the pages are in, before anything else.
+   */
+  whilePaging?: (paging: Paging) => Promise<void>;
+}
+
+export interface Paging {
+  packages: FetchedPackages;
+  /** The orders read while the pages come in; null if reading them failed (the run then fails too). */
+  reads: Promise<ReadonlyMap<string, OrderRead | null> | null>;
+  /** Settles (either way) once every page is in or the fetch failed. */
+  pagesDone: Promise<unknown>;
 }
 
 /**
@@ -42,7 +57,7 @@ export interface GatherOptions {
 export interface TrackingPrefetch {
   plan: WindowPlan;
   /** Packages of the pages in so far, kept as gatherFromApi keeps them. */
-  packages: Map<string, PackageRecord[]>;
+  packages: FetchedPackages;
   /** Settles once page 1 is in (the count of pages is known) or the fetch failed. */
   firstPage: Promise<void>;
   hasFirstPage(): boolean;
@@ -67,15 +82,12 @@ const isSameWindow = (a: WindowPlan, b: WindowPlan) => a.startDate === b.startDa
 
 export function startTrackingPrefetch(options: WindowOptions & { reader: ApiReader; earliestMs: number; logger: Logger }): TrackingPrefetch {
   const plan = windowFor(options.earliestMs, options);
-  const packages = new Map<string, PackageRecord[]>();
+  const packages = new FetchedPackages();
   let isFirstIn = false;
   let settleFirst: () => void = () => undefined;
   const firstPage = new Promise<void>((resolve) => (settleFirst = resolve));
   options.logger.info({ startDate: plan.startDate, endDate: plan.endDate, incremental: plan.isIncremental }, 'fetching tracking updates');
-  const take = (records: readonly PackageRecord[]) => {
-    for (const record of records) keepNewest(packages, record);
-  };
-  const done = options.reader.readTrackingWindow(plan, take, () => {
+  const done = options.reader.readTrackingWindow(plan, (records) => packages.takePage(records), () => {
     isFirstIn = true;
     settleFirst();
   });
@@ -114,7 +126,8 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const ids = selection.customerOrderIds;
   const freshReads = new Map<string, OrderRead | null>();
   const changed = new Set<string>();
-  const packages = new Map<string, PackageRecord[]>();
+  let fetchedPackages = new FetchedPackages();
+  let packages = fetchedPackages.byOrder;
   // A prefetch's packages are this run's only if its window is the one this selection needs.
   let prefetch = options.prefetch;
   const dropPrefetch = async () => {
@@ -124,9 +137,7 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
     options.logger.debug('the tracking pages fetched ahead are not the ones this selection needs; fetching again');
     await unused.done.catch(() => undefined);
   };
-  const take = (records: readonly PackageRecord[]) => {
-    for (const record of records) keepNewest(packages, record);
-  };
+  const take = (records: readonly PackageRecord[]) => fetchedPackages.takePage(records);
   /**
    * Lays what was fetched over what the store holds and notes the orders that changed (the caller
    * writes those back once the run has succeeded).
@@ -173,9 +184,15 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   };
   // Packages can only be updated after their order was created, which is after its orderDate. What
   // we sent (and when the ledger recorded it accepted), else the API's copy of the order.
+  // Asked up to three times per order (the window, the early reads, the late ones): parsed once.
+  const dates = new Map<string, number | null>();
   const dateOf = (id: string): number | null => {
+    let ms = dates.get(id);
+    if (ms !== undefined) return ms;
     const e = selection.expected.get(id);
-    return (e ? earliestUpdateOf(e) : null) ?? earliestUpdateOf({ orderDate: selection.reads.get(id)?.orderDate ?? storedRead(id)?.read?.orderDate });
+    ms = (e ? earliestUpdateOf(e) : null) ?? earliestUpdateOf({ orderDate: selection.reads.get(id)?.orderDate ?? storedRead(id)?.read?.orderDate });
+    dates.set(id, ms);
+    return ms;
   };
   const undated = ids.filter((id) => dateOf(id) === null);
   if (undated.length > 0) for (const [id, read] of await readMany(undated, options)) freshReads.set(id, read);
@@ -191,23 +208,30 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const early = ids.filter((id) => needed(id, false));
   // Started once page 1 is in: the pages' count is known and they go first; a big list-orders answer must not hold page 1 up.
   let earlyReads: Promise<Map<string, OrderRead | null>> = Promise.resolve(new Map());
+  let earlyReadsIn: (reads: ReadonlyMap<string, OrderRead | null> | null) => void = () => undefined;
+  const readsIn = new Promise<ReadonlyMap<string, OrderRead | null> | null>((resolve) => (earlyReadsIn = resolve));
   const startEarlyReads = () => {
     earlyReads = readMany(early, options, earliest(early.map(dateOf)));
     // Awaited below; marked handled now so a failure during the pages is not an unhandled rejection.
-    earlyReads.catch(() => undefined);
+    earlyReads.then(earlyReadsIn, () => earlyReadsIn(null));
   };
+  if (prefetch) {
+    fetchedPackages = prefetch.packages;
+    packages = fetchedPackages.byOrder;
+  }
   const fetchPages = async (): Promise<{ pages: number; packages: number }> => {
     if (!prefetch) return reader.readTrackingWindow(plan, take, startEarlyReads);
     await prefetch.firstPage;
     if (prefetch.hasFirstPage()) startEarlyReads();
-    const pages = await prefetch.done;
-    for (const [id, records] of prefetch.packages) packages.set(id, records);
-    return pages;
+    return prefetch.done;
   };
-  const fetched = await fetchPages().catch(async (error: unknown) => {
-    await earlyReads.catch(() => undefined);
+  const pagesDone = fetchPages();
+  const paging = plan.isIncremental ? undefined : options.whilePaging?.({ packages: fetchedPackages, reads: readsIn, pagesDone });
+  const fetched = await pagesDone.catch(async (error: unknown) => {
+    await Promise.all([earlyReads.catch(() => undefined), paging]);
     throw error;
   });
+  await paging;
   for (const [id, read] of await earlyReads) freshReads.set(id, read);
   settle(!plan.isIncremental);
   options.logger.info({ pages: fetched.pages, packages: fetched.packages, ordersChanged: changed.size }, 'tracking updates fetched');
@@ -216,19 +240,6 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const late = [...ids, ...unknownIds].filter((id) => needed(id, changed.has(id)));
   for (const [id, read] of await readMany(late, options, earliest(late.map(dateOf)))) freshReads.set(id, read);
   return result('tracking', plan, !plan.isIncremental, unknownIds);
-}
-
-/** An order has a handful of packages: a list scanned per record is cheaper than a Map per order. */
-function keepNewest(byOrder: Map<string, PackageRecord[]>, record: PackageRecord): void {
-  const packages = byOrder.get(record.customerOrderId);
-  if (!packages) {
-    byOrder.set(record.customerOrderId, [record]);
-    return;
-  }
-  const index = packages.findIndex((p) => p.packageId === record.packageId);
-  if (index < 0) packages.push(record);
-  // Dates are compared only for a package seen twice (pages that shifted), not for every package.
-  else if (lastUpdatedOf(record) >= lastUpdatedOf(packages[index]!)) packages[index] = record;
 }
 
 /**

@@ -12,7 +12,7 @@ import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
-import type { PackageRecord } from '../contract/schemas.js';
+import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
 import { writeOrRecordFailure } from '../commands/outcome.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
@@ -21,6 +21,7 @@ import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
 import { createApiReader, packagesOfKnownOrders, type ApiReader, type ApiReaderOptions } from './fetch.js';
 import { gatherFromApi, GATHER_DEFAULTS, packagesFor, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
+import { createMatchAhead, type MatchAhead, type MatchAheadOptions } from './match-ahead.js';
 import { reconcileOrder } from './match.js';
 import { createMemoryPackageStore, mergePackages, type PackageStore, type StoredOrderRead } from './package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from './package-store-sqlite.js';
@@ -71,6 +72,8 @@ export interface ReconcileOptions {
   overlapMs?: number;
   /** Take the ledger's run lock (default true): two runs never move the watermark at once. */
   isLocking?: boolean;
+  /** Matching orders while the tracking pages come in (match-ahead.ts): its tuning, or false for none. */
+  matchAhead?: MatchAheadOptions | false;
   /** For tests: no real waiting between retries. */
   readerOverrides?: Pick<ApiReaderOptions, 'sleep' | 'random' | 'monotonicNow'>;
 }
@@ -173,6 +176,8 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
   const t1 = performance.now();
   logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
+  const matching = orderMatcher(selection, options);
+  const ahead = options.matchAhead === false ? undefined : createMatchAhead((id, read, packages) => matching.reconcileOne(id, read, packages), options.matchAhead);
   let gathered: Gathered;
   try {
     gathered = await gatherFromApi({
@@ -186,6 +191,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
       bulkReadMin: options.bulkReadMin ?? GATHER_DEFAULTS.bulkReadMin,
       logger,
       ...(prefetch ? { prefetch } : {}),
+      ...(ahead ? { whilePaging: ahead.whilePaging } : {}),
     });
   } catch (error) {
     // Pages fetched ahead must not run on after a failure the run reports (the reader stops them).
@@ -194,8 +200,12 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
 
   const t2 = performance.now();
-  const orders = await matchOrders({ selection, gathered, store, reader, options });
+  const orders = await matchOrders({ selection, gathered, store, reader, matching, ahead });
   const t3 = performance.now();
+  if (ahead) {
+    logger.debug({ orders: orders.length, ...ahead.counts() }, 'orders matched');
+    ahead.clear();
+  }
   if (orders.length > 1 && orders.every((o) => o.status === 'not_found')) {
     // Each may be true; all at once more often means a wrong base URL, or a gateway not routing the order paths.
     logger.warn({ orders: orders.length }, 'The API answered 404 for every order: if they were sent to this API, check FULFILLMENT_BASE_URL.');
@@ -290,32 +300,49 @@ const READER_NOTES = [
   'Lines the network added (addedByNetwork) record what happened to one of ours (relatedLine): a cancellation or a replacement shipment.',
 ];
 
+interface OrderMatcher {
+  /** An order from these inputs; `isSelected` false for an unknown order found on the way. */
+  reconcileOne(id: string, read: OrderRead | null | undefined, packages: PackageRecord[], isSelected?: boolean): ReconciledOrder;
+}
+
+/** reconcileOrder with what the whole run shares filled in: the same for orders matched ahead and at the end. */
+function orderMatcher(selection: Selection, options: ReconcileOptions): OrderMatcher {
+  // An --orders result file lists its orders as sent, whether or not this ledger recorded them.
+  const isListedAsSent = selection.mode === 'orders-file';
+  return {
+    reconcileOne: (id, read, packages, isSelected = true) =>
+      reconcileOrder({
+        expected: selection.expected.get(id),
+        read,
+        packages,
+        now: options.now,
+        lateAfterDays: options.lateAfterDays,
+        isLedgerConsulted: options.ledger !== undefined,
+        customerOrderId: id,
+        isListedAsSent: isListedAsSent && isSelected,
+        isListedWithoutStatus: selection.isOrdersFileWithoutStatus === true && isSelected,
+      }),
+  };
+}
+
 interface MatchContext {
   selection: Selection;
   gathered: Gathered;
   store: PackageStore;
   reader: ApiReader;
-  options: ReconcileOptions;
+  matching: OrderMatcher;
+  ahead: MatchAhead | undefined;
 }
 
-/** Every selected order reconciled, suspicious ones re-read, then the unknown orders found on the way. */
-async function matchOrders({ selection, gathered, store, reader, options }: MatchContext): Promise<ReconciledOrder[]> {
+/** Every selected order reconciled (or taken as matched ahead), suspicious ones re-read, then the unknown orders found on the way. */
+async function matchOrders({ selection, gathered, store, reader, matching, ahead }: MatchContext): Promise<ReconciledOrder[]> {
   const readOf = (id: string) => (gathered.freshReads.has(id) ? gathered.freshReads.get(id) : (selection.reads.get(id) ?? store.getOrderRead(id)?.read));
-  // An --orders result file lists its orders as sent, whether or not this ledger recorded them.
-  const isListedAsSent = selection.mode === 'orders-file';
-  const reconcileOne = (id: string, isSelected = true) =>
-    reconcileOrder({
-      expected: selection.expected.get(id),
-      read: readOf(id),
-      packages: packagesFor(gathered, store, id),
-      now: options.now,
-      lateAfterDays: options.lateAfterDays,
-      isLedgerConsulted: options.ledger !== undefined,
-      customerOrderId: id,
-      isListedAsSent: isListedAsSent && isSelected,
-      isListedWithoutStatus: selection.isOrdersFileWithoutStatus === true && isSelected,
-    });
-  const orders = selection.customerOrderIds.map((id) => reconcileOne(id));
+  const reconcileOne = (id: string, isSelected = true) => matching.reconcileOne(id, readOf(id), packagesFor(gathered, store, id), isSelected);
+  const orders = selection.customerOrderIds.map((id) => {
+    const read = readOf(id);
+    const packages = packagesFor(gathered, store, id);
+    return ahead?.reuse(id, read, packages) ?? matching.reconcileOne(id, read, packages);
+  });
   // A page that shifted while it was fetched can drop a package: where the API says a line shipped
   // but its units are missing, and this run saw the order change, its packages are read directly.
   if (gathered.strategy === 'tracking') {
