@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
-import type { OrderRead, PackageRecord } from '../../src/contract/schemas.js';
+import type { OrderRead } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
