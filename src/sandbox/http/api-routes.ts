@@ -16,7 +16,7 @@ import type { SandboxContext } from './context.js';
 import { badParameter, HttpProblem } from './problems.js';
 import { oneOrderResponseSchema } from './response-schemas.js';
 import { pageOf, readInt, readList, readOne, readPaging, rejectUnknownParameters, type Paging, type RawQuery } from './query.js';
-import { asSandboxRequest, sendCachedHead, sendError, sendJson, sendText } from './respond.js';
+import { asSandboxRequest, sendCachedHead, sendError, sendJson, sendText, sendTextParts } from './respond.js';
 
 const DAY_MS = 86_400_000;
 
@@ -55,7 +55,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     const nowMs = ctx.clock.nowMs();
     const since = nowMs - lastDays * DAY_MS;
     const items = await listedOrdersJson(ctx.state, { since, nowMs, orderDispositions, lineDispositions }, nextTurn);
-    return sendText(request, reply, 200, `{"data":[${items.join(',')}],"requestId":${JSON.stringify(request.id)}}`);
+    return sendTextParts(request, reply, 200, '{"data":[', items, `],"requestId":${JSON.stringify(request.id)}}`);
   });
 
   app.get('/api/v0/orders/:customerOrderId', { onRequest, schema: oneOrder }, async (request, reply) => {

@@ -162,6 +162,44 @@ export function sendCachedHead(request: FastifyRequest, reply: FastifyReply, sta
   });
 }
 
+/** Parts (orders of a list-orders answer) written per turn of the event loop by sendTextParts. */
+export const PARTS_PER_WRITE = 500;
+
+/**
+ * Sends `head`, the parts joined by commas, then `tail`, a slice of parts per turn of the event
+ * loop (and at the socket's pace once its buffer is full), chunked: other requests are answered
+ * while a big answer goes out, as a remote API's would be. Joining and encoding 40,000 orders
+ * (25 MB) at once stopped the sandbox for about 60 ms.
+ */
+export function sendTextParts(request: FastifyRequest, reply: FastifyReply, status: number, head: string, parts: readonly string[], tail: string): FastifyReply {
+  const r = asSandboxRequest(request);
+  if (r.sbLoseReply || r.sbLogged || parts.length <= PARTS_PER_WRITE) return sendText(request, reply, status, head + parts.join(',') + tail);
+  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
+  headers['content-type'] = `${r.sbType ?? 'application/json'}; charset=utf-8`;
+  reply.hijack();
+  return atReplyTime(request, reply, () => {
+    headers.date = dateOf(r);
+    const res = reply.raw;
+    res.writeHead(status, headers);
+    let next = 0;
+    const writeSlice = (): void => {
+      try {
+        if (res.destroyed) return;
+        const end = Math.min(parts.length, next + PARTS_PER_WRITE);
+        const text = (next === 0 ? head : ',') + parts.slice(next, end).join(',') + (end === parts.length ? tail : '');
+        next = end;
+        if (end === parts.length) res.end(text);
+        else if (res.write(text)) setImmediate(writeSlice);
+        else res.once('drain', writeSlice);
+      } catch {
+        // As for an answer written at once: its client gets a dropped connection, not a hang.
+        request.raw.socket?.destroy();
+      }
+    };
+    writeSlice();
+  });
+}
+
 let cachedDate = { second: Number.NaN, text: '' };
 
 /**
