@@ -174,9 +174,19 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
     // request made meanwhile (the order reads of gather.ts) waits for one page, not for all of them.
     let next = 2;
     const parsing: Promise<void>[] = [];
-    const parseLater = (unparsed: UnparsedPage<PackageRecord>): Promise<void> => {
+    // Pages are taken in page order, whatever order they come in: an order's packages are then listed
+    // as the API lists them, and two runs over the same answers give the same workbook. A page waits
+    // at most for the few requested before it.
+    const arrived = new Map<number, UnparsedPage<PackageRecord>>();
+    let nextToTake = 2;
+    const parseLater = (pageNumber: number, unparsed: UnparsedPage<PackageRecord>): Promise<void> => {
       const parsed = afterPendingIo().then(() => {
-        if (!stop.signal.aborted) take(unparsed);
+        if (stop.signal.aborted) return;
+        arrived.set(pageNumber, unparsed);
+        for (let page = arrived.get(nextToTake); page; page = arrived.get(nextToTake)) {
+          arrived.delete(nextToTake++);
+          take(page);
+        }
       });
       // Awaited below; marked handled now, as lanes stopped by its failure end first.
       parsed.catch(() => undefined);
@@ -184,7 +194,10 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
     };
     const lane = async (): Promise<void> => {
       try {
-        while (next <= totalPages) parsing.push(parseLater(await fetchPage(next++)));
+        while (next <= totalPages) {
+          const pageNumber = next++;
+          parsing.push(parseLater(pageNumber, await fetchPage(pageNumber)));
+        }
       } catch (error) {
         stopAll(error);
         throw error;

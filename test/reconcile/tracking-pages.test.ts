@@ -80,6 +80,20 @@ describe('reading a tracking window', () => {
     expect(peakUnparsed).toBeLessThanOrEqual(4);
   });
 
+  it('takes the pages in page order whatever order they come in, so the same answers give the same result', async () => {
+    const { api } = pagedApi(() => 9);
+    const fetch = api.fetchTrackingUpdates.bind(api);
+    api.fetchTrackingUpdates = async (query) => {
+      // Each page later than the one after it: with 4 in flight, they come in backwards.
+      for (let i = 0; i < 20 - (query.pageNumber ?? 1) * 2; i++) await new Promise((resolve) => setImmediate(resolve));
+      return fetch(query);
+    };
+    const reader = createApiReader({ client: api, logger: silentLogger, concurrency: 4 });
+    const seen: string[] = [];
+    expect(await reader.readTrackingWindow(window, (records) => seen.push(...records.map((r) => r.packageId)))).toEqual({ pages: 9, packages: 9 });
+    expect(seen).toEqual(['P-1', 'P-2', 'P-3', 'P-4', 'P-5', 'P-6', 'P-7', 'P-8', 'P-9']);
+  });
+
   it('stops, and reports the page’s error, when a page cannot be parsed', async () => {
     const { api } = pagedApi(() => 6);
     const fetch = api.fetchTrackingUpdates.bind(api);
