@@ -12,18 +12,18 @@ import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
-import type { OrderRead, PackageRecord } from '../contract/schemas.js';
+import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
 import { writeOrRecordFailure } from '../commands/outcome.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
-import { createApiReader, packagesOfKnownOrders, type ApiReader, type ApiReaderOptions } from './fetch.js';
-import { gatherFromApi, GATHER_DEFAULTS, packagesFor, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
-import { createMatchAhead, type MatchAhead, type MatchAheadOptions } from './match-ahead.js';
-import { reconcileOrder } from './match.js';
-import { createMemoryPackageStore, mergePackages, type PackageStore, type StoredOrderRead } from './package-store.js';
+import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
+import { gatherFromApi, GATHER_DEFAULTS, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
+import { createMatchAhead, type MatchAheadOptions } from './match-ahead.js';
+import { matchOrders, orderMatcher } from './match-orders.js';
+import { createMemoryPackageStore, type PackageStore, type StoredOrderRead } from './package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from './package-store-sqlite.js';
 import { toJsonOrder, summarize } from './report.js';
 import { checkSelectOptions, resolveSince, selectOrders, type Selection } from './select.js';
@@ -176,8 +176,8 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
   const t1 = performance.now();
   logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
-  const matching = orderMatcher(selection, options);
-  const ahead = options.matchAhead === false ? undefined : createMatchAhead((id, read, packages) => matching.reconcileOne(id, read, packages), options.matchAhead);
+  const matchOne = orderMatcher(selection, { now, lateAfterDays: options.lateAfterDays, isLedgerConsulted: ledger !== undefined });
+  const ahead = options.matchAhead === false ? undefined : createMatchAhead((id, read, packages) => matchOne(id, read, packages), options.matchAhead);
   let gathered: Gathered;
   try {
     gathered = await gatherFromApi({
@@ -200,7 +200,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
 
   const t2 = performance.now();
-  const orders = await matchOrders({ selection, gathered, store, reader, matching, ahead });
+  const orders = await matchOrders({ selection, gathered, store, reader, matchOne, ahead });
   const t3 = performance.now();
   if (ahead) {
     logger.debug({ orders: orders.length, ...ahead.counts() }, 'orders matched');
@@ -299,74 +299,6 @@ const READER_NOTES = [
   'A replaced package is not live: its units and tracking number are counted once, on the package that replaced it. Confirmations list live packages only.',
   'Lines the network added (addedByNetwork) record what happened to one of ours (relatedLine): a cancellation or a replacement shipment.',
 ];
-
-interface OrderMatcher {
-  /** An order from these inputs; `isSelected` false for an unknown order found on the way. */
-  reconcileOne(id: string, read: OrderRead | null | undefined, packages: PackageRecord[], isSelected?: boolean): ReconciledOrder;
-}
-
-/** reconcileOrder with what the whole run shares filled in: the same for orders matched ahead and at the end. */
-function orderMatcher(selection: Selection, options: ReconcileOptions): OrderMatcher {
-  // An --orders result file lists its orders as sent, whether or not this ledger recorded them.
-  const isListedAsSent = selection.mode === 'orders-file';
-  return {
-    reconcileOne: (id, read, packages, isSelected = true) =>
-      reconcileOrder({
-        expected: selection.expected.get(id),
-        read,
-        packages,
-        now: options.now,
-        lateAfterDays: options.lateAfterDays,
-        isLedgerConsulted: options.ledger !== undefined,
-        customerOrderId: id,
-        isListedAsSent: isListedAsSent && isSelected,
-        isListedWithoutStatus: selection.isOrdersFileWithoutStatus === true && isSelected,
-      }),
-  };
-}
-
-interface MatchContext {
-  selection: Selection;
-  gathered: Gathered;
-  store: PackageStore;
-  reader: ApiReader;
-  matching: OrderMatcher;
-  ahead: MatchAhead | undefined;
-}
-
-/** Every selected order reconciled (or taken as matched ahead), suspicious ones re-read, then the unknown orders found on the way. */
-async function matchOrders({ selection, gathered, store, reader, matching, ahead }: MatchContext): Promise<ReconciledOrder[]> {
-  const readOf = (id: string) => (gathered.freshReads.has(id) ? gathered.freshReads.get(id) : (selection.reads.get(id) ?? store.getOrderRead(id)?.read));
-  const reconcileOne = (id: string, isSelected = true) => matching.reconcileOne(id, readOf(id), packagesFor(gathered, store, id), isSelected);
-  const orders = selection.customerOrderIds.map((id) => {
-    const read = readOf(id);
-    const packages = packagesFor(gathered, store, id);
-    return ahead?.reuse(id, read, packages) ?? matching.reconcileOne(id, read, packages);
-  });
-  // A page that shifted while it was fetched can drop a package: where the API says a line shipped
-  // but its units are missing, and this run saw the order change, its packages are read directly.
-  if (gathered.strategy === 'tracking') {
-    const suspects = orders
-      .map((o, i) => ({ o, i }))
-      .filter(({ o }) => o.exceptions.some((e) => e.type === 'partial_shipment') && (gathered.freshReads.has(o.customerOrderId) || gathered.changed.has(o.customerOrderId)));
-    if (suspects.length > 0) {
-      // The API returned each of these orders: a 404 for its packages is an API in trouble, not an unknown order.
-      const packages = packagesOfKnownOrders(await reader.readPackagesOf(suspects.map(({ o }) => o.customerOrderId)), () => false);
-      for (const [id, records] of packages) {
-        const merged = mergePackages(packagesFor(gathered, store, id), records);
-        gathered.packages.set(id, merged.packages);
-        if (merged.hasChanges) gathered.changed.add(id);
-      }
-      for (const { o, i } of suspects) orders[i] = reconcileOne(o.customerOrderId);
-    }
-  }
-  for (const id of gathered.unknownIds) {
-    const order = reconcileOne(id, false);
-    // An order of another channel (a marketplace order the network fulfils) is not ours to report.
-    if (order.exceptions.some((e) => e.type === 'unknown_order')) orders.push(order);
-  }
-  return orders;
-}
 
 /**
  * Writes what this run learnt (packages that changed, fresh reads) to the store for the next run,
