@@ -176,7 +176,7 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
     const parsing: Promise<void>[] = [];
     // Pages are taken in page order, whatever order they come in: an order's packages are then listed
     // as the API lists them, and two runs over the same answers give the same workbook. A page waits
-    // at most for the few requested before it.
+    // for those requested before it: a few, or longer while one of them is being retried.
     const arrived = new Map<number, UnparsedPage<PackageRecord>>();
     let nextToTake = 2;
     const parseLater = (pageNumber: number, unparsed: UnparsedPage<PackageRecord>): Promise<void> => {
