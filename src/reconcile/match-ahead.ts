@@ -20,9 +20,9 @@ export type MatchOne = (customerOrderId: string, read: OrderRead | null, package
 
 export interface MatchAheadOptions {
   /**
-   * An order is matched once its packages have not changed for this many pages. Pages come in out
-   * of order by up to the number in flight; an order changed later is matched again at the end.
-   * Default 16.
+   * An order is matched once its packages have not changed for this many pages (taken in page
+   * order). It is a guess at how far apart the API lists one order's packages: an order a later
+   * page changes costs a second match, never a wrong one. Default 16.
    */
   quietPages?: number;
   /** Orders matched per step between two turns of the event loop. Default 32. */
