@@ -74,7 +74,7 @@ export class FetchedPackages {
  * whether the list changed. An order has a handful of packages: a list scanned per record is
  * cheaper than a Map per order.
  */
-export function keepNewest(byOrder: Map<string, PackageRecord[]>, record: PackageRecord): boolean {
+function keepNewest(byOrder: Map<string, PackageRecord[]>, record: PackageRecord): boolean {
   const packages = byOrder.get(record.customerOrderId);
   if (!packages) {
     byOrder.set(record.customerOrderId, [record]);

@@ -177,7 +177,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   const t1 = performance.now();
   logger.info({ mode: selection.mode, orders: selection.customerOrderIds.length }, 'orders selected');
   const matchOne = orderMatcher(selection, { now, lateAfterDays: options.lateAfterDays, isLedgerConsulted: ledger !== undefined });
-  const ahead = options.matchAhead === false ? undefined : createMatchAhead((id, read, packages) => matchOne(id, read, packages), options.matchAhead);
+  const ahead = options.matchAhead === false ? undefined : createMatchAhead(matchOne, options.matchAhead);
   let gathered: Gathered;
   try {
     gathered = await gatherFromApi({

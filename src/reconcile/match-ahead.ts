@@ -7,8 +7,9 @@
  * object and whose packages have not changed since is taken as matched; any other is matched then.
  * reconcileOrder is pure, so a result reused is the result the end would have made.
  *
- * The gaps are real: paging waits on the API's latency, and the main thread is idle much of it.
- * Matching in small steps (one setImmediate each) lets the pages' I/O go first.
+ * Paging waits on the API's latency, so there are gaps; matching in small steps (one setImmediate
+ * each) lets the pages' I/O go first. On a machine with no core to spare, paging takes longer by
+ * much of the matching moved into it (README, reconcile in session 9): the gain is what fits the gaps.
  */
 import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
