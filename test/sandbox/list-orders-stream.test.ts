@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { buildSeededCatalogue } from '../../src/sandbox/catalogue.js';
-import { PARTS_PER_WRITE } from '../../src/sandbox/http/respond.js';
+import { PARTS_PER_WRITE, writeInSlices, type SliceSink } from '../../src/sandbox/http/respond.js';
 import { DEFAULT_RATES } from '../../src/sandbox/model.js';
 import { stockToJson, type PersistedState } from '../../src/sandbox/persistence.js';
 import { createSandboxState } from '../../src/sandbox/state.js';
@@ -72,5 +72,91 @@ describe('a big list-orders answer', () => {
     expect(firstBytes).toMatch(/^HTTP\/1\.1 200/);
     const res = await sandbox.call('GET', '/api/v0/orders?lastDays=30', { token });
     expect(res.body.data).toHaveLength(4 * PARTS_PER_WRITE);
+  });
+});
+
+/** A sink that takes every slice at once, as a loopback socket with room does: 'drain' (or not) on the next tick. */
+function eagerSink(reportsFull: boolean) {
+  const writes: { text: string; turn: number }[] = [];
+  let turn = 0;
+  let isCounting = true;
+  const count = () => {
+    turn++;
+    if (isCounting) setImmediate(count);
+  };
+  setImmediate(count);
+  let onDrain: (() => void) | undefined;
+  const done = new Promise<void>((resolve) => {
+    const sink: SliceSink = {
+      destroyed: false,
+      write(text) {
+        writes.push({ text, turn });
+        if (reportsFull) {
+          process.nextTick(() => {
+            const listener = onDrain;
+            onDrain = undefined;
+            listener?.();
+          });
+        }
+        return !reportsFull;
+      },
+      end(text) {
+        writes.push({ text, turn });
+        isCounting = false;
+        resolve();
+      },
+      once(_event, listener) {
+        onDrain = listener;
+      },
+    };
+    writeInSlices(sink, '{"data":[', parts, ']}', () => resolve());
+  });
+  return { writes, done };
+}
+
+const parts = Array.from({ length: 4 * PARTS_PER_WRITE + 7 }, (_, i) => `{"n":${i}}`);
+
+describe('writeInSlices', () => {
+  it.each([
+    ['says its buffer is full and drains on the next tick', true],
+    ['has room for every slice', false],
+  ])('writes one slice per turn of the event loop to a sink that %s', async (_label, reportsFull) => {
+    const { writes, done } = eagerSink(reportsFull);
+    await done;
+    expect(writes).toHaveLength(5);
+    // Other requests' timers and sockets get a turn between two slices.
+    for (let i = 1; i < writes.length; i++) expect(writes[i]!.turn).toBeGreaterThan(writes[i - 1]!.turn);
+    expect(JSON.parse(writes.map((w) => w.text).join(''))).toEqual({ data: parts.map((p) => JSON.parse(p)) });
+  });
+
+  it('stops writing once the sink is destroyed, and reports a write that throws', async () => {
+    const written: string[] = [];
+    let destroyed = false;
+    let failures = 0;
+    const sink: SliceSink = {
+      get destroyed() {
+        return destroyed;
+      },
+      write(text) {
+        written.push(text);
+        if (written.length === 2) destroyed = true;
+        return true;
+      },
+      end: () => written.push('end'),
+      once: () => undefined,
+    };
+    writeInSlices(sink, '[', parts, ']', () => failures++);
+    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toHaveLength(2);
+    const throwing: SliceSink = {
+      destroyed: false,
+      write: () => {
+        throw new Error('EPIPE');
+      },
+      end: () => undefined,
+      once: () => undefined,
+    };
+    writeInSlices(throwing, '[', parts, ']', () => failures++);
+    expect(failures).toBe(1);
   });
 });

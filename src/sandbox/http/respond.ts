@@ -181,23 +181,42 @@ export function sendTextParts(request: FastifyRequest, reply: FastifyReply, stat
     headers.date = dateOf(r);
     const res = reply.raw;
     res.writeHead(status, headers);
-    let next = 0;
-    const writeSlice = (): void => {
-      try {
-        if (res.destroyed) return;
-        const end = Math.min(parts.length, next + PARTS_PER_WRITE);
-        const text = (next === 0 ? head : ',') + parts.slice(next, end).join(',') + (end === parts.length ? tail : '');
-        next = end;
-        if (end === parts.length) res.end(text);
-        else if (res.write(text)) setImmediate(writeSlice);
-        else res.once('drain', writeSlice);
-      } catch {
-        // As for an answer written at once: its client gets a dropped connection, not a hang.
-        request.raw.socket?.destroy();
-      }
-    };
-    writeSlice();
+    // As for an answer written at once: its client gets a dropped connection, not a hang.
+    writeInSlices(res, head, parts, tail, () => request.raw.socket?.destroy());
   });
+}
+
+/** What writeInSlices writes to: an http.ServerResponse. */
+export interface SliceSink {
+  readonly destroyed: boolean;
+  write(text: string): boolean;
+  end(text: string): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * `head`, the parts joined by commas, then `tail`: PARTS_PER_WRITE parts per turn of the event loop,
+ * and after 'drain' when the sink's buffer is full. `onError` when a write throws.
+ */
+export function writeInSlices(res: SliceSink, head: string, parts: readonly string[], tail: string, onError: () => void): void {
+  let next = 0;
+  const writeSlice = (): void => {
+    try {
+      if (res.destroyed) return;
+      const end = Math.min(parts.length, next + PARTS_PER_WRITE);
+      const text = (next === 0 ? head : ',') + parts.slice(next, end).join(',') + (end === parts.length ? tail : '');
+      next = end;
+      if (end === parts.length) res.end(text);
+      else if (res.write(text)) setImmediate(writeSlice);
+      // A socket that takes a slice at once still reports 'drain' in this very turn (on the
+      // next tick): the next slice waits for the next turn all the same. Chained on 'drain'
+      // alone, 25 MB went out in one go, and every other request waited about 90 ms.
+      else res.once('drain', () => setImmediate(writeSlice));
+    } catch {
+      onError();
+    }
+  };
+  writeSlice();
 }
 
 let cachedDate = { second: Number.NaN, text: '' };
