@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
 import { measureExcelJsBaseline, measurePapaparseBaseline, writeLargeCsv, writeLargeXlsx } from './read-baseline.js';
-import { benchReconcile } from './reconcile.js';
+import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { measureWriters } from './write.js';
 
@@ -118,6 +118,7 @@ async function benchReconcileFigures(): Promise<void> {
   line(`${fmt(r.packagesPerSecond)} packages/s; ratio to ceiling ${fmt(r.ratioToCeiling, 2)} (target >= 0.7); ${fmt(r.ms)} ms; peak RSS ${fmt(r.peakRssMb)} MB`);
   line(`phases (ms): ${r.requests}`);
   line(`bare setTimeout(20) x8 x 100 packages on this machine just before: ${fmt(r.timerPackagesPerSecond)} packages/s`);
+  line(`tracking pages alone through the same reader just after: ${fmt(r.pagesAlonePackagesPerSecond)} packages/s; ratio ${fmt(r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
 const sections: Record<string, () => Promise<void>> = {

@@ -9,8 +9,10 @@
  * share a core. Orders are seeded before timing, without latency: one or two lines of 3 to 5 units,
  * every shipment split into 2 or 3 packages (about 40,000 orders for 100,000 packages).
  * The timed run is the reconciliation: selecting from the ledger, paging tracking updates, reading
- * the orders and matching; writing the workbook is timed on its own. `--profile=<dir>` writes CPU
- * profiles of the timed part only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
+ * the orders and matching; writing the workbook is timed on its own. Then the same window is paged
+ * alone through the same reader, with a new client: the share of the ceiling that paging reaches here
+ * without any of reconcile's other work. `--profile=<dir>` writes CPU profiles of the timed part
+ * only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,8 +25,10 @@ import { Pool } from 'undici';
 import { createApiClient } from '../api/client.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/types.js';
 import { measureTimerCeiling } from './import.js';
 import { silentLogger } from '../log.js';
+import { createApiReader } from '../reconcile/fetch.js';
 import { reconcile } from '../reconcile/index.js';
 
 export interface ReconcileBench {
@@ -40,6 +44,11 @@ export interface ReconcileBench {
   requests: string;
   /** 8 loops of bare setTimeout(20) x 100 packages, measured just before: what timers allow on this machine now. */
   timerPackagesPerSecond: number;
+  /**
+   * The same tracking window paged right after through the same reader (every page parsed, checked
+   * and kept), with no selection, order reads or matching: what paging alone reaches here now.
+   */
+  pagesAlonePackagesPerSecond: number;
 }
 
 const LATENCY_MS = 20;
@@ -128,6 +137,75 @@ async function countPackages(pool: Pool, headers: Record<string, string>, isWarm
   return (totalPages - 1) * PAGE_SIZE + (await page(totalPages)).data.length;
 }
 
+/** The timed run (see the header), with a new client; only its figures outlive it. */
+async function timedReconcile(run: {
+  info: SandboxInfo;
+  child: ChildProcess;
+  ledger: Ledger;
+  nowMs: number;
+  out: string;
+  profileDir: string | undefined;
+}): Promise<Omit<ReconcileBench, 'timerPackagesPerSecond' | 'pagesAlonePackagesPerSecond'>> {
+  const { info, child, profileDir } = run;
+  const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => run.nowMs });
+  globalThis.gc?.();
+  let stopProfiler: ((file: string) => Promise<void>) | undefined;
+  if (profileDir) {
+    await askChild(child, { profile: 'start' });
+    stopProfiler = await startProfiler();
+  }
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await reconcile({
+    ledger: run.ledger,
+    client,
+    now: new Date(run.nowMs),
+    lateAfterDays: 3,
+    out: run.out,
+    concurrency: CONCURRENCY,
+    logger: silentLogger,
+  });
+  const totalMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (profileDir && stopProfiler) {
+    await stopProfiler(join(profileDir, 'reconcile.cpuprofile'));
+    await askChild(child, { profile: 'stop', file: join(profileDir, 'sandbox.cpuprofile') });
+  }
+  await client.close();
+  const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
+  const ms = totalMs - result.timings.writeMs;
+  const packagesPerSecond = fetched / (ms / 1000);
+  return {
+    ms,
+    packagesPerSecond,
+    ratioToCeiling: packagesPerSecond / CEILING_PACKAGES_PER_SECOND,
+    // Taken before the pages are read alone: the peak is reconcile's.
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    writeMs: result.timings.writeMs,
+    packages: fetched,
+    orders: result.orders.length,
+    requests: `${Object.entries(result.timings).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}; CPU of the whole run ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
+  };
+}
+
+/** Every tracking page of the bench's orders through reconcile's reader, each kept as reconcile keeps them, timed with its token request. */
+async function pagesAlone(info: SandboxInfo, nowMs: number, firstOrderMs: number): Promise<{ packages: number; ms: number }> {
+  globalThis.gc?.();
+  const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => nowMs });
+  const reader = createApiReader({ client, logger: silentLogger, concurrency: CONCURRENCY });
+  const kept: unknown[] = [];
+  const window = { searchBy: 'updated' as const, startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(nowMs).toISOString() };
+  const started = performance.now();
+  try {
+    await reader.readTrackingWindow(window, (records) => {
+      for (const record of records) kept.push(record);
+    });
+    return { packages: kept.length, ms: performance.now() - started };
+  } finally {
+    await client.close();
+  }
+}
+
 export async function benchReconcile(packages: number, profileDir?: string): Promise<ReconcileBench> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
@@ -150,6 +228,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     await refreshToken();
 
     // Seed: a probe batch tells how many packages an order makes; then enough orders for the target.
+    const firstOrderMs = simulatedNowMs;
     const runId = ledger.startRun({ command: 'bench', files: [] });
     let created = 0;
     const createBatch = async (count: number): Promise<void> => {
@@ -191,46 +270,12 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     ledger.finishRun(runId, { summary: { created, packages: total } });
 
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
-    const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => simulatedNowMs });
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
-    globalThis.gc?.();
-    let stopProfiler: ((file: string) => Promise<void>) | undefined;
-    if (profileDir) {
-      await askChild(child, { profile: 'start' });
-      stopProfiler = await startProfiler();
-    }
-    const cpuBefore = process.cpuUsage();
-    const started = performance.now();
-    const result = await reconcile({
-      ledger,
-      client,
-      now: new Date(simulatedNowMs),
-      lateAfterDays: 3,
-      out: join(dir, 'reconcile.xlsx'),
-      concurrency: CONCURRENCY,
-      logger: silentLogger,
-    });
-    const totalMs = performance.now() - started;
-    const cpu = process.cpuUsage(cpuBefore);
-    if (profileDir && stopProfiler) {
-      await stopProfiler(join(profileDir, 'reconcile.cpuprofile'));
-      await askChild(child, { profile: 'stop', file: join(profileDir, 'sandbox.cpuprofile') });
-    }
-    await client.close();
-    const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
-    const ms = totalMs - result.timings.writeMs;
-    const packagesPerSecond = fetched / (ms / 1000);
-    return {
-      ms,
-      packagesPerSecond,
-      ratioToCeiling: packagesPerSecond / CEILING_PACKAGES_PER_SECOND,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      writeMs: result.timings.writeMs,
-      packages: fetched,
-      orders: result.orders.length,
-      timerPackagesPerSecond,
-      requests: `${Object.entries(result.timings).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}; CPU of the whole run ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
-    };
+    const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir });
+    // reconcile's result is gone by now: paging alone does not collect around its 600 MB.
+    const alone = await pagesAlone(info, simulatedNowMs, firstOrderMs);
+    if (alone.packages !== figures.packages) throw new Error(`bench: paging alone read ${alone.packages} packages, reconcile ${figures.packages}`);
+    return { ...figures, timerPackagesPerSecond, pagesAlonePackagesPerSecond: alone.packages / (alone.ms / 1000) };
   } finally {
     ledger.close();
     await pool.close();
@@ -270,4 +315,8 @@ if (process.argv.includes(CHILD_FLAG)) {
   );
   console.log(`  phases (ms): ${r.requests}`);
   console.log(`  bare setTimeout(${LATENCY_MS}) x${CONCURRENCY} x ${PAGE_SIZE} packages on this machine just before: ${Math.round(r.timerPackagesPerSecond).toLocaleString('en-US')} packages/s`);
+  console.log(
+    `  the same pages alone through the same reader just after (no selection, order reads or matching): ${Math.round(r.pagesAlonePackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
+      `${((r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND) * 100).toFixed(0)}% of the ceiling`,
+  );
 }
