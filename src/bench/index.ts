@@ -119,6 +119,7 @@ async function benchReconcileFigures(): Promise<void> {
   line(`phases (ms): ${r.requests}`);
   line(`bare setTimeout(20) x8 x 100 packages on this machine just before: ${fmt(r.timerPackagesPerSecond)} packages/s`);
   line(`tracking pages alone through the same reader just after: ${fmt(r.pagesAlonePackagesPerSecond)} packages/s; ratio ${fmt(r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
+  line(`the same reader from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
 const sections: Record<string, () => Promise<void>> = {

@@ -49,6 +49,8 @@ export interface ReconcileBench {
    * and kept), with no selection, order reads or matching: what paging alone reaches here now.
    */
   pagesAlonePackagesPerSecond: number;
+  /** As pagesAlone, from a bare node:http server sending the sandbox's first page every time after 20 ms: what this machine allows a client that keeps every record. */
+  barePagesPackagesPerSecond: number;
 }
 
 const LATENCY_MS = 20;
@@ -58,6 +60,7 @@ const PAGE_SIZE = 100;
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
 const CHILD_FLAG = '--reconcile-bench-sandbox';
+const BARE_FLAG = '--reconcile-bench-bare-server';
 const PROFILE_FLAG = '--profile=';
 
 type ProfileMessage = { profile: 'start' } | { profile: 'stop'; file: string };
@@ -145,7 +148,7 @@ async function timedReconcile(run: {
   nowMs: number;
   out: string;
   profileDir: string | undefined;
-}): Promise<Omit<ReconcileBench, 'timerPackagesPerSecond' | 'pagesAlonePackagesPerSecond'>> {
+}): Promise<Omit<ReconcileBench, 'timerPackagesPerSecond' | 'pagesAlonePackagesPerSecond' | 'barePagesPackagesPerSecond'>> {
   const { info, child, profileDir } = run;
   const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => run.nowMs });
   globalThis.gc?.();
@@ -188,21 +191,32 @@ async function timedReconcile(run: {
   };
 }
 
-/** Every tracking page of the bench's orders through reconcile's reader, each kept as reconcile keeps them, timed with its token request. */
-async function pagesAlone(info: SandboxInfo, nowMs: number, firstOrderMs: number): Promise<{ packages: number; ms: number }> {
+/** Every tracking page of a window through reconcile's reader, each record kept as reconcile keeps them, timed with its token request. */
+async function pagesAlone(api: SandboxInfo, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
   globalThis.gc?.();
-  const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => nowMs });
+  const client = createApiClient({ baseUrl: api.url, clientId: api.clientId, clientSecret: api.clientSecret, connections: CONCURRENCY, now: () => api.nowMs });
   const reader = createApiReader({ client, logger: silentLogger, concurrency: CONCURRENCY });
   const kept: unknown[] = [];
-  const window = { searchBy: 'updated' as const, startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(nowMs).toISOString() };
   const started = performance.now();
   try {
-    await reader.readTrackingWindow(window, (records) => {
+    await reader.readTrackingWindow({ searchBy: 'updated', ...window }, (records) => {
       for (const record of records) kept.push(record);
     });
     return { packages: kept.length, ms: performance.now() - started };
   } finally {
     await client.close();
+  }
+}
+
+/** pagesAlone from a bare node:http server (serveBarePage) that sends `page` for every page. */
+async function barePagesAlone(page: string, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
+  const child = fork(fileURLToPath(import.meta.url), [BARE_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    child.send({ page });
+    const [info] = (await once(child, 'message')) as [SandboxInfo];
+    return await pagesAlone(info, window);
+  } finally {
+    child.disconnect();
   }
 }
 
@@ -273,9 +287,17 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
     const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir });
     // reconcile's result is gone by now: paging alone does not collect around its 600 MB.
-    const alone = await pagesAlone(info, simulatedNowMs, firstOrderMs);
+    const window = { startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(simulatedNowMs).toISOString() };
+    const alone = await pagesAlone({ ...info, nowMs: simulatedNowMs }, window);
     if (alone.packages !== figures.packages) throw new Error(`bench: paging alone read ${alone.packages} packages, reconcile ${figures.packages}`);
-    return { ...figures, timerPackagesPerSecond, pagesAlonePackagesPerSecond: alone.packages / (alone.ms / 1000) };
+    const firstPage = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=1&itemsPerPage=${PAGE_SIZE}`, headers });
+    const bare = await barePagesAlone(await firstPage.body.text(), window);
+    return {
+      ...figures,
+      timerPackagesPerSecond,
+      pagesAlonePackagesPerSecond: alone.packages / (alone.ms / 1000),
+      barePagesPackagesPerSecond: bare.packages / (bare.ms / 1000),
+    };
   } finally {
     ledger.close();
     await pool.close();
@@ -301,8 +323,37 @@ async function serveSandbox(): Promise<void> {
   });
 }
 
+/**
+ * A bare node:http server for barePagesAlone: every GET gets the page it was sent (its pagination
+ * unchanged, so the reader asks for as many pages as the sandbox had) after LATENCY_MS, every POST
+ * a token at once. No auth, no routing, no work per request: what HTTP and the client cost alone.
+ */
+async function serveBarePage(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const [{ page }] = (await once(process, 'message')) as [{ page: string }];
+  const body = Buffer.from(page);
+  const token = Buffer.from(JSON.stringify({ accessToken: 'bench', expiresIn: 3600 }));
+  const server = createServer((request, response) => {
+    request.resume();
+    const answer = request.method === 'POST' ? token : body;
+    const send = () => {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
+      response.end(answer);
+    };
+    if (request.method === 'POST') send();
+    else setTimeout(send, LATENCY_MS);
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.send!({ url: `http://127.0.0.1:${port}`, clientId: 'bench', clientSecret: 'bench', nowMs: Date.now() } satisfies SandboxInfo);
+  });
+  process.once('disconnect', () => process.exit(0));
+}
+
 if (process.argv.includes(CHILD_FLAG)) {
   await serveSandbox();
+} else if (process.argv.includes(BARE_FLAG)) {
+  await serveBarePage();
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
@@ -318,5 +369,9 @@ if (process.argv.includes(CHILD_FLAG)) {
   console.log(
     `  the same pages alone through the same reader just after (no selection, order reads or matching): ${Math.round(r.pagesAlonePackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
       `${((r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND) * 100).toFixed(0)}% of the ceiling`,
+  );
+  console.log(
+    `  the same reader from a bare node:http server sending the sandbox's first page after ${LATENCY_MS} ms: ${Math.round(r.barePagesPackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
+      `${((r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND) * 100).toFixed(0)}% of the ceiling`,
   );
 }
