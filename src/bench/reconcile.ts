@@ -11,7 +11,8 @@
  * The timed run is the reconciliation: selecting from the ledger, paging tracking updates, reading
  * the orders and matching; writing the workbook is timed on its own. Then the same window is paged
  * alone through the same reader, with a new client: the share of the ceiling that paging reaches here
- * without any of reconcile's other work. `--profile=<dir>` writes CPU profiles of the timed part
+ * without any of reconcile's other work; and once more from a bare node:http server (serveBarePage),
+ * for what is left without the sandbox's work per request. `--profile=<dir>` writes CPU profiles of the timed part
  * only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -49,7 +50,10 @@ export interface ReconcileBench {
    * and kept), with no selection, order reads or matching: what paging alone reaches here now.
    */
   pagesAlonePackagesPerSecond: number;
-  /** As pagesAlone, from a bare node:http server sending the sandbox's first page every time after 20 ms: what this machine allows a client that keeps every record. */
+  /**
+   * As pagesAlone, from a bare node:http server that sends the sandbox's first page for every page
+   * after 20 ms: what HTTP on this machine allows a client that keeps every record.
+   */
   barePagesPackagesPerSecond: number;
 }
 
@@ -291,7 +295,9 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     const alone = await pagesAlone({ ...info, nowMs: simulatedNowMs }, window);
     if (alone.packages !== figures.packages) throw new Error(`bench: paging alone read ${alone.packages} packages, reconcile ${figures.packages}`);
     const firstPage = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=1&itemsPerPage=${PAGE_SIZE}`, headers });
-    const bare = await barePagesAlone(await firstPage.body.text(), window);
+    const pageText = await firstPage.body.text();
+    if (firstPage.statusCode !== 200) throw new Error(`bench: tracking page 1 answered ${firstPage.statusCode}: ${pageText}`);
+    const bare = await barePagesAlone(pageText, window);
     return {
       ...figures,
       timerPackagesPerSecond,
