@@ -120,8 +120,13 @@ function benchPayload(n: number, orderDate: string): CreateOrderPayload {
   };
 }
 
+/** This script again, as the child that `flag` names (the sandbox, or the bare server). */
+function forkSelf(flag: string): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), [flag], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
 async function startChild(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkSelf(CHILD_FLAG);
   const [info] = (await once(child, 'message')) as [SandboxInfo];
   return { child, info };
 }
@@ -132,13 +137,16 @@ async function control(pool: Pool, path: string, body: unknown): Promise<void> {
   if (res.statusCode >= 400) throw new Error(`bench setup: ${path} answered ${res.statusCode}: ${text}`);
 }
 
+/** Tracking page `n` of the last 30 days, as the sandbox sends it. */
+async function trackingPageText(pool: Pool, headers: Record<string, string>, n: number): Promise<string> {
+  const res = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=${n}&itemsPerPage=${PAGE_SIZE}`, headers });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`bench setup: tracking updates answered ${res.statusCode}: ${text}`);
+  return text;
+}
+
 async function countPackages(pool: Pool, headers: Record<string, string>, isWarming = false): Promise<number> {
-  const page = async (n: number) => {
-    const res = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=${n}&itemsPerPage=${PAGE_SIZE}`, headers });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`bench setup: tracking updates answered ${res.statusCode}: ${text}`);
-    return JSON.parse(text) as { data: unknown[]; pagination?: { totalPages: number } };
-  };
+  const page = async (n: number) => JSON.parse(await trackingPageText(pool, headers, n)) as { data: unknown[]; pagination?: { totalPages: number } };
   const totalPages = (await page(1)).pagination?.totalPages ?? 1;
   if (isWarming) for (let n = 2; n < totalPages; n++) await page(n);
   return (totalPages - 1) * PAGE_SIZE + (await page(totalPages)).data.length;
@@ -214,7 +222,7 @@ async function pagesAlone(api: SandboxInfo, window: { startDate: string; endDate
 
 /** pagesAlone from a bare node:http server (serveBarePage) that sends `page` for every page. */
 async function barePagesAlone(page: string, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
-  const child = fork(fileURLToPath(import.meta.url), [BARE_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkSelf(BARE_FLAG);
   try {
     child.send({ page });
     const [info] = (await once(child, 'message')) as [SandboxInfo];
@@ -294,10 +302,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     const window = { startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(simulatedNowMs).toISOString() };
     const alone = await pagesAlone({ ...info, nowMs: simulatedNowMs }, window);
     if (alone.packages !== figures.packages) throw new Error(`bench: paging alone read ${alone.packages} packages, reconcile ${figures.packages}`);
-    const firstPage = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=1&itemsPerPage=${PAGE_SIZE}`, headers });
-    const pageText = await firstPage.body.text();
-    if (firstPage.statusCode !== 200) throw new Error(`bench: tracking page 1 answered ${firstPage.statusCode}: ${pageText}`);
-    const bare = await barePagesAlone(pageText, window);
+    const bare = await barePagesAlone(await trackingPageText(pool, headers, 1), window);
     return {
       ...figures,
       timerPackagesPerSecond,

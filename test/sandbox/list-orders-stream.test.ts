@@ -75,6 +75,9 @@ describe('a big list-orders answer', () => {
   });
 });
 
+/** The parts writeInSlices is given below: 4 full slices and a short one. */
+const parts = Array.from({ length: 4 * PARTS_PER_WRITE + 7 }, (_, i) => `{"n":${i}}`);
+
 /** A sink that takes every slice at once, as a loopback socket with room does: 'drain' (or not) on the next tick. */
 function eagerSink(reportsFull: boolean) {
   const writes: { text: string; turn: number }[] = [];
@@ -113,8 +116,6 @@ function eagerSink(reportsFull: boolean) {
   });
   return { writes, done };
 }
-
-const parts = Array.from({ length: 4 * PARTS_PER_WRITE + 7 }, (_, i) => `{"n":${i}}`);
 
 describe('writeInSlices', () => {
   it.each([
