@@ -5,8 +5,6 @@
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { ResultRow } from '../report/types.js';
-import { CompactRowStore } from '../orders/row-store.js';
-import type { CellValue } from '../sheet/types.js';
 
 export interface OrderOutcomeView {
   status: string;
@@ -16,11 +14,8 @@ export interface OrderOutcomeView {
   needsFix: boolean;
 }
 
-/**
- * Rows of the sheet in order, each joined with the outcome of its order (`outcomes[i]` belongs to `sheet.orders[i]`).
- * `withCells: false` leaves every row's cells empty, sparing their decoding, for a writer that has them as text already.
- */
-export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[], options: { withCells?: boolean } = {}): Generator<ResultRow> {
+/** Rows of the sheet in order, each joined with the outcome of its order (`outcomes[i]` belongs to `sheet.orders[i]`). */
+export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[]): Generator<ResultRow> {
   const issuesByRow = new Map<number, Issue[]>();
   // Only orders with errors get an entry: a million-row sheet has hundreds of thousands of clean orders.
   const errorRowsByOrder = new Map<number, number[]>();
@@ -36,8 +31,7 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
     if (errorRows !== null) errorRowsByOrder.set(index, [...errorRows].sort((a, b) => a - b));
   });
 
-  const rows = options.withCells === false && sheet.rows instanceof CompactRowStore ? withoutCells(sheet.rows) : sheet.rows;
-  for (const { rowNumber, cells } of rows) {
+  for (const { rowNumber, cells } of sheet.rows) {
     const index = sheet.orderIndexOfRow(rowNumber);
     const outcome = index === undefined ? undefined : outcomes[index];
     const issues = issuesByRow.get(rowNumber) ?? [];
@@ -55,12 +49,6 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
     }
     yield row;
   }
-}
-
-const NO_CELLS: CellValue[] = [];
-
-function* withoutCells(store: CompactRowStore): Generator<{ rowNumber: number; cells: CellValue[] }> {
-  for (let i = 0; i < store.size; i++) yield { rowNumber: store.rowNumberAt(i), cells: NO_CELLS };
 }
 
 /** Orders per status, in a stable key order. */

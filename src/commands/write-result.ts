@@ -3,11 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { toOutputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { CompactRowStore } from '../orders/row-store.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { writeResultCsv } from '../report/write-result-csv.js';
 import type { ResultSheetInput } from '../report/types.js';
-import { formatOfPath, XLSX_MAX_DATA_ROWS } from './output-path.js';
+import { UsageError } from '../errors.js';
+import { formatOfPath, XLSX_MAX_COLUMNS, XLSX_MAX_DATA_ROWS } from './output-path.js';
 import { buildResultRows, countByStatus, countIssueCodes, type OrderOutcomeView } from './result-rows.js';
 
 export interface WriteResultOptions {
@@ -33,14 +33,20 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
   const { sheet, outcomes } = options;
   let path = options.path;
   let format = formatOfPath(path) ?? 'xlsx';
+  const columns = sheet.headers.length + 2 + options.extraColumns.length;
+  if (format === 'xlsx' && columns > XLSX_MAX_COLUMNS) {
+    if (!options.isDefaultPath) {
+      throw new UsageError(`The result has ${columns.toLocaleString('en-US')} columns, more than an Excel worksheet holds (${XLSX_MAX_COLUMNS.toLocaleString('en-US')}). Write it as CSV instead, e.g. --out result.csv.`);
+    }
+    path = path.replace(/\.xlsx$/i, '.csv');
+    format = 'csv';
+    options.logger.warn({ columns, path }, 'too many columns for an Excel worksheet: writing the result as CSV');
+  }
   if (format === 'xlsx' && sheet.rows.size > XLSX_MAX_DATA_ROWS && options.isDefaultPath) {
     path = path.replace(/\.xlsx$/i, '.csv');
     format = 'csv';
     options.logger.warn({ rows: sheet.rows.size, path }, 'too many rows for an Excel worksheet: writing the result as CSV');
   }
-  // A CSV parsed on the worker thread comes with its rows' cells as result-CSV text (see sheet/csv-cell-text.ts).
-  const prepared = sheet.rows instanceof CompactRowStore ? sheet.rows.cellText : undefined;
-  const cellText = format === 'csv' && prepared !== undefined && prepared.rows === sheet.rows.size ? prepared : undefined;
   const computed = outcomes.reduce((n, o) => n + (o.issues.some((i) => i.code === 'computed_total') ? 1 : 0), 0);
   const notes = [...options.notes];
   if (computed > 0) notes.push(`Totals left blank were computed for ${computed} order${computed === 1 ? '' : 's'} (see the computed_total warnings).`);
@@ -50,7 +56,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     columns: sheet.columns,
     extraColumns: options.extraColumns,
     fileIssues: sheet.fileIssues,
-    rows: buildResultRows(sheet, outcomes, { withCells: cellText === undefined }),
+    rows: buildResultRows(sheet, outcomes),
     summary: {
       command: options.command,
       file: sheet.file,
@@ -66,7 +72,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
   };
   try {
     mkdirSync(dirname(path), { recursive: true });
-    if (format === 'csv') await writeResultCsv(path, input, cellText);
+    if (format === 'csv') await writeResultCsv(path, input);
     // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
     else await (await import('../report/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
   } catch (error) {

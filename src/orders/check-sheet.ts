@@ -7,7 +7,6 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { Field } from '../sheet/columns.js';
-import type { HasCellText } from '../sheet/csv-cell-text.js';
 import type { OpenedSheet, RawRow } from '../sheet/types.js';
 import type { CheckContext, CheckedOrder, CheckedSheet, ValidationStatus } from './types.js';
 import { isValidTimezone } from './dates.js';
@@ -16,12 +15,14 @@ import { mergeRow } from './merge-row.js';
 import { finishDraft } from './finish.js';
 import { buildPayload } from './payload.js';
 import { planColumns, type SheetPlan } from './plan.js';
-import { CompactRowStore } from './row-store.js';
+import { CompactRowStore, type RowStoreOptions } from './row-store.js';
 import { detach } from './text.js';
 
 export interface CheckSheetOptions {
   /** Called after each batch of rows with the number of data rows read so far. */
   onProgress?: (rowsDone: number) => void;
+  /** How the rows are kept (memory window, temporary folder): see row-store.ts. */
+  rowStore?: Pick<RowStoreOptions, 'memoryBytes' | 'chunkRows' | 'dir'>;
 }
 
 export interface MappedColumns {
@@ -36,10 +37,10 @@ export interface MappedColumns {
  * required column makes every order invalid (and says so in `fileIssues` and in each order's issues). Throws UsageError for
  * an unknown time zone, which is a setting, not sheet content.
  */
-export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
+export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
   const plan = planColumns(opened.headers, mapped.columns, ctx, { isCommaAmbiguous: opened.csvDelimiter === ';' });
-  const store = new CompactRowStore(sharedColumns(plan), opened.headers.length, opened.cellText);
+  const store = new CompactRowStore({ ...options.rowStore, sharedColumns: sharedColumns(plan), width: opened.headers.length });
   const drafts: (OrderDraft | undefined)[] = [];
   const byId = new Map<string, OrderDraft>();
   let orderOfRow = new Int32Array(1024);

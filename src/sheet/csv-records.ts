@@ -17,17 +17,22 @@ import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import Papa from 'papaparse';
 import { InputError } from '../errors.js';
+import { CsvSizeGuard } from './csv-size-guard.js';
+import type { SheetLimits } from './limits.js';
 import { isBlankRow } from './row-source.js';
 import { createFileSystemError, type TextEncodingName } from './sniff.js';
 import { createChunkDecoder } from './text-decode.js';
 import { PushedText, Windows1252RowFinder, type Windows1252Rows } from './windows1252-rows.js';
 
 export interface CsvRowHandlers {
-  /** A non-blank row (the header first). */
-  row(cells: string[], rowNumber: number): void;
+  /**
+   * A non-blank row (the header first). `chars` is about how many characters it took in the file (the text
+   * parsed with it, shared among its records), for batching by size.
+   */
+  row(cells: string[], rowNumber: number, chars: number): void;
   /** Every row has been handed over; sha256() is known. */
   end(): void;
-  /** Reading stopped: an unreadable file or an unclosed quote. No call follows. */
+  /** Reading stopped: an unreadable file, an unclosed quote or a limit crossed. No call follows. */
   fail(error: InputError): void;
 }
 
@@ -41,10 +46,12 @@ export interface CsvParse {
   stop(): void;
   /** Known once end() was called: the rows read as windows-1252 in a file that mixes encodings, or null. */
   windows1252Rows(): Windows1252Rows | null;
+  /** Whether the text handed to the parser so far holds a unit separator (U+001F) anywhere: see csv-transport.ts. */
+  hasUnitSeparator(): boolean;
 }
 
-/** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number. */
-export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes: number, handlers: CsvRowHandlers): CsvParse {
+/** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number; the limits are checked first. */
+export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes: number, limits: SheetLimits, handlers: CsvRowHandlers): CsvParse {
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
@@ -53,6 +60,11 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   // The text handed to papaparse and not yet parsed past, to find the records of windows-1252 lines in.
   const pushed = new PushedText();
   const rows1252 = new Windows1252RowFinder(decoder);
+  let guard: CsvSizeGuard | null = null;
+  /** Characters handed to papaparse, and how many of them its chunks have covered. */
+  let pushedChars = 0;
+  let parsedChars = 0;
+  let hasUnit = false;
 
   const input = createReadStream(file, { highWaterMark: readBytes });
   const text = new Transform({
@@ -63,18 +75,18 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       hash.update(chunk);
       bytes += chunk.length;
       const decoded = decoder.decode(chunk);
-      if (decoded.length > 0) {
-        startParsing(decoded);
+      if (decoded.length > 0 && isWithinLimits(decoded)) {
         pushed.add(decoded);
+        pushedChars += decoded.length;
         this.push(decoded);
       }
       callback();
     },
     flush(callback: TransformCallback) {
       const rest = decoder.end();
-      startParsing(rest);
-      if (rest.length > 0) {
+      if (isWithinLimits(rest) && rest.length > 0) {
         pushed.add(rest);
+        pushedChars += rest.length;
         this.push(rest);
       }
       digest = hash.digest('hex');
@@ -95,6 +107,20 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   input.on('error', (error) => fail(createFileSystemError(file, error)));
   input.pipe(text);
 
+  /** Starts parsing on the first text, and checks each text against the limits before papaparse holds it. */
+  function isWithinLimits(decoded: string): boolean {
+    if (isStopped) return false;
+    startParsing(decoded);
+    try {
+      guard!.scan(decoded);
+      if (!hasUnit && decoded.includes('\u001f')) hasUnit = true;
+      return true;
+    } catch (error) {
+      fail(error as InputError);
+      return false;
+    }
+  }
+
   let recordNumber = 0;
   let isParsing = false;
   /**
@@ -106,6 +132,8 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     if (isParsing) return;
     isParsing = true;
     const newline = detectLineBreak(head);
+    const delimiter = detectDelimiter(head);
+    guard = new CsvSizeGuard(file, limits, delimiter, newline, SEPARATOR_LINE.test(head));
     // Only an LF split leaves a CR behind (at the end of a CRLF record), never a CR-only file.
     const hasStrayCr = newline === '\n';
     Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
@@ -114,7 +142,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       skipEmptyLines: false,
       newline,
       // Called once, with the first decoded chunk (papaparse's documented function form).
-      delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
+      delimiter,
       chunk(results) {
         if (isStopped) return;
         const broken = results.errors.find((e) => e.code === 'MissingQuotes');
@@ -126,6 +154,8 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
           return;
         }
         const records = results.data;
+        const chars = (pushedChars - parsedChars) / Math.max(1, records.length);
+        parsedChars = pushedChars;
         // Records of this chunk holding a windows-1252 line, by index (null nearly always).
         const marked = rows1252.findRecords(pushed, results.meta);
         for (let i = 0; i < records.length && !isStopped; i++) {
@@ -138,7 +168,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
             continue;
           }
           if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
-          handlers.row(cells, recordNumber);
+          handlers.row(cells, recordNumber, chars);
         }
       },
       complete() {
@@ -152,7 +182,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     });
   }
 
-  return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result() };
+  return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result(), hasUnitSeparator: () => hasUnit };
 }
 
 function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: boolean): InputError {
@@ -188,6 +218,8 @@ function dropEndingCr(cells: string[]): void {
 
 const CANDIDATES = [',', ';', '\t'] as const;
 const SEPARATOR_HINT = /^sep=.?$/i;
+/** A first line that isSeparatorHint will drop, as the size guard must know before the rows are parsed. */
+const SEPARATOR_LINE = /^sep=[^\r\n]?(?:\r\n|\n|\r|$)/i;
 
 /** Excel's "sep=;" first line, which names the delimiter and is not shown as a row. */
 export function isSeparatorHint(cells: string[]): boolean {

@@ -36,12 +36,22 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   const keys = headers.map((h) => normalizeHeader(h.trim()));
   const isResultFile = keys.includes(normalizeHeader('issues'));
 
+  // Past the first few, columns that are not order fields are counted, not listed: a sheet of a million
+  // columns gets one line about them, and only the listed ones are matched against the names for a typo.
+  let listedUnknown = 0;
+  let moreUnknown = 0;
+  const unknown = (make: () => Issue): void => {
+    if (listedUnknown < MAX_LISTED_UNKNOWN_COLUMNS) {
+      issues.push(make());
+      listedUnknown++;
+    } else moreUnknown++;
+  };
   headers.forEach((raw, index) => {
     const header = raw.trim();
     const at = `column ${toColumnLetter(index)}`;
     if (header === '') {
       columns.push(null);
-      issues.push(issue('unknown_column', headerRow, null, index,
+      unknown(() => issue('unknown_column', headerRow, null, index,
         `${capitalize(at)} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
       return;
     }
@@ -52,9 +62,11 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
     }
     if (field === null) {
       columns.push(null);
-      const suggestion = suggestField(header);
-      const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
-      issues.push(issue('unknown_column', headerRow, header, index, `Column "${header}" (${at}) is not an order field and is ignored${hint}`));
+      unknown(() => {
+        const suggestion = suggestField(header);
+        const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
+        return issue('unknown_column', headerRow, header, index, `Column "${header}" (${at}) is not an order field and is ignored${hint}`);
+      });
       return;
     }
     const earlier = firstColumnOf.get(field);
@@ -67,6 +79,10 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
     firstColumnOf.set(field, index);
     columns.push(field);
   });
+  if (moreUnknown > 0) {
+    issues.push(issue('unknown_column', headerRow, null, undefined,
+      `${moreUnknown.toLocaleString('en-US')} more column${moreUnknown === 1 ? ' is not an order field' : 's are not order fields'} and ${moreUnknown === 1 ? 'is' : 'are'} ignored (unnamed or not one of the template's column names): delete the columns that hold no order data`));
+  }
 
   for (const column of COLUMNS) {
     if (!column.requiredColumn || firstColumnOf.has(column.field)) continue;
@@ -77,6 +93,9 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   }
   return { columns, issues };
 }
+
+/** Columns that are not order fields named one by one in the warnings; the rest are counted in one. */
+export const MAX_LISTED_UNKNOWN_COLUMNS = 10;
 
 const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
 

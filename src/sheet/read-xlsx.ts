@@ -24,6 +24,8 @@ import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
 import { isOrderHeader, toColumnLetter } from './headers.js';
 import { isBlankRow, listQuoted, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
 import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
+import { checkRowCells, createSharedStringsTooLargeError } from './limits.js';
+import { MAX_BATCH_CHARS } from './row-source.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
@@ -59,8 +61,9 @@ interface Target {
 
 type SheetEvents = AsyncIterator<{ eventType: string; value: unknown }[]>;
 
-export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; limits?: Partial<XlsxLimits> }): RowSource {
-  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.limits };
+export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; zipLimits?: Partial<XlsxLimits> }): RowSource {
+  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.zipLimits };
+  const sheetLimits = options.limits;
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
@@ -101,6 +104,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           signal.fail(createInflatedTooMuchError(file, budget, fileBytes, part));
           close();
         },
+        // exceljs keeps the shared strings in memory whole: their own ceiling, however the listing reads.
+        { part: SHARED_STRINGS, budget: sheetLimits.maxSharedStringsBytes, onOver: () => {
+          signal.fail(createSharedStringsTooLargeError(file, null, sheetLimits.maxSharedStringsBytes));
+          close();
+        } },
       ),
   );
   input.pipe(tap);
@@ -135,6 +143,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     budget = inflateBudget(fileBytes, limits);
     const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
     if (refusal) throw refusal;
+    const strings = listed.parts?.find((p) => p.name.toLowerCase() === SHARED_STRINGS);
+    if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
   }
 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
@@ -203,6 +213,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   async function* readWorksheet(worksheet: { parse(): SheetEvents }): AsyncGenerator<RawRow[], void, undefined> {
     const date1904 = internals.properties?.model?.date1904 === true;
     let batch: RawRow[] = [];
+    let batchChars = 0;
     // The header rides in the first batch, so that one holds a row more: data batches stay full.
     let limit = options.batchSize + 1;
     let headers: string[] | null = null;
@@ -218,11 +229,13 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           uncomputed.length = 0;
         }
         if (isBlankRow(cells)) continue;
+        batchChars += checkRowCells(file, row.number, cells, sheetLimits, headers === null);
         headers ??= cells.map(toHeaderText);
         batch.push({ rowNumber: row.number, cells });
-        if (batch.length >= limit) {
+        if (batch.length >= limit || batchChars >= MAX_BATCH_CHARS) {
           yield batch;
           batch = [];
+          batchChars = 0;
           limit = options.batchSize;
         }
       }
@@ -255,6 +268,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     close,
   };
 }
+
+/** The shared-strings part, as the zip names it (lower case for the comparison). */
+const SHARED_STRINGS = 'xl/sharedstrings.xml';
 
 const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
 

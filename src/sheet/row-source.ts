@@ -1,4 +1,5 @@
 /** What the CSV and XLSX readers hand to openSheet: non-blank rows, numbered, header included. */
+import type { SheetLimits } from './limits.js';
 import type { CellValue, RawRow, ReaderIssue } from './types.js';
 
 export interface RowSource {
@@ -30,7 +31,14 @@ export interface OtherSheet {
 export interface SourceOptions {
   /** Data rows per batch (the first batch carries the header as well; the last may be shorter). */
   batchSize: number;
+  limits: SheetLimits;
 }
+
+/**
+ * Characters a batch may hold before it is handed over whatever its row count: wide rows (thousands of
+ * columns) or long cells come in small batches, so a batch never holds more than a few megabytes.
+ */
+export const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 
 /** Blank as a person sees it: every cell empty or only spaces (NBSP and BOM count as space). */
 export function isBlankRow(cells: readonly CellValue[]): boolean {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/commands/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { detectLineBreak, parseCsvFile } from '../../src/sheet/csv-records.js';
+import { SHEET_LIMITS } from '../../src/sheet/limits.js';
 import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import { readAll, useTempDir } from './support.js';
 
@@ -133,7 +134,7 @@ describe('the records of a mixed file, whatever the read size', () => {
   function records(file: string, readBytes: number): Promise<unknown[][]> {
     return new Promise((resolvePromise, reject) => {
       const found: unknown[][] = [];
-      parseCsvFile(file, 'utf-8', readBytes, { row: (cells, n) => found.push([n, ...cells]), end: () => resolvePromise(found), fail: reject });
+      parseCsvFile(file, 'utf-8', readBytes, SHEET_LIMITS, { row: (cells, n) => found.push([n, ...cells]), end: () => resolvePromise(found), fail: reject });
     });
   }
 
