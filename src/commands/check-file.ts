@@ -1,7 +1,7 @@
 /** Reads and checks one sheet; a file that cannot be used becomes a fatal outcome, never an exception. */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { checkSheet } from '../orders/index.js';
+import { checkSheet, type CheckSheetOptions } from '../orders/index.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { mapHeaders } from '../sheet/headers.js';
 import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
@@ -13,7 +13,15 @@ export type CheckedFile =
 
 export async function checkFile(
   file: string,
-  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress; read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl'> },
+  options: {
+    context: CheckContext;
+    sheet?: string;
+    logger: Logger;
+    progress?: Progress;
+    read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl' | 'limits'>;
+    /** Memory windows and the temporary folder of what checking keeps on disk (lowered by tests). */
+    keep?: Pick<CheckSheetOptions, 'rowStore' | 'verdicts' | 'openOrders'>;
+  },
 ): Promise<CheckedFile> {
   let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
@@ -23,6 +31,7 @@ export async function checkFile(
     const mapped = mapHeaders(sheet.headers, sheet.headerRow);
     options.progress?.start(file, sheet.sizeBytes);
     const checked = await checkSheet(sheet, mapped, options.context, {
+      ...options.keep,
       onProgress: options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined,
     });
     options.progress?.stop();

@@ -24,7 +24,7 @@ import { openLedger } from '../ledger/index.js';
 import type { Ledger, OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
-import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import type { CheckContext, CheckedOrder, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
@@ -235,7 +235,7 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
   return { inputs, states, hasUnusableInput };
 }
 
-const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
+const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders.at(index)!.issues);
 
 /** The orders the ledger is asked about: every one that may go out, and every one invalid only because its date has aged. */
 function idsToLookUp(states: readonly FileState[]): string[] {
@@ -265,7 +265,7 @@ function ledgerJudge(known: ReadonlyMap<string, OrderRecord>): LedgerJudge {
 
 interface Candidate {
   state: FileState;
-  order: CheckedSheet['orders'][number];
+  order: CheckedOrder;
   index: number;
   payload: CreateOrderPayload;
   issues: readonly Issue[];

@@ -1,21 +1,28 @@
 /**
  * Checking a whole sheet: rows are checked as they stream in, grouped by customerOrderId (rows of
- * one order may be anywhere), kept compactly for the result file, and each order is finished
- * once every row has been read. Pure apart from consuming the sheet's row stream.
+ * one order may be anywhere), kept compactly for the result file, and each order is finished once
+ * every row has been read.
+ *
+ * Memory stays bounded whatever the sheet's size: rows go to the row store (on disk past its window), the
+ * orders being read are a window of drafts (50,000 by default), and an order not seen while that many
+ * others came is finished and its verdict stored (order-verdicts.ts). Should a row of it come later (a
+ * sheet sorted by something else than the order), the order is taken up again from its stored rows and
+ * finished anew: the verdicts are those of a sheet read whole, only slower for such a sheet.
  */
-import type { CreateOrderPayload } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { Field } from '../sheet/columns.js';
 import type { OpenedSheet, RawRow } from '../sheet/types.js';
-import type { CheckContext, CheckedOrder, CheckedSheet, ValidationStatus } from './types.js';
+import type { CheckContext, CheckedSheet, ValidationStatus } from './types.js';
 import { isValidTimezone } from './dates.js';
 import { OrderDraft, closeDraft, openDraft } from './draft.js';
 import { mergeRow } from './merge-row.js';
 import { finishDraft } from './finish.js';
-import { buildPayload } from './payload.js';
+import { OrderIds } from './order-ids.js';
+import { OrderVerdicts, type OrderVerdictsOptions } from './order-verdicts.js';
 import { planColumns, type SheetPlan } from './plan.js';
 import { CompactRowStore, type RowStoreOptions } from './row-store.js';
+import { SheetOrders } from './sheet-orders.js';
 import { detach } from './text.js';
 
 export interface CheckSheetOptions {
@@ -23,7 +30,13 @@ export interface CheckSheetOptions {
   onProgress?: (rowsDone: number) => void;
   /** How the rows are kept (memory window, temporary folder): see row-store.ts. */
   rowStore?: Pick<RowStoreOptions, 'memoryBytes' | 'chunkRows' | 'dir'>;
+  /** How the orders' verdicts are kept (memory budget, temporary folder): see order-verdicts.ts. */
+  verdicts?: OrderVerdictsOptions;
+  /** Orders being read kept in memory at once (default 50,000; tests lower it). */
+  openOrders?: number;
 }
+
+export const DEFAULT_OPEN_ORDERS = 50_000;
 
 export interface MappedColumns {
   /** The field of each column (null for an unknown one), from mapHeaders. */
@@ -41,11 +54,40 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
   const plan = planColumns(opened.headers, mapped.columns, ctx, { isCommaAmbiguous: opened.csvDelimiter === ';' });
   const store = new CompactRowStore({ ...options.rowStore, sharedColumns: sharedColumns(plan), width: opened.headers.length });
-  const drafts: (OrderDraft | undefined)[] = [];
-  const byId = new Map<string, OrderDraft>();
+  const ids = new OrderIds();
+  const verdicts = new OrderVerdicts(options.verdicts);
+  const nowMs = ctx.now.getTime();
+  const maxOpen = Math.max(1, options.openOrders ?? DEFAULT_OPEN_ORDERS);
+  /** The drafts being read, least recently touched first. */
+  const window = new Map<number, OrderDraft>();
   let orderOfRow = new Int32Array(1024);
   let open: OrderDraft | null = null;
   let rowsDone = 0;
+
+  const finish = (d: OrderDraft): void => {
+    const finished = finishDraft(d, plan, nowMs);
+    const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
+    const issues = plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues];
+    const last = verdicts.firstRowOf(d.index) + d.rows.length - 1;
+    const isTogether = store.rowNumberAt(last) === d.rows[d.rows.length - 1];
+    verdicts.finish(d.index, status, issues, d.rows.length, isTogether ? null : d.rows);
+  };
+  const admit = (d: OrderDraft): void => {
+    window.set(d.index, d);
+    if (window.size <= maxOpen) return;
+    const [oldest, draft] = window.entries().next().value!;
+    window.delete(oldest);
+    if (draft === open) open = null;
+    finish(draft);
+  };
+  /** An order finished while its rows were still coming: its draft again, from its stored rows. */
+  const takeUp = (order: number, id: string): OrderDraft => {
+    const rows = verdicts.scatteredRowsOf(order) ?? rowNumbersFrom(store, verdicts.firstRowOf(order), verdicts.rowCountOf(order));
+    verdicts.reopen(order);
+    const d = new OrderDraft(id, order, plan.slotCount, false);
+    for (const row of rows) mergeRow(d, row, store.cellsOf(row), plan);
+    return d;
+  };
 
   for await (const batch of opened.rows) {
     for (let b = 0; b < batch.length; b++) {
@@ -61,15 +103,21 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
         d = open;
       } else if (id.isBlank) {
         // A row without an order ID is an order of its own, never a continuation of the row above.
-        d = new OrderDraft(null, drafts.length, plan.slotCount, false);
-        drafts.push(d);
+        const order = ids.add(null);
+        verdicts.begin(order, index);
+        admit((d = new OrderDraft(null, order, plan.slotCount, false)));
       } else {
         const key = id.value as string;
-        d = byId.get(key);
-        if (d === undefined) {
-          d = new OrderDraft(detach(key), drafts.length, plan.slotCount, false);
-          drafts.push(d);
-          byId.set(d.customerOrderId!, d);
+        let order = ids.find(key);
+        if (order < 0) {
+          order = ids.add(key);
+          verdicts.begin(order, index);
+          admit((d = new OrderDraft(detach(key), order, plan.slotCount, false)));
+        } else if ((d = window.get(order)) !== undefined) {
+          window.delete(order);
+          window.set(order, d);
+        } else {
+          admit((d = takeUp(order, detach(key))));
         }
       }
       if (d !== open) {
@@ -86,18 +134,8 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
     batch.length = 0;
     options.onProgress?.(rowsDone);
   }
-  byId.clear();
-
-  const payloads = new PayloadSource(plan, store, ctx.now.getTime());
-  const orders: CheckedOrder[] = new Array<CheckedOrder>(drafts.length);
-  for (let i = 0; i < drafts.length; i++) {
-    const d = drafts[i]!;
-    const finished = finishDraft(d, plan, ctx.now.getTime());
-    const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
-    const issues = plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues];
-    orders[i] = new SheetOrder(d.customerOrderId, d.rows, status, issues, payloads);
-    drafts[i] = undefined; // let the draft go as soon as its order is finished
-  }
+  for (const d of window.values()) finish(d);
+  window.clear();
 
   const finalOrderOfRow = orderOfRow;
   return {
@@ -110,56 +148,22 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
     columns: mapped.columns,
     fileIssues: withMissingColumns(mapped.issues, plan),
     rows: store,
-    orders,
+    orders: new SheetOrders(ids, verdicts, store, plan, nowMs),
     orderIndexOfRow(rowNumber) {
       const index = store.indexOf(rowNumber);
       return index < 0 ? undefined : finalOrderOfRow[index];
     },
+    release() {
+      store.close();
+      verdicts.close();
+    },
   };
 }
 
-/**
- * A checked order. Its payload is built when read, from the stored rows, so that a million-row
- * `validate` does not hold 300,000 payloads it never uses. Each read builds a fresh object. Every
- * order shares the sheet's one PayloadSource (one reference each, no payload kept): an invalid one
- * may still be rebuilt as of another instant (payloadAsOf).
- */
-class SheetOrder implements CheckedOrder {
-  readonly #payloads: PayloadSource;
-
-  constructor(
-    public customerOrderId: string | null,
-    public rows: number[],
-    public status: ValidationStatus,
-    public issues: Issue[],
-    payloads: PayloadSource,
-  ) {
-    this.#payloads = payloads;
-  }
-
-  get payload(): CreateOrderPayload | undefined {
-    return this.status === 'valid' ? this.#payloads.build(this.customerOrderId, this.rows) : undefined;
-  }
-
-  payloadAsOf(nowMs: number): CreateOrderPayload | undefined {
-    return this.#payloads.build(this.customerOrderId, this.rows, nowMs);
-  }
-}
-
-/** Rebuilds an order from its stored rows, with the same checks (as of the run's now, or another instant), and turns it into its payload. */
-class PayloadSource {
-  constructor(
-    private readonly plan: SheetPlan,
-    private readonly store: CompactRowStore,
-    private readonly nowMs: number,
-  ) {}
-
-  build(customerOrderId: string | null, rows: readonly number[], nowMs = this.nowMs): CreateOrderPayload | undefined {
-    const d = new OrderDraft(customerOrderId, 0, this.plan.slotCount, true);
-    for (const row of rows) mergeRow(d, row, this.store.cellsOf(row), this.plan);
-    const finished = finishDraft(d, this.plan, nowMs);
-    return finished.isValid && finished.totals !== null ? buildPayload(d, this.plan, finished.totals) : undefined;
-  }
+function rowNumbersFrom(store: CompactRowStore, first: number, count: number): number[] {
+  const rows = new Array<number>(count);
+  for (let k = 0; k < count; k++) rows[k] = store.rowNumberAt(first + k);
+  return rows;
 }
 
 function withMissingColumns(issues: Issue[], plan: SheetPlan): Issue[] {

@@ -13,10 +13,9 @@
  * run; close() gives its disk space back at once.
  */
 import { Buffer } from 'node:buffer';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, readSync, writeSync } from 'node:fs';
 import type { CellValue } from '../sheet/types.js';
+import { openTemporaryFile } from './temporary-file.js';
 import type { RowStore } from './types.js';
 
 /** ASCII "unit separator": made for this, and practically never inside a spreadsheet cell. */
@@ -272,16 +271,6 @@ export class CompactRowStore implements RowStore {
     if (cache.length > READ_CACHE_CHUNKS) cache.pop();
     return bytes;
   }
-}
-
-/** A file only this process can reach: created in a fresh private folder, then unlinked with it while open. */
-function openTemporaryFile(dir: string | undefined): number {
-  const folder = mkdtempSync(join(dir ?? tmpdir(), 'order-batch-rows-'));
-  const path = join(folder, 'rows');
-  const fd = openSync(path, 'w+', 0o600);
-  unlinkSync(path);
-  rmSync(folder, { recursive: true, force: true });
-  return fd;
 }
 
 /** One string for a row, or null when a text cell holds the separator or starts with a tag. */

@@ -1,3 +1,4 @@
+import type { CheckedOrder } from '../../src/orders/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
@@ -132,7 +133,7 @@ describe('the example orders', () => {
     const context = { now: new Date('2026-11-21T09:00:00Z'), timezone: 'UTC', sourcesOfSale: ['ShopA', 'ShopB'] };
     const checked = await checkFile(path, { context, sheet: 'Examples', logger: silentLogger });
     if (!checked.ok) throw new Error(checked.message);
-    const errors = (o: (typeof checked.sheet.orders)[number]) => o.issues.filter((i) => i.severity === 'error').map((i) => [i.column, i.code]);
+    const errors = (o: CheckedOrder) => o.issues.filter((i) => i.severity === 'error').map((i) => [i.column, i.code]);
     expect(checked.sheet.orders.map((o) => [o.customerOrderId, o.status, errors(o)])).toEqual([
       ['SO-10001', 'invalid', [['orderDate', 'required']]],
       ['SO-10002', 'invalid', [['orderDate', 'required']]],

@@ -92,7 +92,7 @@ async function expectEveryOrder(file: string, rows: Row[], read: OpenSheetOption
   expect(sheet.orders.map((o) => o.rows[0])).toEqual(rows.map((_, i) => i + 2));
   for (const [i, row] of rows.entries()) {
     if (!row.addressBreak) continue;
-    expect(sheet.orders[i]!.payload!.customerDetails.shippingAddress).toMatchObject({ addressLines: [`${row.id} Main St`, 'Apt 2'] });
+    expect(sheet.orders.at(i)!.payload!.customerDetails.shippingAddress).toMatchObject({ addressLines: [`${row.id} Main St`, 'Apt 2'] });
   }
 }
 
