@@ -12,6 +12,7 @@ import { LedgerBusyError, LedgerError } from './ledger/errors.js';
 import { createByteProgress, createOrderProgress } from './commands/progress.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeJsonReport } from './commands/json-report.js';
 import { formatReconcileText, formatValidateText } from './commands/text-report.js';
 import { formatOutputErrors, importExitCode, validateExitCode } from './commands/outcome.js';
 
@@ -77,9 +78,10 @@ function exitOnSignal(): void {
 /** Set once a command printed its --json report: an error after it must not print a second object. */
 let hasPrintedJson = false;
 
-function printJson(value: unknown): void {
+/** Prints a --json object; a report's orders one by one (a validate of millions of orders is never one string). */
+async function printJson(value: object): Promise<void> {
   hasPrintedJson = true;
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  await writeJsonReport(value, process.stdout);
 }
 
 /** The commands whose --json prints a report (PRODUCT.md section 4). */
@@ -129,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
       logger,
       progress: options.json ? undefined : createByteProgress(process.stderr),
     });
-    if (options.json) printJson(result.report);
+    if (options.json) await printJson(result.report);
     else process.stdout.write(formatValidateText(result.report));
     process.stderr.write(formatOutputErrors(result.report));
     exitCode = validateExitCode(result);
@@ -170,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
       orderProgress: options.json ? undefined : createOrderProgress(process.stderr),
       signal: interruption.signal,
     }).finally(interruption.dispose);
-    if (options.json) printJson(result.report);
+    if (options.json) await printJson(result.report);
     else process.stdout.write(formatValidateText(result.report));
     process.stderr.write(formatOutputErrors(result.report));
     if (result.apiUnusable) process.stderr.write(`order-batch: ${result.apiUnusable.message}\n`);
@@ -220,7 +222,7 @@ async function main(argv: string[]): Promise<number> {
       timezone: options.timezone,
       logger,
     });
-    if (options.json) printJson(result.report);
+    if (options.json) await printJson(result.report);
     else process.stdout.write(formatReconcileText(result.report));
     process.stderr.write(formatOutputErrors(result.report));
     exitCode = result.report.outputErrors?.length ? EXIT.usage : result.hasExceptions ? EXIT.someFailed : EXIT.ok;
@@ -353,7 +355,7 @@ async function main(argv: string[]): Promise<number> {
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
     if (failure.kind !== null && jsonCommand !== null && !hasPrintedJson) {
-      printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
+      await printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
     }
     return failure.exitCode;
   }

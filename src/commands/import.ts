@@ -64,7 +64,7 @@ export interface ImportOptions {
 }
 
 export interface ImportResult {
-  report: JsonReport;
+  report: JsonReport<unknown[]>;
   hasUnusableInput: boolean;
   /** Some order is invalid, rejected or failed. */
   hasProblems: boolean;

@@ -14,11 +14,11 @@ import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
+import { LazyOrders, outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
 import { writeOrRecordFailure } from './outcome.js';
 import { resultPathFor } from './output-path.js';
 import type { Progress } from './progress.js';
-import { countByStatus, type OrderOutcomeView } from './result-rows.js';
+import type { OrderOutcomes, OrderOutcomeView } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
 
 export interface ValidateOptions {
@@ -42,7 +42,8 @@ export interface ValidateOptions {
 }
 
 export interface ValidateResult {
-  report: JsonReport;
+  /** Its orders are read from the checked sheets when iterated (see LazyOrders). */
+  report: JsonReport<LazyOrders<JsonOrder>>;
   /** A file could not be used at all (unreadable, unsupported, empty, missing column). */
   hasUnusableInput: boolean;
   hasInvalidOrders: boolean;
@@ -56,10 +57,10 @@ export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutc
 export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
   const files = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
-  const orders: JsonOrder[] = [];
   const outputs: string[] = [];
   const outputErrors: JsonOutputError[] = [];
-  const statuses: string[] = [];
+  const summary: Record<string, number> = {};
+  const reported: { length: number; at(index: number): JsonOrder }[] = [];
   let hasUnusableInput = false;
 
   const checkedSheets: CheckedSheet[] = [];
@@ -80,14 +81,20 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   for (const sheet of checkedSheets) {
     const file = sheet.file;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    const extra = onlineIssues?.get(sheet);
-    const outcomes = sheet.orders.map((o, i) => validationOutcome([...o.issues, ...(extra?.[i] ?? [])]));
+    const outcomes = new SheetOutcomes(sheet, onlineIssues?.get(sheet));
     const notices = noticesOf.get(sheet);
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}) });
-    sheet.orders.forEach((order, i) => {
-      const outcome = outcomes[i]!;
-      statuses.push(outcome.status);
-      orders.push({ customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) });
+    for (let i = 0; i < outcomes.length; i++) {
+      const status = outcomes.statusAt(i);
+      summary[status] = (summary[status] ?? 0) + 1;
+    }
+    reported.push({
+      length: sheet.orders.length,
+      at: (i) => {
+        const order = sheet.orders.at(i)!;
+        const outcome = outcomes.at(i);
+        return { customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
+      },
     });
     if (!options.skipResultFile) {
       const path = resultPathFor(file, options.out, files.length, 'result', takenOutputs);
@@ -110,12 +117,39 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     }
   }
 
-  const summary = countByStatus(statuses);
   return {
-    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
+    report: { command: 'validate', input: inputs, summary, orders: new LazyOrders(reported), output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
     hasUnusableInput,
     hasInvalidOrders: (summary.invalid ?? 0) > 0,
   };
+}
+
+/**
+ * The outcome of each order of a checked sheet, with the online checks' issues when there are, built when
+ * asked for: a sheet of millions of orders is written and reported without holding them all.
+ */
+class SheetOutcomes implements OrderOutcomes {
+  constructor(
+    private readonly sheet: CheckedSheet,
+    private readonly online: Issue[][] | undefined,
+  ) {}
+
+  get length(): number {
+    return this.sheet.orders.length;
+  }
+
+  at(index: number): OrderOutcomeView {
+    const extra = this.online?.[index] ?? [];
+    const issues = this.sheet.orders.issuesAt?.(index) ?? this.sheet.orders.at(index)!.issues;
+    return validationOutcome(extra.length === 0 ? issues : [...issues, ...extra]);
+  }
+
+  /** The status alone, without reading the issues of an order the checker found valid and nothing was added to. */
+  statusAt(index: number): string {
+    const status = this.sheet.orders.statusAt?.(index);
+    if (status === 'valid' && (this.online?.[index]?.length ?? 0) === 0) return status;
+    return this.at(index).status;
+  }
 }
 
 /** API-side issues per sheet and order index; the ledger (when there is one) tells our own orders apart. */

@@ -8,12 +8,12 @@ import { writeResultCsv } from '../report/write-result-csv.js';
 import type { ResultSheetInput } from '../report/types.js';
 import { UsageError } from '../errors.js';
 import { formatOfPath, XLSX_MAX_COLUMNS, XLSX_MAX_DATA_ROWS } from './output-path.js';
-import { buildResultRows, countByStatus, countIssueCodes, type OrderOutcomeView } from './result-rows.js';
+import { buildResultRows, summarizeOutcomes, type OrderOutcomes } from './result-rows.js';
 
 export interface WriteResultOptions {
   command: 'validate' | 'import';
   sheet: CheckedSheet;
-  outcomes: readonly OrderOutcomeView[];
+  outcomes: OrderOutcomes;
   extraColumns: string[];
   path: string;
   /** True when the path was chosen by the tool, so it may switch to CSV for a sheet too long for Excel. */
@@ -47,7 +47,8 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     format = 'csv';
     options.logger.warn({ rows: sheet.rows.size, path }, 'too many rows for an Excel worksheet: writing the result as CSV');
   }
-  const computed = outcomes.reduce((n, o) => n + (o.issues.some((i) => i.code === 'computed_total') ? 1 : 0), 0);
+  const summary = summarizeOutcomes(outcomes, sheet.fileIssues);
+  const computed = summary.computedTotals;
   const notes = [...options.notes];
   if (computed > 0) notes.push(`Totals left blank were computed for ${computed} order${computed === 1 ? '' : 's'} (see the computed_total warnings).`);
   const input: ResultSheetInput = {
@@ -65,8 +66,8 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
       generatedAt: options.generatedAt,
       rows: sheet.rows.size,
       orders: sheet.orders.length,
-      counts: countByStatus(outcomes.map((o) => o.status)),
-      issueCounts: countIssueCodes([sheet.fileIssues, ...outcomes.map((o) => o.issues)]),
+      counts: summary.statuses,
+      issueCounts: summary.issueCodes,
       notes,
     },
   };

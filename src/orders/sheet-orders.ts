@@ -42,6 +42,10 @@ export class SheetOrders implements OrderList {
     return this.verdicts.statusOf(index);
   }
 
+  issuesAt(index: number): Issue[] {
+    return this.verdicts.issuesOf(index);
+  }
+
   /** The order's spreadsheet row numbers, in sheet order. */
   rowsAt(index: number): number[] {
     const scattered = this.verdicts.scatteredRowsOf(index);

@@ -48,6 +48,10 @@ export interface OrderList extends Iterable<CheckedOrder> {
   find(fn: (order: CheckedOrder, index: number) => boolean): CheckedOrder | undefined;
   some(fn: (order: CheckedOrder, index: number) => boolean): boolean;
   every(fn: (order: CheckedOrder, index: number) => boolean): boolean;
+  /** An order's status, without building the order (when the list can). */
+  statusAt?(index: number): ValidationStatus;
+  /** An order's issues (a fresh array), without building the order (when the list can). */
+  issuesAt?(index: number): Issue[];
 }
 
 /** Raw rows kept for writing the result file, in sheet order. */

@@ -23,6 +23,11 @@ import type { CellValue } from '../sheet/types.js';
  * default 16 chunks ahead: 10% less CPU time writing, peak RSS 480 MB instead of 570.
  */
 const BATCH_ROWS = 250;
+/**
+ * Bytes handed to the file at a time, as one Buffer: the thread waits for each write, and with one write per
+ * batch (~64 KB) those waits cost about a third of a second per 200,000 rows.
+ */
+const WRITE_BYTES = 1 << 20;
 
 /** Excel only detects UTF-8 in a CSV by its byte order mark; without it, accents turn into mojibake. */
 const BOM = '\ufeff';
@@ -113,7 +118,24 @@ class BatchEncoder {
 
 export async function writeResultCsv(path: string, input: ResultSheetInput): Promise<void> {
   // pipeline pulls the next batch only when the file has taken the last one (backpressure).
-  await writeFileAtomically(path, (out) => pipeline(Readable.from(generateCsv(input), { highWaterMark: 1 }), out));
+  await writeFileAtomically(path, (out) => pipeline(Readable.from(inWrites(generateCsv(input)), { highWaterMark: 1 }), out));
+}
+
+/** The text as Buffers of about WRITE_BYTES. */
+function* inWrites(texts: Iterable<string>): Generator<Buffer> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  for (const text of texts) {
+    const part = Buffer.from(text, 'utf8');
+    parts.push(part);
+    size += part.length;
+    if (size >= WRITE_BYTES) {
+      yield Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts, size);
 }
 
 /** The CSV text in chunks of BATCH_ROWS lines, each ending with a newline. */

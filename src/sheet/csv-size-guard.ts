@@ -55,92 +55,107 @@ export class CsvSizeGuard {
     const newline = this.newline === 10 ? '\n' : '\r';
     // The end of the record carried over from the last chunk, character by character.
     let at = this.state === FIELD_START && this.col === 0 && this.rowChars === 0 ? 0 : this.scanUntilRecordEnd(text, 0);
-    if (at >= n) return;
-    if (text.indexOf('"', at) === -1 && !this.isHeaderPending) {
-      // No quote: every line break ends a record, and a line no longer than the smaller limit crosses none.
-      for (;;) {
-        const end = text.indexOf(newline, at);
-        if (end === -1) break;
-        if (end - at > this.fastLimit) {
-          at = this.scanUntilRecordEnd(text, at);
-          continue;
-        }
+    let nextQuote = text.indexOf('"', at);
+    while (at < n) {
+      const end = text.indexOf(newline, at);
+      if (end === -1 || this.isHeaderPending) {
+        at = this.scanUntilRecordEnd(text, at);
+        continue;
+      }
+      if (nextQuote !== -1 && nextQuote < at) nextQuote = text.indexOf('"', at);
+      // A line without a quote is one record, and one no longer than the smaller limit crosses none.
+      if ((nextQuote === -1 || nextQuote > end) && end - at <= this.fastLimit) {
         this.record++;
         at = end + 1;
+      } else {
+        at = this.scanUntilRecordEnd(text, at);
       }
     }
-    while (at < n) at = this.scanUntilRecordEnd(text, at);
   }
 
-  /** Scans from `from` to just past the end of the current record, or to the end of the text. */
+  /**
+   * Scans from `from` to just past the end of the current record, or to the end of the text. The state is held
+   * in locals and written back when the scan stops: this loop sees every character of a quoted line.
+   */
   private scanUntilRecordEnd(text: string, from: number): number {
     const n = text.length;
     const delimiter = this.delimiter;
     const newline = this.newline;
-    for (let i = from; i < n; i++) {
+    const maxCell = this.limits.maxCellChars;
+    let state = this.state;
+    let spaces = this.spaces;
+    let cell = this.cellChars;
+    let row = this.rowChars;
+    let col = this.col;
+    let hasContent = this.hasContent;
+    const rowLimit = this.isHeaderPending ? this.limits.maxHeaderChars : this.limits.maxRowChars;
+    let i = from;
+    let isRecordEnd = false;
+    for (; i < n; i++) {
       const c = text.charCodeAt(i);
-      let state = this.state;
+      let added = 0;
       if (state === FIELD_START) {
         if (c === QUOTE) {
-          this.state = QUOTED;
+          state = QUOTED;
           continue;
         }
-        state = this.state = UNQUOTED;
+        state = UNQUOTED;
       }
       if (state === UNQUOTED) {
-        if (c === delimiter) this.endCell();
-        else if (c === newline) {
-          this.endRecord();
-          return i + 1;
-        } else this.addChars(1, c);
+        if (c === delimiter) {
+          state = FIELD_START;
+          col++;
+          cell = 0;
+          row++;
+        } else if (c === newline) {
+          isRecordEnd = true;
+          break;
+        } else added = 1;
       } else if (state === QUOTED) {
         if (c === QUOTE) {
-          this.state = AFTER_QUOTE;
-          this.spaces = 0;
-        } else this.addChars(1, c);
-      } else if (c === QUOTE && this.spaces === 0) {
+          state = AFTER_QUOTE;
+          spaces = 0;
+        } else added = 1;
+      } else if (c === QUOTE && spaces === 0) {
         // AFTER_QUOTE from here on: a doubled quote is a quote.
-        this.state = QUOTED;
-        this.addChars(1, c);
+        state = QUOTED;
+        added = 1;
       } else if (c === delimiter) {
-        this.endCell();
+        state = FIELD_START;
+        col++;
+        cell = 0;
+        row++;
       } else if (c === newline) {
-        this.endRecord();
-        return i + 1;
+        isRecordEnd = true;
+        break;
       } else if (isBlank(c)) {
-        this.spaces++;
+        spaces++;
       } else if (c === QUOTE) {
         // The quote before the blanks closed nothing: it and they are text; this one may close the cell.
-        this.addChars(1 + this.spaces, c);
-        this.spaces = 0;
+        added = 1 + spaces;
+        spaces = 0;
       } else {
         // Text after a quote that closed nothing (papaparse's InvalidQuotes): the cell goes on.
-        this.addChars(2 + this.spaces, c);
-        this.state = QUOTED;
+        added = 2 + spaces;
+        state = QUOTED;
       }
+      if (added > 0) {
+        cell += added;
+        row += added;
+        if (!hasContent && !isBlank(c)) hasContent = true;
+        if (cell > maxCell) throw createCellTooLongError(this.file, this.rowNumber(), col, maxCell);
+      }
+      if (row > rowLimit) throw createRowTooLongError(this.file, this.rowNumber(), col, rowLimit, this.isHeaderPending);
     }
-    return n;
-  }
-
-  private addChars(chars: number, c: number): void {
-    this.cellChars += chars;
-    this.rowChars += chars;
-    if (!this.hasContent && !isBlank(c)) this.hasContent = true;
-    if (this.cellChars > this.limits.maxCellChars) throw createCellTooLongError(this.file, this.rowNumber(), this.col, this.limits.maxCellChars);
-    this.checkRow();
-  }
-
-  private endCell(): void {
-    this.state = FIELD_START;
-    this.col++;
-    this.cellChars = 0;
-    this.rowChars++;
-    this.checkRow();
-  }
-
-  private checkRow(): void {
-    const limit = this.isHeaderPending ? this.limits.maxHeaderChars : this.limits.maxRowChars;
-    if (this.rowChars > limit) throw createRowTooLongError(this.file, this.rowNumber(), this.col, limit, this.isHeaderPending);
+    this.state = state;
+    this.spaces = spaces;
+    this.cellChars = cell;
+    this.rowChars = row;
+    this.col = col;
+    this.hasContent = hasContent;
+    if (!isRecordEnd) return n;
+    this.endRecord();
+    return i + 1;
   }
 
   private endRecord(): void {

@@ -24,7 +24,7 @@ async function validate(name: string, lines: string[][], delimiter: string) {
 describe('numbers with a comma', () => {
   it('are refused in a semicolon-separated CSV, whichever the comma means', async () => {
     const result = await validate('eu.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1,000', '2.00'), row('EU-3', '1', '12.50')], ';');
-    const [price, quantity, plain] = result.report.orders as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
+    const [price, quantity, plain] = [...result.report.orders] as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
     expect(price!.status).toBe('invalid');
     expect(price!.issues).toEqual([expect.objectContaining({ code: 'invalid_number', column: 'unitPrice' })]);
     expect(price!.issues[0]!.message).toContain('"1,000": in a file whose columns are separated by semicolons');
