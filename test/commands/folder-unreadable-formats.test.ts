@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/commands/import.js';
 import { listFolderSheets } from '../../src/commands/input-files.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { useTempDir } from '../report/temp-dir.js';

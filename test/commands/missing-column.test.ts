@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/commands/import.js';
 import type { JsonOrder } from '../../src/commands/json-report.js';
-import { importExitCode, validateExitCode } from '../../src/commands/outcome.js';
+import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/commands/text-report.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../src/api/errors.js';
 import { importFiles } from '../../src/commands/import.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { startTestServer, type TestServer } from '../api/test-server.js';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError, isRetryable, isUnusableAnswer, UnusableAnswerError } from '../../src/api/errors.js';
 import { importFiles } from '../../src/commands/import.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';

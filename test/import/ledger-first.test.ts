@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/commands/json-report.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
