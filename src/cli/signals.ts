@@ -26,7 +26,7 @@ export function onInterrupt(message: string): { signal: AbortSignal; dispose: ()
 
 /**
  * For a command that writes files but has nothing to wind down: Ctrl-C or SIGTERM quits at once,
- * through process.exit, so the exit hook of report/atomic-file.ts removes any half-written
+ * through process.exit, so the exit hook of output-files/atomic-file.ts removes any half-written
  * `.partial` file (a signal's default action would skip it).
  */
 export function exitOnSignal(): void {

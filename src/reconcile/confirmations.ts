@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
 import { toOutputError } from '../errors.js';
-import { writeFileAtomically } from '../report/atomic-file.js';
+import { writeFileAtomically } from '../output-files/atomic-file.js';
 import { RECONCILE_OUTPUT_REMEDY } from './workbook.js';
 import type { ReconciledOrder } from './types.js';
 

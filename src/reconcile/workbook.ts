@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import ExcelJS from 'exceljs';
 import { toOutputError } from '../errors.js';
-import { writeFileAtomically } from '../report/atomic-file.js';
+import { writeFileAtomically } from '../output-files/atomic-file.js';
 import { confirmationRows, CONFIRMATION_COLUMNS } from './confirmations.js';
 import { unitsToShip } from './lines.js';
 import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';

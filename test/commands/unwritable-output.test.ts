@@ -12,7 +12,7 @@ import { formatOutputErrors } from '../../src/commands/outcome.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('unwritable');
 const lockedFolders: string[] = [];
