@@ -2,8 +2,8 @@
  * One run of the CLI: what it prints on stdout and stderr and the exit code its command decided.
  * Commands print through it so that a `--json` run holds exactly one JSON object on stdout.
  */
-import { formatOutputErrors } from '../commands/outcome.js';
-import type { JsonReport } from '../commands/json-report.js';
+import { formatOutputErrors } from '../run-report/output-errors.js';
+import type { JsonReport } from '../run-report/json.js';
 import { EXIT } from '../errors.js';
 
 export class CliRun {

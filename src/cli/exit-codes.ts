@@ -5,7 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
-import type { JsonReport } from '../commands/json-report.js';
+import type { JsonReport } from '../run-report/json.js';
 import { EXIT, ApiUnusableError, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
 import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
 

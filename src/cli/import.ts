@@ -1,6 +1,6 @@
 /** `order-batch import <file...>`: flags to ImportOptions, Ctrl-C winds the run down, the report and the exit code. */
 import type { Command } from 'commander';
-import { formatValidateText } from '../commands/text-report.js';
+import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';

@@ -1,6 +1,6 @@
 /** `order-batch reconcile`: flags to ReconcileCommandOptions, the report printed, the exit code. */
 import type { Command } from 'commander';
-import { formatReconcileText } from '../commands/text-report.js';
+import { formatReconcileText } from '../run-report/text.js';
 import { parseHours, parseSince, type RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';

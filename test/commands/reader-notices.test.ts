@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { formatValidateText } from '../../src/commands/text-report.js';
+import { formatValidateText } from '../../src/run-report/text.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { useTempDir } from '../output-files/temp-dir.js';

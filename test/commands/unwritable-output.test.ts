@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
-import { formatOutputErrors } from '../../src/commands/outcome.js';
+import { formatOutputErrors } from '../../src/run-report/output-errors.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';

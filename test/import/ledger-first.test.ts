@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
-import type { JsonOrder } from '../../src/commands/json-report.js';
+import type { JsonOrder } from '../../src/run-report/json.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';

@@ -5,7 +5,7 @@
  */
 import { OutputError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { JsonOutputError, JsonReport } from './json-report.js';
+import type { JsonOutputError, JsonReport } from './json.js';
 
 /**
  * The JSON form of a failed write of `path` (for `file`), or null when `error` is a bug that must not
