@@ -4,7 +4,7 @@
  */
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
-import type { ResultRow } from '../report/types.js';
+import type { ResultRow } from '../output-files/types.js';
 
 export interface OrderOutcomeView {
   status: string;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LazyOrders, writeJsonReport } from '../../src/commands/json-report.js';
+import { LazyOrders, writeJsonReport } from '../../src/run-report/json.js';
 
 async function printed(report: object, highWaterMark = 16): Promise<string> {
   const out = new PassThrough({ highWaterMark });
