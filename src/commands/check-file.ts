@@ -1,7 +1,7 @@
 /** Reads and checks one sheet; a file that cannot be used becomes a fatal outcome, never an exception. */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { checkSheet, type CheckSheetOptions } from '../orders/check-sheet.js';
+import { checkRoomForRows, checkSheet, type CheckSheetOptions } from '../orders/check-sheet.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { mapHeaders } from '../sheet/headers.js';
 import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
@@ -28,6 +28,7 @@ export async function checkFile(
     const sheet = (opened = await openSheet(file, { ...options.read, sheet: options.sheet }));
     // Which worksheet was read when that is not the obvious one (the Fix sheet of a result workbook).
     for (const notice of sheet.notices ?? []) options.logger.warn({ file, sheet: sheet.sheetName }, notice);
+    checkRoomForRows(sheet, options.keep);
     const mapped = mapHeaders(sheet.headers, sheet.headerRow);
     options.progress?.start(file, sheet.sizeBytes);
     const checked = await checkSheet(sheet, mapped, options.context, {

@@ -1,7 +1,8 @@
 /** Writes the result file of one sheet (xlsx or csv by extension), row for row with the outcomes. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { toOutputError } from '../errors.js';
+import { OutputError, toOutputError } from '../errors.js';
+import { formatDiskSize, freeDiskBytes } from '../orders/temporary-file.js';
 import type { Logger } from '../log.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { writeResultCsv } from '../output-files/write-result-csv.js';
@@ -73,6 +74,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
   };
   try {
     mkdirSync(dirname(path), { recursive: true });
+    checkRoomForResult(path, format, sheet.sizeBytes);
     if (format === 'csv') await writeResultCsv(path, input);
     // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
     else await (await import('../output-files/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
@@ -80,6 +82,22 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     throw toOutputError(error, path, 'the result file', RESULT_REMEDY) ?? error;
   }
   return path;
+}
+
+/** The result's size per byte of the input: its rows again, with status and issues (a workbook is packed). */
+const RESULT_BYTES_PER_FILE_BYTE = { csv: 1.2, xlsx: 0.6 } as const;
+
+/** Refuses to start a result file the disk has no room for (a half-written one would be thrown away anyway). */
+export function checkRoomForResult(path: string, format: 'csv' | 'xlsx', inputBytes: number | undefined, freeBytesIn = freeDiskBytes): void {
+  if (inputBytes === undefined) return;
+  const needed = Math.ceil(inputBytes * RESULT_BYTES_PER_FILE_BYTE[format]);
+  const free = freeBytesIn(dirname(path));
+  if (free === null || free >= needed) return;
+  throw new OutputError(
+    path,
+    'ENOSPC',
+    `Could not write the result file ${path}: it needs about ${formatDiskSize(needed)} and ${formatDiskSize(free, 'down')} is free on that disk. Free some space, or write it elsewhere with --out <file or folder>, and run the command again.`,
+  );
 }
 
 const RESULT_REMEDY = 'Write it somewhere you can with --out <file or folder>, or make that folder writable, and run the command again.';

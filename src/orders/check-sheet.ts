@@ -21,8 +21,9 @@ import { finishDraft } from './finish.js';
 import { OrderIds } from './order-ids.js';
 import { OrderVerdicts, type OrderVerdictsOptions } from './order-verdicts.js';
 import { planColumns, type SheetPlan } from './plan.js';
-import { CompactRowStore, type RowStoreOptions } from './row-store.js';
+import { CompactRowStore, DEFAULT_ROW_MEMORY_BYTES, type RowStoreOptions } from './row-store.js';
 import { SheetOrders } from './sheet-orders.js';
+import { formatDiskSize, freeDiskBytes, temporaryFolder } from './temporary-file.js';
 import { detach } from './text.js';
 
 export interface CheckSheetOptions {
@@ -37,6 +38,28 @@ export interface CheckSheetOptions {
 }
 
 export const DEFAULT_OPEN_ORDERS = 50_000;
+
+/**
+ * Disk a sheet's rows take while it is checked, per byte of the file: about one for a CSV (its text, in one or
+ * two bytes a character), more for a workbook, whose XML is packed.
+ */
+const SPILL_BYTES_PER_FILE_BYTE = { csv: 1.1, xlsx: 4 } as const;
+
+/**
+ * Refuses, before anything is read, a sheet whose rows would not fit on the disk of the temporary folder once
+ * past the memory window; a sheet that fits in memory needs no disk.
+ */
+export function checkRoomForRows(opened: Pick<OpenedSheet, 'file' | 'format' | 'sizeBytes'>, options: Pick<CheckSheetOptions, 'rowStore'> = {}, freeBytesIn = freeDiskBytes): void {
+  const needed = Math.ceil(opened.sizeBytes * SPILL_BYTES_PER_FILE_BYTE[opened.format]);
+  if (needed <= (options.rowStore?.memoryBytes ?? DEFAULT_ROW_MEMORY_BYTES)) return;
+  const folder = temporaryFolder(options.rowStore?.dir);
+  const free = freeBytesIn(folder);
+  if (free === null || free >= needed) return;
+  throw new UsageError(
+    `Not enough free disk to check ${opened.file}: its rows are kept in ${folder} while its orders are checked, about ${formatDiskSize(needed)}, ` +
+      `and ${formatDiskSize(free, 'down')} is free there. Free some space, or set TMPDIR to a folder on a disk with room, and run the command again.`,
+  );
+}
 
 export interface MappedColumns {
   /** The field of each column (null for an unknown one), from mapHeaders. */
@@ -145,6 +168,7 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
     sha256: opened.sha256(),
     headers: opened.headers,
     headerRow: opened.headerRow,
+    sizeBytes: opened.sizeBytes,
     columns: mapped.columns,
     fileIssues: withMissingColumns(mapped.issues, plan),
     rows: store,

@@ -1,5 +1,5 @@
 /** Temporary files for what a sheet keeps on disk while it is checked (rows, order verdicts). */
-import { mkdtempSync, openSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, statfsSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,4 +14,25 @@ export function openTemporaryFile(dir: string | undefined): number {
   unlinkSync(path);
   rmSync(folder, { recursive: true, force: true });
   return fd;
+}
+
+/** The folder temporary files go to when none is given. */
+export function temporaryFolder(dir?: string): string {
+  return dir ?? tmpdir();
+}
+
+/** Bytes free for this user in the file system holding `dir`, or null when that cannot be told. */
+export function freeDiskBytes(dir: string): number | null {
+  try {
+    const stats = statfsSync(dir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/** A size in megabytes, rounded up or down: "2,200 MB". */
+export function formatDiskSize(bytes: number, round: 'up' | 'down' = 'up'): string {
+  const mb = round === 'up' ? Math.ceil(bytes / 1e6) : Math.floor(bytes / 1e6);
+  return `${mb.toLocaleString('en-US')} MB`;
 }

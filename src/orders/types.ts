@@ -68,6 +68,8 @@ export interface CheckedSheet {
   sha256: string;
   headers: string[];
   headerRow: number;
+  /** Size of the file in bytes (for the room its result file needs). */
+  sizeBytes?: number;
   /** The field each column maps to (null for an unknown column). */
   columns: (Field | null)[];
   /** File-level issues: missing_column (error), unknown_column (warning). */
