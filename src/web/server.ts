@@ -22,6 +22,7 @@ import { registerUploadRoutes } from './routes/upload-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { createLedgerReader } from './ledger-reader.js';
+import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
 import { createUploadChecker } from './uploads.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
@@ -92,6 +93,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     maxUploadBytes,
     workDir,
     uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
+    checks: options.checkQueue ?? new CheckQueue(options.checksAtOnce ?? DEFAULT_CHECKS_AT_ONCE),
     jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
     reconciler: createReconciler({
       workDir,
