@@ -4,7 +4,9 @@
  * Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: sandbox, import, ledger, reconcile, writers)
+ *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, ledger, reconcile, writers)
+ *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
+ *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { measureExcelJsBaseline, measurePapaparseBaseline, writeLargeCsv, writeL
 import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { measureWriters } from './write.js';
+import { benchScale, benchScaleHuge } from './scale.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -122,7 +125,21 @@ async function benchReconcileFigures(): Promise<void> {
   line(`the same reader from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
+async function benchScaleFigures(): Promise<void> {
+  const { csv } = await dataFiles(new Date());
+  await benchScale(DATA, line, csv);
+}
+
+async function benchScaleReconcile(): Promise<void> {
+  line('\n== scale: reconcile 1,000,000 packages from the sandbox, 20 ms latency, concurrency 8');
+  const r = await benchReconcile(1_000_000);
+  line(`${fmt(r.packagesPerSecond)} packages/s in ${fmt(r.ms)} ms, workbook ${fmt(r.writeMs)} ms more; peak RSS ${fmt(r.peakRssMb)} MB (target <= 1,536 MB: ${r.peakRssMb <= 1536 ? 'met' : 'NOT met'})`);
+}
+
 const sections: Record<string, () => Promise<void>> = {
+  scale: benchScaleFigures,
+  'scale-huge': () => benchScaleHuge(DATA, line),
+  'scale-reconcile': benchScaleReconcile,
   validate: benchValidate,
   writers: benchWriters,
   sandbox: benchSandboxFigures,
@@ -131,7 +148,7 @@ const sections: Record<string, () => Promise<void>> = {
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : ['validate', 'sandbox', 'import', 'reconcile']) {
+for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile']) {
   const section = sections[name];
   if (!section) {
     process.stderr.write(`unknown section ${name}; choose from ${Object.keys(sections).join(', ')}\n`);
