@@ -42,6 +42,7 @@ export interface RowStoreOptions {
 
 export const DEFAULT_ROW_MEMORY_BYTES = 64 * 1024 * 1024;
 const DEFAULT_CHUNK_ROWS = 1_024;
+const MAX_SHARING_WIDTH = 1_024;
 /** Chunks read back from disk kept in memory, most recent first: an order's rows are mostly near each other. */
 const READ_CACHE_CHUNKS = 8;
 
@@ -92,7 +93,10 @@ export class CompactRowStore implements RowStore {
   constructor(options: RowStoreOptions = {}) {
     const shared = new Set(options.sharedColumns ?? []);
     this.width = options.width ?? -1;
-    this.ownColumns = shared.size > 0 && this.width > 0 ? Array.from({ length: this.width }, (_, i) => i).filter((i) => !shared.has(i)) : null;
+    // A sheet of thousands of columns (nearly all unknown) keeps its rows whole: a row that repeats another's
+    // order cells saves little there, and the list of its own columns would be as long as the sheet is wide.
+    const isSharing = shared.size > 0 && this.width > 0 && this.width <= MAX_SHARING_WIDTH;
+    this.ownColumns = isSharing ? Array.from({ length: this.width }, (_, i) => i).filter((i) => !shared.has(i)) : null;
     this.chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
     this.memoryBytes = options.memoryBytes ?? DEFAULT_ROW_MEMORY_BYTES;
     this.dir = options.dir;

@@ -23,6 +23,8 @@ import type { CellValue } from '../sheet/types.js';
  * default 16 chunks ahead: 10% less CPU time writing, peak RSS 480 MB instead of 570.
  */
 const BATCH_ROWS = 250;
+/** Fields per batch at most (250 rows of the template's columns and the result's). */
+const BATCH_FIELDS = 250 * 40;
 /**
  * Bytes handed to the file at a time, as one Buffer: the thread waits for each write, and with one write per
  * batch (~64 KB) those waits cost about a third of a second per 200,000 rows.
@@ -146,9 +148,12 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
   const encoder = new BatchEncoder();
   yield headerLine(input, encoder);
 
-  // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more.
-  const lines: string[][] = Array.from({ length: BATCH_ROWS }, () => new Array<string>(lineWidth));
-  const inputWidths = new Int32Array(BATCH_ROWS);
+  // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more. A sheet of
+  // thousands of columns gets fewer lines a batch, so a batch holds about as many fields whatever the width.
+  const batchRows = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_FIELDS / lineWidth)));
+  const lines: string[][] = Array.from({ length: batchRows }, () => new Array<string>(lineWidth));
+  /** How each line's input cells were written: PLAIN (joined, in line[0]) or how many fields (the rest are blank). */
+  const inputFields = new Int32Array(batchRows);
   let count = 0;
   for (const row of input.rows) {
     // Cells beyond the header row have no column to go under; status must stay under its header.
@@ -157,24 +162,30 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
     const plain = row.cells.length === width ? writePlainLine(row.cells, width) : null;
     if (plain !== null) {
       line[0] = plain;
-      inputWidths[count] = 1;
+      inputFields[count] = PLAIN;
     } else {
-      for (let i = 0; i < width; i++) encoder.field(line, i, row.cells[i]);
-      inputWidths[count] = width;
+      // A short row of a wide sheet: its own cells, then blanks as one run of delimiters.
+      const fields = Math.min(width, row.cells.length);
+      for (let i = 0; i < fields; i++) encoder.field(line, i, row.cells[i]);
+      inputFields[count] = fields;
     }
     encoder.field(line, width, row.status);
     encoder.field(line, width + 1, formatRowIssues(row));
     for (let e = 0; e < extras.length; e++) encoder.field(line, width + 2 + e, row.extra?.[extras[e]!]);
-    if (++count === BATCH_ROWS) {
-      yield joinLines(lines, inputWidths, width, count, encoder);
+    if (++count === batchRows) {
+      yield joinLines(lines, inputFields, width, count, encoder);
       count = 0;
     }
   }
-  if (count > 0) yield joinLines(lines, inputWidths, width, count, encoder);
+  if (count > 0) yield joinLines(lines, inputFields, width, count, encoder);
 }
+
+const PLAIN = -1;
 
 function headerLine(input: ResultSheetInput, encoder: BatchEncoder): string {
   const names = [...input.headers, 'status', 'issues', ...input.extraColumns];
+  const plain = writePlainLine(names, names.length);
+  if (plain !== null) return BOM + plain + NEWLINE;
   const header: string[] = new Array<string>(names.length);
   names.forEach((name, i) => encoder.field(header, i, name));
   encoder.flush();
@@ -211,13 +222,15 @@ export function writePlainLine(cells: readonly CellValue[], width: number): stri
 }
 
 /** The batch's lines: a plain row's input is one field (its joined text), the others' one per column. */
-function joinLines(lines: readonly string[][], inputWidths: Int32Array, width: number, count: number, encoder: BatchEncoder): string {
+function joinLines(lines: readonly string[][], inputFields: Int32Array, width: number, count: number, encoder: BatchEncoder): string {
   encoder.flush();
   let text = '';
   for (let i = 0; i < count; i++) {
     const line = lines[i]!;
-    if (inputWidths[i] === width) text += line.join(DELIMITER) + NEWLINE;
-    else text += line[0] + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
+    const fields = inputFields[i]!;
+    if (fields === width) text += line.join(DELIMITER) + NEWLINE;
+    else if (fields === PLAIN) text += line[0] + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
+    else text += line.slice(0, fields).join(DELIMITER) + DELIMITER.repeat(fields === 0 ? width - 1 : width - fields) + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
   }
   return text;
 }

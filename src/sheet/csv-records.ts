@@ -65,6 +65,8 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   let pushedChars = 0;
   let parsedChars = 0;
   let hasUnit = false;
+  /** Text held back while a long record goes on (see hand). */
+  let held = '';
 
   const input = createReadStream(file, { highWaterMark: readBytes });
   const text = new Transform({
@@ -75,20 +77,12 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       hash.update(chunk);
       bytes += chunk.length;
       const decoded = decoder.decode(chunk);
-      if (decoded.length > 0 && isWithinLimits(decoded)) {
-        pushed.add(decoded);
-        pushedChars += decoded.length;
-        this.push(decoded);
-      }
+      if (decoded.length > 0 && isWithinLimits(decoded)) hand(this, decoded, false);
       callback();
     },
     flush(callback: TransformCallback) {
       const rest = decoder.end();
-      if (isWithinLimits(rest) && rest.length > 0) {
-        pushed.add(rest);
-        pushedChars += rest.length;
-        this.push(rest);
-      }
+      if (isWithinLimits(rest)) hand(this, rest, true);
       digest = hash.digest('hex');
       callback();
     },
@@ -106,6 +100,24 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   };
   input.on('error', (error) => fail(createFileSystemError(file, error)));
   input.pipe(text);
+
+  /**
+   * Hands text to papaparse. papaparse parses an unfinished record again with every chunk, so the text of a
+   * record longer than HOLD_FROM_CHARS (a header of a million columns) is held back until the record ends:
+   * parsed once, not once per read.
+   */
+  function hand(stream: Transform, decoded: string, isLast: boolean): void {
+    const text = held.length === 0 ? decoded : held + decoded;
+    if (!isLast && guard!.partialRecordChars > HOLD_FROM_CHARS) {
+      held = text;
+      return;
+    }
+    held = '';
+    if (text.length === 0) return;
+    pushed.add(text);
+    pushedChars += text.length;
+    stream.push(text);
+  }
 
   /** Starts parsing on the first text, and checks each text against the limits before papaparse holds it. */
   function isWithinLimits(decoded: string): boolean {
@@ -215,6 +227,9 @@ function dropEndingCr(cells: string[]): void {
   const cell = cells[last]!;
   if (cell.charCodeAt(cell.length - 1) === 13) cells[last] = cell.slice(0, -1);
 }
+
+/** An unfinished record longer than this is held back from papaparse until it ends (see hand). */
+const HOLD_FROM_CHARS = 1024 * 1024;
 
 const CANDIDATES = [',', ';', '\t'] as const;
 const SEPARATOR_HINT = /^sep=.?$/i;

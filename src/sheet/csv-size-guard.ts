@@ -49,6 +49,11 @@ export class CsvSizeGuard {
     this.fastLimit = Math.min(limits.maxCellChars, limits.maxRowChars);
   }
 
+  /** Characters of the record the text read so far ends in (0 when it ends with a line break). */
+  get partialRecordChars(): number {
+    return this.rowChars;
+  }
+
   /** Checks the next decoded text; throws the InputError of the first limit crossed. */
   scan(text: string): void {
     const n = text.length;

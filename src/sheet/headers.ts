@@ -48,14 +48,15 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   };
   headers.forEach((raw, index) => {
     const header = raw.trim();
-    const at = `column ${toColumnLetter(index)}`;
+    // Only the columns named in a message need their letters.
+    const at = () => `column ${toColumnLetter(index)}`;
     if (header === '') {
       columns.push(null);
       unknown(() => issue('unknown_column', headerRow, null, index,
-        `${capitalize(at)} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
+        `${capitalize(at())} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
       return;
     }
-    const field = FIELD_BY_HEADER.get(normalizeHeader(header)) ?? null;
+    const field = FIELD_BY_HEADER.get(keys[index]!) ?? null;
     if (field === null && isResultFile && RESULT_COLUMNS.has(keys[index]!)) {
       columns.push(null);
       return;
@@ -65,7 +66,7 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
       unknown(() => {
         const suggestion = suggestField(header);
         const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
-        return issue('unknown_column', headerRow, header, index, `Column "${header}" (${at}) is not an order field and is ignored${hint}`);
+        return issue('unknown_column', headerRow, header, index, `Column "${header}" (${at()}) is not an order field and is ignored${hint}`);
       });
       return;
     }
@@ -73,7 +74,7 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
     if (earlier !== undefined) {
       columns.push(null);
       issues.push(issue('unknown_column', headerRow, header, index,
-        `Column "${header}" (${at}) also means ${field}, which "${headers[earlier]!.trim()}" (column ${toColumnLetter(earlier)}) already provides; this second one is ignored: delete or rename one of them`));
+        `Column "${header}" (${at()}) also means ${field}, which "${headers[earlier]!.trim()}" (column ${toColumnLetter(earlier)}) already provides; this second one is ignored: delete or rename one of them`));
       return;
     }
     firstColumnOf.set(field, index);
@@ -98,6 +99,7 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
 export const MAX_LISTED_UNKNOWN_COLUMNS = 10;
 
 const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
+const REQUIRED_SET: ReadonlySet<Field> = new Set(REQUIRED_FIELDS);
 
 /**
  * Whether a row's texts are an order sheet's header row: they name customerOrderId and most of the required
@@ -106,14 +108,16 @@ const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.fie
  */
 export function isOrderHeader(headers: readonly string[]): boolean {
   const fields = new Set<Field>();
+  let named = 0;
   for (const header of headers) {
     const field = FIELD_BY_HEADER.get(normalizeHeader(header));
-    if (field !== undefined) fields.add(field);
+    if (field === undefined || fields.has(field)) continue;
+    fields.add(field);
+    if (REQUIRED_SET.has(field)) named++;
+    // Every required column named: whatever follows (a million more columns) changes nothing.
+    if (named === REQUIRED_FIELDS.length) return true;
   }
-  if (!fields.has('customerOrderId')) return false;
-  let named = 0;
-  for (const field of REQUIRED_FIELDS) if (fields.has(field)) named++;
-  return named * 2 > REQUIRED_FIELDS.length;
+  return fields.has('customerOrderId') && named * 2 > REQUIRED_FIELDS.length;
 }
 
 function issue(code: IssueCode, row: number | null, column: string | null, colIndex: number | undefined, message: string): Issue {

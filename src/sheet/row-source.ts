@@ -74,7 +74,16 @@ function isBlankText(text: string): boolean {
 export function toHeaderText(cell: CellValue | undefined): string {
   if (cell === null || cell === undefined) return '';
   const text = cell instanceof Date ? cell.toISOString() : String(cell);
-  return text.replace(/[\s\u200b]+/g, ' ').trim();
+  return hasSpaceLike(text) ? text.replace(/[\s\u200b]+/g, ' ').trim() : text;
+}
+
+/** Whether a text holds anything \s or U+200B matches: a header row of a million names is read without a RegExp each. */
+function hasSpaceLike(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || (c >= 0x7f && (c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff))) return true;
+  }
+  return false;
 }
 
 /** Header texts without the blank ones at the end (a sheet's width is its last named column). */
