@@ -106,16 +106,11 @@ export class CsvSizeGuard {
         }
         state = UNQUOTED;
       }
+      // Whether the character ends the cell (a delimiter or a line break outside quotes).
+      let isEnd = false;
       if (state === UNQUOTED) {
-        if (c === delimiter) {
-          state = FIELD_START;
-          col++;
-          cell = 0;
-          row++;
-        } else if (c === newline) {
-          isRecordEnd = true;
-          break;
-        } else added = 1;
+        if (c === delimiter || c === newline) isEnd = true;
+        else added = 1;
       } else if (state === QUOTED) {
         if (c === QUOTE) {
           state = AFTER_QUOTE;
@@ -125,14 +120,8 @@ export class CsvSizeGuard {
         // AFTER_QUOTE from here on: a doubled quote is a quote.
         state = QUOTED;
         added = 1;
-      } else if (c === delimiter) {
-        state = FIELD_START;
-        col++;
-        cell = 0;
-        row++;
-      } else if (c === newline) {
-        isRecordEnd = true;
-        break;
+      } else if (c === delimiter || c === newline) {
+        isEnd = true;
       } else if (isBlank(c)) {
         spaces++;
       } else if (c === QUOTE) {
@@ -143,6 +132,16 @@ export class CsvSizeGuard {
         // Text after a quote that closed nothing (papaparse's InvalidQuotes): the cell goes on.
         added = 2 + spaces;
         state = QUOTED;
+      }
+      if (isEnd) {
+        if (c === newline) {
+          isRecordEnd = true;
+          break;
+        }
+        state = FIELD_START;
+        col++;
+        cell = 0;
+        row++;
       }
       if (added > 0) {
         cell += added;
