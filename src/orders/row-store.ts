@@ -42,12 +42,16 @@ export interface RowStoreOptions {
 
 export const DEFAULT_ROW_MEMORY_BYTES = 64 * 1024 * 1024;
 const DEFAULT_CHUNK_ROWS = 1_024;
+/** A chunk is sealed at this many characters whatever its rows: rows of thousands of cells come in small chunks. */
+const CHUNK_CHARS = 1024 * 1024;
 const MAX_SHARING_WIDTH = 1_024;
 /** Chunks read back from disk kept in memory, most recent first: an order's rows are mostly near each other. */
 const READ_CACHE_CHUNKS = 8;
 
 /** A chunk: in memory (bytes), or on disk (at, length) once spilled. */
 interface Chunk {
+  /** Index of its first row. */
+  first: number;
   bytes: Buffer | null;
   at: number;
   length: number;
@@ -71,8 +75,11 @@ export class CompactRowStore implements RowStore {
   private lastFullWidth = -1;
   private readonly scratch: CellValue[] = [];
   private readonly chunks: Chunk[] = [];
-  /** Encoded rows of the chunk being filled. */
+  /** Encoded rows of the chunk being filled, and their characters. */
   private pending: string[] = [];
+  private pendingChars = 0;
+  /** The chunk last read from: rows are mostly read in order. */
+  private lastChunk = 0;
   /** Bytes of the chunks in memory, and the first chunk that may still be in memory. */
   private residentBytes = 0;
   private firstResident = 0;
@@ -133,7 +140,8 @@ export class CompactRowStore implements RowStore {
       encoded = '';
     }
     this.pending.push(encoded);
-    if (this.pending.length === this.chunkRows) this.sealPending();
+    this.pendingChars += encoded.length;
+    if (this.pending.length === this.chunkRows || this.pendingChars >= CHUNK_CHARS) this.sealPending();
     return index;
   }
 
@@ -197,6 +205,8 @@ export class CompactRowStore implements RowStore {
     }
     this.chunks.length = 0;
     this.pending = [];
+    this.pendingChars = 0;
+    this.lastChunk = 0;
     this.readCache.length = 0;
     this.unencoded.clear();
     this.count = 0;
@@ -206,10 +216,11 @@ export class CompactRowStore implements RowStore {
   private ownCells(index: number): CellValue[] {
     const kept = this.unencoded.get(index);
     if (kept !== undefined) return kept.slice();
-    const chunkIndex = Math.floor(index / this.chunkRows);
-    const inChunk = index - chunkIndex * this.chunkRows;
-    if (chunkIndex >= this.chunks.length) return decodeRow(this.pending[inChunk]!);
+    const pendingFirst = this.count - this.pending.length;
+    if (index >= pendingFirst) return decodeRow(this.pending[index - pendingFirst]!);
+    const chunkIndex = this.chunkOf(index);
     const chunk = this.chunks[chunkIndex]!;
+    const inChunk = index - chunk.first;
     const bytes = chunk.bytes ?? this.readChunk(chunkIndex, chunk);
     const scale = chunk.isWide ? 2 : 1;
     return decodeRow(bytes.toString(chunk.isWide ? 'utf16le' : 'latin1', chunk.offsets[inChunk]! * scale, chunk.offsets[inChunk + 1]! * scale));
@@ -221,6 +232,23 @@ export class CompactRowStore implements RowStore {
     const columns = this.ownColumns!;
     for (let k = 0; k < columns.length; k++) sourceCells[columns[k]!] = own[k] ?? null;
     return sourceCells;
+  }
+
+  /** The chunk holding a sealed row: the one last read from or the next, else a binary search. */
+  private chunkOf(index: number): number {
+    const chunks = this.chunks;
+    const last = this.lastChunk;
+    if (last < chunks.length && index >= chunks[last]!.first && (last + 1 === chunks.length || index < chunks[last + 1]!.first)) return last;
+    const next = last + 1;
+    if (next < chunks.length && index >= chunks[next]!.first && (next + 1 === chunks.length || index < chunks[next + 1]!.first)) return (this.lastChunk = next);
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (chunks[mid]!.first <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return (this.lastChunk = lo);
   }
 
   private sealPending(): void {
@@ -235,8 +263,9 @@ export class CompactRowStore implements RowStore {
     const text = rows.join('');
     const isWide = BEYOND_LATIN1.test(text);
     const bytes = Buffer.from(text, isWide ? 'utf16le' : 'latin1');
-    this.chunks.push({ bytes, at: -1, length: bytes.length, isWide, offsets });
+    this.chunks.push({ first: this.count - rows.length, bytes, at: -1, length: bytes.length, isWide, offsets });
     this.pending = [];
+    this.pendingChars = 0;
     this.residentBytes += bytes.length;
     while (this.residentBytes > this.memoryBytes && this.firstResident < this.chunks.length) this.spill(this.chunks[this.firstResident++]!);
   }
@@ -290,12 +319,10 @@ export function encodeRow(cells: readonly CellValue[]): string | null {
     }
   }
   if (isAllText) return cells.join(SEPARATOR);
-  let encoded = '';
-  for (let i = 0; i < cells.length; i++) {
-    if (i > 0) encoded += SEPARATOR;
-    encoded += encodeCell(cells[i] ?? null);
-  }
-  return encoded;
+  // Joined from an array, not added up: a row of thousands of cells would otherwise be a rope of thousands of pieces.
+  const encoded = new Array<string>(cells.length);
+  for (let i = 0; i < cells.length; i++) encoded[i] = encodeCell(cells[i] ?? null);
+  return encoded.join(SEPARATOR);
 }
 
 function encodeCell(cell: CellValue): string {

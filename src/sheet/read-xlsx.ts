@@ -111,7 +111,6 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
         } },
       ),
   );
-  input.pipe(tap);
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
     sharedStrings: 'cache',
@@ -149,6 +148,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
     await checkSizes();
+    // Only now do bytes flow into the zip reader: a workbook its listing refuses is never inflated at all.
+    input.pipe(tap);
     let target: Target | null = null;
     let isFound = false;
     // Other worksheets are looked at only when the first visible one was taken by default.

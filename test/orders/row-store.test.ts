@@ -48,6 +48,15 @@ describe('CompactRowStore', () => {
     expect(store.size).toBe(0);
   });
 
+  it('cuts rows of thousands of cells into chunks by size, on disk past the window, read back in any order', () => {
+    const store = new CompactRowStore({ sharedColumns: shared, width: 5_000, memoryBytes: 1024 * 1024 });
+    const wide = (i: number): CellValue[] => Array.from({ length: 5_000 }, (_, k) => (k === 0 ? `SO-${i}` : i * 10_000 + k));
+    for (let i = 0; i < 300; i++) store.push(i + 2, wide(i));
+    expect(store.spilledBytes).toBeGreaterThan(10 * 1024 * 1024);
+    for (const i of [299, 0, 150, 151, 7]) expect(store.cellsAt(i)).toEqual(wide(i));
+    expect([...store].map((r) => r.rowNumber)).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
+  });
+
   it('keeps a row whole when it cannot be encoded, and rows repeating it still read right', () => {
     const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'a\u001fb', 'x', 1]);
