@@ -8,7 +8,6 @@
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +17,7 @@ import { measureExcelJsBaseline, measurePapaparseBaseline, writeLargeCsv, writeL
 import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { measureWriters } from './write.js';
-import { benchScale, benchScaleHuge } from './scale.js';
+import { benchScale, benchScaleHuge, runValidateChild } from './scale.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -27,17 +26,6 @@ const XLSX_ROWS = 100_000;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const line = (text: string) => process.stdout.write(`${text}\n`);
-
-interface ChildRun { ms: number; maxRssMb: number; orders: number }
-
-/** The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the child measures what users get. */
-const CLI_NODE_FLAGS = ['--max-semi-space-size=64'];
-
-function runValidateChild(file: string, out: string, now: Date): ChildRun {
-  const args = [...CLI_NODE_FLAGS, join(HERE, 'validate-child.js'), file, out, now.toISOString()];
-  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(output.trim().split('\n').pop()!) as ChildRun;
-}
 
 /** The best of `rounds` runs: a busy machine only ever slows a run down. */
 async function best<T extends { ms: number }>(rounds: number, run: () => Promise<T> | T): Promise<T> {

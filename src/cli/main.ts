@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * The entry of the `order-batch` bin. src/cli/ is the only place that reads argv and the
  * environment, prints, and sets the exit code: one file per command turns its flags into typed
