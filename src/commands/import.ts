@@ -73,8 +73,6 @@ export interface ImportResult {
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
-  /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
-  timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
 }
 
 interface FileState {
@@ -105,13 +103,6 @@ function outcomeView(
 
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
-  const timings = { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 0 };
-  let mark = performance.now();
-  const lap = (key: 'checkMs' | 'onlineMs' | 'submitMs' | 'writeMs') => {
-    const t = performance.now();
-    timings[key] += t - mark;
-    mark = t;
-  };
   const files = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
@@ -119,7 +110,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  lap('checkMs');
   const ledger = openLedger(options.ledgerPath, { logger });
   const lock = await ledger.acquireRunLock({ command: 'import' });
   let connection: Connection | undefined;
@@ -163,15 +153,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
     const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
-    lap('onlineMs');
     if (jobs.length > 0) {
-      timings.sent = jobs.length;
       const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
 
-    lap('submitMs');
     const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
     const notes = [
       sentTo,
@@ -180,7 +167,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    lap('writeMs');
     ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
@@ -210,7 +196,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(runId ? { runId } : {}),
-    timings,
   };
 }
 
