@@ -11,8 +11,8 @@ import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
-import { readWorkbook, rowValues, sheet as worksheet } from '../output-files/xlsx-files.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { readWorkbook, rowValues, sheet as worksheet } from '../support/xlsx-files.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('missing-column');
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createOrderSchema } from '../../src/contract/schemas.js';
 import { fastParseCreateOrder } from '../../src/sandbox/fast-create.js';
-import { buildOrder, withField } from './helpers.js';
+import { withField } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const SOURCES = ['OtherMarketplace', 'ShopA'];
 const schema = createOrderSchema(SOURCES);
 
 /** A valid order exercising every optional field. */
 function fullOrder() {
-  const o = buildOrder('F-1', { lines: [{ quantity: 2, discount: 0.5 }, { productId: 'BND-2001', customerLineItemId: 'L2' }], carrierId: 'CarrierX2Day' }) as any;
+  const o = buildOrderPayload('F-1', { lines: [{ quantity: 2, discount: 0.5 }, { productId: 'BND-2001', customerLineItemId: 'L2' }], carrierId: 'CarrierX2Day' }) as any;
   o.orderDetails.requestedDeliveryDate = '2031-03-20T00:00:00Z';
   o.orderShippingDetails = { carrierId: 'CarrierX2Day', shippingAccountNumber: 'A1', shipLabelNameDisplay: 'Shop', shippingContactName: 'Shop Inc', shippingContactPhoneNumber: '555' };
   return o;

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox | undefined;
 afterEach(async () => {
@@ -22,7 +23,7 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ errorRate: 1, statuses: [429] });
-    const res = await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-1'), token });
+    const res = await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-1'), token });
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.body).toEqual({ message: expect.stringMatching(/Too Many Requests/), requestId: expect.any(String) });
@@ -47,7 +48,7 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ resetRate: 1 });
-    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-2'), token }))).toBe('dropped');
+    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-2'), token }))).toBe('dropped');
     sb.setFaults({});
     expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 1 });
     expect((await sb.call('GET', '/api/v0/orders/F-2', { token })).status).toBe(404);
@@ -57,10 +58,10 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ lostReplyRate: 1, paths: ['/api/v0/orders'] });
-    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-3'), token }))).toBe('dropped');
+    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-3'), token }))).toBe('dropped');
     sb.setFaults({});
     expect((await sb.call('GET', '/api/v0/orders/F-3', { token })).status).toBe(200);
-    const again = await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-3'), token });
+    const again = await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-3'), token });
     expect(again.status).toBe(409);
   });
 
@@ -69,7 +70,7 @@ describe('fault injection', () => {
     const token = await sb.token();
     sb.setFaults({ latencyMs: 60_000, paths: ['/api/v0/orders'] });
     let settled = false;
-    const pending = outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-4'), token })).finally(() => (settled = true));
+    const pending = outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-4'), token })).finally(() => (settled = true));
     while (sb.stats().postsReceived === 0) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
@@ -84,7 +85,7 @@ describe('fault injection', () => {
     sb.setFaults({ latencyMs: 300, paths: ['/api/v0/orders'] });
     const started = performance.now();
     let answeredAt = 0;
-    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrder('F-5'), token }).finally(() => (answeredAt = performance.now()));
+    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-5'), token }).finally(() => (answeredAt = performance.now()));
     // The order is stored while its answer waits, as a remote API's would be before the reply travels back.
     while (sb.stats().orders === 0) await new Promise((r) => setTimeout(r, 5));
     expect(performance.now() - started).toBeLessThan(300);
@@ -94,7 +95,7 @@ describe('fault injection', () => {
     // Errors wait as long as answers do.
     sb.setFaults({ latencyMs: 200, errorRate: 1, statuses: [503], paths: ['/api/v0/orders'] });
     const before = performance.now();
-    expect((await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-6'), token })).status).toBe(503);
+    expect((await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-6'), token })).status).toBe(503);
     expect(performance.now() - before).toBeGreaterThanOrEqual(200);
   });
 
