@@ -3,6 +3,38 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from './helpers.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 
+/**
+ * The real time the sandbox's latency is measured in, moved by the test: an answer held back waits
+ * for advance(), never for the wall clock.
+ */
+function manualLatencyClock() {
+  let nowMs = 0;
+  let timers: { dueMs: number; run: () => void }[] = [];
+  /** A few turns of the event loop: room for an answer written now to reach the client. */
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return {
+    now: () => nowMs,
+    setTimer(run: () => void, ms: number) {
+      const timer = { dueMs: nowMs + ms, run };
+      timers.push(timer);
+      return { cancel: () => void (timers = timers.filter((t) => t !== timer)) };
+    },
+    /** Resolves once an answer is held back, waiting for its time. */
+    async untilWaiting() {
+      while (timers.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+    async advance(ms: number) {
+      nowMs += ms;
+      const due = timers.filter((t) => t.dueMs <= nowMs);
+      timers = timers.filter((t) => t.dueMs > nowMs);
+      for (const timer of due) timer.run();
+      await settle();
+    },
+  };
+}
+
 let sb: TestSandbox | undefined;
 afterEach(async () => {
   await sb?.close();
@@ -80,23 +112,28 @@ describe('fault injection', () => {
   });
 
   it('answers latencyMs after the request arrived, never sooner, and does the work meanwhile', async () => {
-    sb = await startTestSandbox();
+    const clock = manualLatencyClock();
+    sb = await startTestSandbox({ latencyClock: clock });
     const token = await sb.token();
     sb.setFaults({ latencyMs: 300, paths: ['/api/v0/orders'] });
-    const started = performance.now();
-    let answeredAt = 0;
-    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-5'), token }).finally(() => (answeredAt = performance.now()));
+    let isAnswered = false;
+    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-5'), token }).finally(() => (isAnswered = true));
     // The order is stored while its answer waits, as a remote API's would be before the reply travels back.
-    while (sb.stats().orders === 0) await new Promise((r) => setTimeout(r, 5));
-    expect(performance.now() - started).toBeLessThan(300);
-    expect(answeredAt).toBe(0);
+    await clock.untilWaiting();
+    expect(sb.stats().orders).toBe(1);
+    await clock.advance(299);
+    expect(isAnswered).toBe(false);
+    await clock.advance(1);
     expect((await pending).status).toBe(201);
-    expect(answeredAt - started).toBeGreaterThanOrEqual(300);
     // Errors wait as long as answers do.
     sb.setFaults({ latencyMs: 200, errorRate: 1, statuses: [503], paths: ['/api/v0/orders'] });
-    const before = performance.now();
-    expect((await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-6'), token })).status).toBe(503);
-    expect(performance.now() - before).toBeGreaterThanOrEqual(200);
+    let isRefused = false;
+    const refused = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-6'), token }).finally(() => (isRefused = true));
+    await clock.untilWaiting();
+    await clock.advance(199);
+    expect(isRefused).toBe(false);
+    await clock.advance(1);
+    expect((await refused).status).toBe(503);
   });
 
   it('limits faults to the given path prefixes and never touches /sandbox/ controls', async () => {
