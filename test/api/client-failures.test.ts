@@ -1,6 +1,4 @@
 import { getEventListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, TransportError } from '../../src/api/errors.js';
@@ -8,6 +6,7 @@ import { retrying } from '../../src/api/retry.js';
 import type { ApiClientOptions } from '../../src/api/types.js';
 import { orderDetails } from './fixtures.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { holdQuietAddress } from '../support/quiet-address.js';
 import { hang, issueOAuthTokens, json, reset, startTestServer, text, type TestServer } from '../support/test-server.js';
 
 const T0 = Date.parse('2030-06-07T08:09:10Z');
@@ -123,11 +122,9 @@ describe('HTTP failures', () => {
 
 describe('transport failures', () => {
   it('classifies a refused connection as never sent', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const error = await failureOf(makeClient({ baseUrl: `http://127.0.0.1:${port}` }).createOrder(buildOrderPayload('A-1')));
+    const quiet = await holdQuietAddress();
+    const error = await failureOf(makeClient({ baseUrl: `http://${quiet.host}:${quiet.port}` }).createOrder(buildOrderPayload('A-1')));
+    await quiet.release();
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ code: 'ECONNREFUSED', isSent: false, stage: 'token' });
     expect(isRetryable(error)).toBe(true);
