@@ -100,7 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const sourcesOfSale = options.sourcesOfSale ?? DEFAULT_SOURCES_OF_SALE;
   const latencyClock = options.latencyClock ?? REAL_LATENCY_CLOCK;
-  const ctx: SandboxContext = { state, clock, tokens, faults, latencyClock, schema: createOrderSchema(sourcesOfSale), sourcesOfSale, logger, stats };
+  const ctx: SandboxContext = { state, clock, tokens, faults, latencyClock, schema: createOrderSchema(sourcesOfSale), logger, stats };
   const app = await buildSandboxServer(ctx, { logRequests: options.logRequests ?? false });
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   try {

@@ -14,7 +14,6 @@ export interface SandboxContext {
   faults: FaultInjector;
   latencyClock: LatencyClock;
   schema: ReturnType<typeof createOrderSchema>;
-  sourcesOfSale: readonly string[];
   logger: Logger;
   stats(): SandboxStats;
 }
