@@ -12,19 +12,18 @@
  * the orders and matching; writing the workbook is timed on its own (the phases come from the run's
  * own log line). Then the same window is paged alone through the same API client, with a new one:
  * the share of the ceiling that paging reaches here without any of reconcile's other work; and once
- * more from a bare node:http server (serveBarePage), for what is left without the sandbox's work per
- * request. `--profile=<dir>` writes CPU profiles of the timed part
- * only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
+ * more from a bare node:http server (reconcile-servers.ts), for what is left without the sandbox's
+ * work per request. `--profile=<dir>` writes CPU profiles of the timed part only, of both processes
+ * (reconcile.cpuprofile, sandbox.cpuprofile).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import { pino } from 'pino';
 import { createApiClient } from '../src/api/client.js';
 import { reconcile } from '../src/commands/reconcile-run.js';
@@ -33,6 +32,7 @@ import { openLedger } from '../src/ledger/index.js';
 import type { Ledger } from '../src/ledger/types.js';
 import type { Logger } from '../src/log.js';
 import { measureTimerCeiling } from './import.js';
+import { forkServer, startProfiler, type ProfileMessage, type SandboxInfo } from './reconcile-servers.js';
 
 export interface ReconcileBench {
   /** Selecting, fetching and matching: the reconciliation itself. */
@@ -66,36 +66,11 @@ const PAGE_SIZE = 100;
 /** Packages per second if every request were a full tracking page and 8 were always in flight. */
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
-const CHILD_FLAG = '--reconcile-bench-sandbox';
-const BARE_FLAG = '--reconcile-bench-bare-server';
 const PROFILE_FLAG = '--profile=';
-
-type ProfileMessage = { profile: 'start' } | { profile: 'stop'; file: string };
-
-/** Starts the V8 profiler in this process; the returned function stops it and writes the profile. */
-async function startProfiler(): Promise<(file: string) => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 
 async function askChild(child: ChildProcess, message: ProfileMessage): Promise<void> {
   child.send(message);
   await once(child, 'message');
-}
-
-interface SandboxInfo {
-  url: string;
-  clientId: string;
-  clientSecret: string;
-  nowMs: number;
 }
 
 function benchPayload(n: number, orderDate: string): CreateOrderPayload {
@@ -123,13 +98,8 @@ function benchPayload(n: number, orderDate: string): CreateOrderPayload {
   };
 }
 
-/** This script again, as the child that `flag` names (the sandbox, or the bare server). */
-function forkSelf(flag: string): ChildProcess {
-  return fork(fileURLToPath(import.meta.url), [flag], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
 async function startChild(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = forkSelf(CHILD_FLAG);
+  const child = forkServer('sandbox');
   const [info] = (await once(child, 'message')) as [SandboxInfo];
   return { child, info };
 }
@@ -277,9 +247,9 @@ async function pagesAlone(api: SandboxInfo, window: { startDate: string; endDate
 
 /** pagesAlone from a bare node:http server (serveBarePage) that sends `page` for every page. */
 async function barePagesAlone(page: string, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
-  const child = forkSelf(BARE_FLAG);
+  const child = forkServer('bare');
   try {
-    child.send({ page });
+    child.send({ page, latencyMs: LATENCY_MS });
     const [info] = (await once(child, 'message')) as [SandboxInfo];
     return await pagesAlone(info, window);
   } finally {
@@ -372,55 +342,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
   }
 }
 
-async function serveSandbox(): Promise<void> {
-  const { startSandbox } = await import('../src/sandbox/index.js');
-  // Every shipment split: dense packages per order. The clock moves only when told.
-  const sandbox = await startSandbox({ seed: 11, freezeClock: true, rates: { split: 1 } });
-  process.send!({ url: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, nowMs: sandbox.now().getTime() } satisfies SandboxInfo);
-  let stopProfiler: ((file: string) => Promise<void>) | undefined;
-  process.on('message', (message: ProfileMessage) => {
-    const done = () => process.send!({ profiled: message.profile });
-    if (message.profile === 'start') void startProfiler().then((stop) => ((stopProfiler = stop), done()));
-    else void stopProfiler?.(message.file).then(done);
-  });
-  // Leave cleanly when the bench is done (so --cpu-prof can write the child's profile too).
-  process.once('disconnect', () => {
-    void sandbox.close().then(() => process.exit(0));
-  });
-}
-
-/**
- * A bare node:http server for barePagesAlone: every GET gets the page it was sent (its pagination
- * unchanged, so as many pages are asked for as the sandbox had) after LATENCY_MS, every POST
- * a token at once. No auth, no routing, no work per request: what HTTP and the client cost alone.
- */
-async function serveBarePage(): Promise<void> {
-  const { createServer } = await import('node:http');
-  const [{ page }] = (await once(process, 'message')) as [{ page: string }];
-  const body = Buffer.from(page);
-  const token = Buffer.from(JSON.stringify({ accessToken: 'bench', expiresIn: 3600 }));
-  const server = createServer((request, response) => {
-    request.resume();
-    const answer = request.method === 'POST' ? token : body;
-    const send = () => {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
-      response.end(answer);
-    };
-    if (request.method === 'POST') send();
-    else setTimeout(send, LATENCY_MS);
-  });
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    process.send!({ url: `http://127.0.0.1:${port}`, clientId: 'bench', clientSecret: 'bench', nowMs: Date.now() } satisfies SandboxInfo);
-  });
-  process.once('disconnect', () => process.exit(0));
-}
-
-if (process.argv.includes(CHILD_FLAG)) {
-  await serveSandbox();
-} else if (process.argv.includes(BARE_FLAG)) {
-  await serveBarePage();
-} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
   const packages = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
