@@ -15,11 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { FormData, request } from 'undici';
-import { COLUMNS, FIELDS } from '../sheet/columns.js';
-import { measureExcelJsBaseline, measurePapaparseBaseline, writeLargeCsv } from './read-baseline.js';
+import { COLUMNS, FIELDS } from '../src/sheet/columns.js';
+import { writeLargeCsv } from './order-sheets.js';
+import { measureExcelJsBaseline, measurePapaparseBaseline } from './read-baseline.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = join(HERE, '..', 'cli', 'main.js');
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /**
  * The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the children measure what users
  * get. A 16 MB semi-space: rows no longer live on the heap, and 64 MB cost 180 MB of RSS (two isolates) for
