@@ -81,8 +81,9 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
   const verdicts = new OrderVerdicts(options.verdicts);
   const nowMs = ctx.now.getTime();
   const maxOpen = Math.max(1, options.openOrders ?? DEFAULT_OPEN_ORDERS);
-  /** The drafts being read, least recently touched first. */
+  /** The drafts being read, and the order they were last touched in. */
   const window = new Map<number, OrderDraft>();
+  const recency = new Recency();
   let orderOfRow = new Int32Array(1024);
   let open: OrderDraft | null = null;
   let rowsDone = 0;
@@ -97,8 +98,10 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
   };
   const admit = (d: OrderDraft): void => {
     window.set(d.index, d);
+    recency.touch(d.index);
     if (window.size <= maxOpen) return;
-    const [oldest, draft] = window.entries().next().value!;
+    const oldest = recency.takeOldest((order) => window.has(order));
+    const draft = window.get(oldest)!;
     window.delete(oldest);
     if (draft === open) open = null;
     finish(draft);
@@ -137,8 +140,7 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
           verdicts.begin(order, index);
           admit((d = new OrderDraft(detach(key), order, plan.slotCount, false)));
         } else if ((d = window.get(order)) !== undefined) {
-          window.delete(order);
-          window.set(order, d);
+          recency.touch(order);
         } else {
           admit((d = takeUp(order, detach(key))));
         }
@@ -182,6 +184,56 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
       verdicts.close();
     },
   };
+}
+
+/**
+ * Which order was touched least recently: a queue of touches, each order's latest one remembered, stale
+ * touches skipped when the oldest is asked for. (A Map re-inserted on every touch gives the same order, but
+ * reading its oldest entry walks every entry deleted before it: seconds for a million-row sheet.)
+ */
+class Recency {
+  private queue = new Int32Array(1024);
+  private head = 0;
+  private tail = 0;
+  /** Position in the queue of each order's latest touch. */
+  private latest = new Float64Array(1024);
+  /** Touches dropped from the queue's front so far (positions are counted from the first touch ever). */
+  private dropped = 0;
+
+  touch(order: number): void {
+    if (this.tail === this.queue.length) this.makeRoom();
+    if (order >= this.latest.length) {
+      const grown = new Float64Array(Math.max(order + 1, this.latest.length * 2));
+      grown.set(this.latest);
+      this.latest = grown;
+    }
+    this.latest[order] = this.dropped + this.tail;
+    this.queue[this.tail++] = order;
+  }
+
+  /** The order touched least recently among those `isOpen` says are still there; taken out of the queue. */
+  takeOldest(isOpen: (order: number) => boolean): number {
+    while (this.head < this.tail) {
+      const at = this.head++;
+      const order = this.queue[at]!;
+      if (this.latest[order] === this.dropped + at && isOpen(order)) return order;
+    }
+    throw new Error('no open order to finish');
+  }
+
+  private makeRoom(): void {
+    const live = this.tail - this.head;
+    if (live * 2 > this.queue.length) {
+      const grown = new Int32Array(this.queue.length * 2);
+      grown.set(this.queue.subarray(this.head, this.tail));
+      this.queue = grown;
+    } else {
+      this.queue.copyWithin(0, this.head, this.tail);
+    }
+    this.dropped += this.head;
+    this.head = 0;
+    this.tail = live;
+  }
 }
 
 function rowNumbersFrom(store: CompactRowStore, first: number, count: number): number[] {
