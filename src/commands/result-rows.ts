@@ -36,13 +36,16 @@ const NO_ISSUES: Issue[] = [];
  * order i), streamed: only the orders of the rows around the one being written are at hand.
  */
 export function* buildResultRows(sheet: CheckedSheet, outcomes: OrderOutcomes): Generator<ResultRow> {
-  const cache = new Map<number, OrderRows>();
+  // Each order has one place in the cache, by its index (orders near each other never share one): no Map
+  // whose oldest entries are deleted one by one, which gets slower the more were deleted.
+  const cachedIndex = new Int32Array(CACHED_ORDERS).fill(-1);
+  const cached = new Array<OrderRows | undefined>(CACHED_ORDERS);
   const rowsOf = (index: number): OrderRows => {
-    let entry = cache.get(index);
-    if (entry !== undefined) return entry;
-    entry = describeOrder(outcomes.at(index));
-    cache.set(index, entry);
-    if (cache.size > CACHED_ORDERS) cache.delete(cache.keys().next().value!);
+    const slot = index % CACHED_ORDERS;
+    if (cachedIndex[slot] === index) return cached[slot]!;
+    const entry = describeOrder(outcomes.at(index));
+    cachedIndex[slot] = index;
+    cached[slot] = entry;
     return entry;
   };
   for (const { rowNumber, cells } of sheet.rows) {

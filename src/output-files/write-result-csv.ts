@@ -199,26 +199,26 @@ function headerLine(input: ResultSheetInput, encoder: BatchEncoder): string {
  */
 export function writePlainLine(cells: readonly CellValue[], width: number): string | null {
   if (cells.length !== width) return null;
-  for (let i = 0; i < width; i++) if (typeof cells[i] !== 'string') return null;
-  const line = cells.join(DELIMITER);
-  const n = line.length;
-  let commas = 0;
-  let fieldStart = 0;
-  for (let i = 0; i < n; i++) {
-    const c = line.charCodeAt(i);
-    if (c === COMMA) {
-      if (i > fieldStart && line.charCodeAt(i - 1) === SPACE) return null;
-      commas++;
-      fieldStart = i + 1;
-    } else if (c < 128) {
-      if (QUOTED_ASCII[c] === 1 || (i === fieldStart && FIRST_ASCII[c] === 1)) return null;
-    } else if (QUOTED_OTHER.includes(c)) {
-      return null;
-    }
+  for (let i = 0; i < width; i++) {
+    const cell = cells[i];
+    // A cell holding the delimiter would be quoted.
+    if (typeof cell !== 'string' || cell.includes(DELIMITER)) return null;
   }
-  if (n > fieldStart && line.charCodeAt(n - 1) === SPACE) return null;
-  // A cell holding a comma would have been quoted.
-  return commas === width - 1 ? line : null;
+  const line = cells.join(DELIMITER);
+  return NOT_PLAIN.test(line) ? null : line;
+}
+
+/**
+ * In a line of cells joined by the delimiter (none holding it), what makes papaparse write a cell otherwise
+ * than as is: a character it quotes for anywhere, one it quotes or neutralises at a cell's start, a space at
+ * a cell's end. Built from the same lists as mayChange; one RegExp runs about twice as fast as a scan in JS.
+ */
+const NOT_PLAIN = new RegExp(
+  `[${escapeClass(QUOTED_CHARS.filter((c) => c !== COMMA))}]|(?:^|${DELIMITER})[${escapeClass([...' =+-@\t\r'].map((c) => c.charCodeAt(0)))}]| (?:${DELIMITER}|$)`,
+);
+
+function escapeClass(codes: readonly number[]): string {
+  return codes.map((code) => `\\u${code.toString(16).padStart(4, '0')}`).join('');
 }
 
 /** The batch's lines: a plain row's input is one field (its joined text), the others' one per column. */
