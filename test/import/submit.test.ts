@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UnusableAnswerError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
@@ -99,6 +100,30 @@ describe('submitOrders and the ledger', () => {
     // Orders before it were sent once each; none after the failing chunk was.
     expect(posted.size).toBeGreaterThan(0);
     expect(posted.has('S-199')).toBe(false);
+    ledger.close();
+  });
+
+  it('keeps an order whose POST got a 2xx it cannot read as unknown, and the next run finds it instead of sending it again', async () => {
+    const ledger = openLedger(':memory:');
+    const stored = new Set<string>();
+    const proxied = {
+      async createOrder(payload: CreateOrderPayload) {
+        // Passed on to the API, which stored it; the answer came back mangled by a proxy.
+        stored.add(payload.orderDetails.customerOrderId);
+        throw new UnusableAnswerError('The API answered 201 Created but the body is not JSON', { method: 'POST', url: 'https://api.example.com/api/v0/orders', status: 201, body: '<html>' });
+      },
+      async getOrder(id: string) {
+        return stored.has(id) ? { order: {}, requestId: 'g-1' } : null;
+      },
+    } as unknown as ApiClient;
+    const first = await submit(ledger, ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildPayload('X-1'))], proxied, 1);
+    expect(first.outcomes[0]!.status).toBe('failed');
+    expect(first.stopped).toMatchObject({ kind: 'no_endpoint' });
+    expect(ledger.get('X-1')!.state).toBe('unknown');
+    const { client, posted } = recordingApi();
+    const second = await submit(ledger, ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildPayload('X-1'))], { ...client, getOrder: proxied.getOrder } as ApiClient, 1);
+    expect(second.outcomes[0]).toMatchObject({ status: 'accepted', posts: 0, requestId: 'g-1' });
+    expect(posted.size).toBe(0);
     ledger.close();
   });
 });
