@@ -2,6 +2,7 @@
  * Opening a ledger wherever it lives (PRODUCT.md section 8): a file path is SQLite, a
  * postgres:// or postgresql:// URL is PostgreSQL. The one place that picks the backend.
  */
+import { existsSync } from 'node:fs';
 import { LedgerError } from './errors.js';
 import { parseLedgerLocation, redactLedgerLocation } from './location.js';
 import { openSqliteLedger } from './sqlite-ledger.js';
@@ -13,4 +14,13 @@ export async function openLedger(location: string, options: LedgerOptions = {}):
   if (where.backend === 'sqlite') return openSqliteLedger(where.path, options);
   const shown = redactLedgerLocation(where.url);
   throw new LedgerError(shown, `The ledger ${shown} is a PostgreSQL database, and this build of order-batch has no PostgreSQL backend: give a file path with --ledger (or the config's ledger, or ORDER_BATCH_LEDGER).`);
+}
+
+/**
+ * Whether a ledger is there to be read without creating one: an SQLite file that exists; a
+ * PostgreSQL database always counts (opening it says when it cannot be used).
+ */
+export function ledgerExists(location: string): boolean {
+  const where = parseLedgerLocation(location);
+  return where.backend === 'postgres' || where.path === ':memory:' || existsSync(where.path);
 }
