@@ -59,6 +59,8 @@ export interface ImportOptions {
   onOrderDone?: (done: number, total: number, status: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
+  /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
+  teamConcurrency?: number;
 }
 
 export interface ImportResult {
@@ -344,7 +346,9 @@ async function sendJobs(
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
+  const gate = options.teamConcurrency === undefined ? undefined : await options.ledger.openSendGate(options.teamConcurrency);
   const result = await submitOrders(jobs, {
+    ...(gate ? { gate } : {}),
     client: options.client,
     ledger: options.ledger,
     run: options.run,
@@ -358,7 +362,7 @@ async function sendJobs(
       options.orderProgress?.tick(outcome.status);
       options.onOrderDone?.(done, jobs.length, outcome.status);
     },
-  });
+  }).finally(() => gate?.close());
   options.orderProgress?.stop();
   jobs.forEach((job, i) => {
     const outcome: SubmitOutcome = result.outcomes[i]!;
