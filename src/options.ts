@@ -69,10 +69,7 @@ export interface ResolvedOptions {
   maxAttempts: number;
   dryRun: boolean;
   useSandbox: boolean;
-  /**
-   * Where the ledger is: a file path (SQLite), or a postgres:// or postgresql:// URL (a ledger shared
-   * by several hosts). By default a file for the real API and a separate one for the sandbox.
-   */
+  /** The ledger: a file path (SQLite) or a postgres:// URL; by default a file for the real API and another for the sandbox. */
   ledgerPath: string;
   archiveDir?: string;
   online: boolean;
@@ -216,7 +213,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     maxAttempts: flags.maxAttempts ? parsePositiveInt('--max-attempts', flags.maxAttempts, 20) : (config.maxAttempts ?? DEFAULTS.maxAttempts),
     dryRun: flags.dryRun ?? false,
     useSandbox: flags.sandbox ?? false,
-    ledgerPath: ledger ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
+    ledgerPath: pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger) ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
