@@ -110,7 +110,9 @@ describe('one run at a time per ledger FILE, whatever name it is opened by', () 
     const real = join(temp.dir, 'ledger.db');
     const holder = await open(real);
     await holder.acquireRunLock({ command: 'import' });
+    const openedBefore = await open(real);
     linkSync(real, join(temp.dir, 'copy.db'));
+    await expect(openedBefore.acquireRunLock({ command: 'import' })).rejects.toThrow(/^The ledger \S+ has 2 names \(hard links\)/);
     const refusal = await open(join(temp.dir, 'copy.db')).then(
       (ledger) => ledger.acquireRunLock({ command: 'import' }),
       (error: unknown) => error,
