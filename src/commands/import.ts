@@ -9,6 +9,9 @@ import { submitOrders, type SubmitOutcome, type StopReason } from '../import/sub
 import { apiUnusableOf } from '../api/unusable.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
+import type { Logger } from '../log.js';
+import type { ConnectionSettings } from '../options.js';
+import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
@@ -16,14 +19,11 @@ import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
+import type { OrderProgress, Progress } from './progress.js';
 import { describeNotApplied } from '../run-report/text.js';
 import { countByStatus } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
-import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judge.js';
-import type { Logger } from '../log.js';
-import type { ConnectionSettings } from '../options.js';
-import type { CheckContext } from '../orders/types.js';
-import type { OrderProgress, Progress } from './progress.js';
+import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judging.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -52,8 +52,6 @@ export interface ImportOptions {
   teamConcurrency?: number;
 }
 
-const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
-
 export interface ImportResult {
   report: JsonReport;
   hasUnusableInput: boolean;
@@ -64,19 +62,12 @@ export interface ImportResult {
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
-  /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
-  timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
 }
+
+const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
 
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
-  const timings = { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 0 };
-  let mark = performance.now();
-  const lap = (key: 'checkMs' | 'onlineMs' | 'submitMs' | 'writeMs') => {
-    const t = performance.now();
-    timings[key] += t - mark;
-    mark = t;
-  };
   const files = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
@@ -84,7 +75,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  lap('checkMs');
   const ledger = await openLedger(options.ledgerPath, { logger });
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
@@ -129,15 +119,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
     const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
-    lap('onlineMs');
     if (jobs.length > 0) {
-      timings.sent = jobs.length;
       const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
 
-    lap('submitMs');
     const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
     const notes = [
       sentTo,
@@ -146,7 +133,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    lap('writeMs');
     await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
@@ -176,7 +162,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(run ? { runId: run.runId } : {}),
-    timings,
   };
 }
 
@@ -302,4 +287,3 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
 function notAppliedNote(count: number): string[] {
   return count === 0 ? [] : [describeNotApplied(count)];
 }
-

@@ -1,20 +1,20 @@
 /**
- * Import's verdicts before sending: which orders the ledger is asked about, which may go out (an
- * order aged past its date rule that the ledger holds as it is still may), and each one's verdict
- * against the API's facts (invalid, not sent, what a dry run would do, or a job to send).
+ * Which orders of an import go out, judged before anything is sent: what the ledger's records say
+ * of each (sent by this tool, with these very contents, aged since), then the API's facts (online
+ * checks). Outcomes other than "send" are set on the file's state; the rest become jobs.
  */
-import type { CreateOrderPayload } from '../contract/schemas.js';
+import type { SubmissionJob, StopReason } from '../import/submit.js';
 import { checkOrderOnline, isInvalidOnlyByAge, isSentAsIs, isSentByThisTool, payloadOfAgedOrder, withoutAgeErrors, type OnlineFacts } from '../import/online-checks.js';
 import { contentsChangedIssue } from '../import/outcomes.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
-import type { StopReason, SubmissionJob } from '../import/types.js';
+import type { CreateOrderPayload } from '../contract/schemas.js';
 import { hasErrors, type Issue } from '../issues/index.js';
 import type { OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { OrderOutcomeView } from './result-rows.js';
 
-/** A sheet of the run and what became of each of its orders. */
+/** One sheet of an import: the checked sheet and each order's outcome so far. */
 export interface FileState {
   file: string;
   sheet: CheckedSheet;
@@ -22,6 +22,7 @@ export interface FileState {
   outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
 }
 
+/** An order's outcome as the result file and the run report show it; `rejected` and `invalid` need a fix. */
 export function outcomeView(
   status: string,
   issues: Issue[],
