@@ -85,6 +85,8 @@ export function createUploadChecker(options: {
         const fixName = `${stem}.fix.csv`;
         const fixRows = await writeFixCsv(join(dir, fixName), sheet);
         const built = buildVerdict(sheet, meta);
+        // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
+        sheet.release?.();
         verdict = {
           ...built,
           ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),
