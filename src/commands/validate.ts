@@ -3,7 +3,16 @@
  * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
  */
 import { existsSync } from 'node:fs';
-import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool } from '../import/online-checks.js';
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import {
+  checkOrderOnline,
+  fetchOnlineFacts,
+  isInvalidOnlyByAge,
+  isSentAsIs,
+  isSentByThisTool,
+  payloadOfAgedOrder,
+  withoutAgeErrors,
+} from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
 import { openLedger, type OrderRecord } from '../ledger/index.js';
@@ -75,13 +84,14 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     checkedSheets.push(checked.sheet);
     if (checked.notices.length > 0) noticesOf.set(checked.sheet, [...checked.notices]);
   }
+  // With --online, each order's issues as the API and the ledger leave them.
   const onlineIssues = options.online ? await checkOnline(checkedSheets, options.online, options.logger) : undefined;
 
   for (const sheet of checkedSheets) {
     const file = sheet.file;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    const extra = onlineIssues?.get(sheet);
-    const outcomes = sheet.orders.map((o, i) => validationOutcome([...o.issues, ...(extra?.[i] ?? [])]));
+    const judged = onlineIssues?.get(sheet);
+    const outcomes = sheet.orders.map((o, i) => validationOutcome([...(judged?.[i] ?? o.issues)]));
     const notices = noticesOf.get(sheet);
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}) });
     sheet.orders.forEach((order, i) => {
@@ -118,27 +128,42 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   };
 }
 
-/** API-side issues per sheet and order index; the ledger (when there is one) tells our own orders apart. */
+/**
+ * Each order's issues once the API and the ledger (when there is one) have been asked, per sheet and order
+ * index, judged as import judges them: an order the ledger holds as sent with these very contents is not
+ * judged on today's facts, and one invalid only because its orderDate has aged since it was sent is that
+ * same order, not an invalid one (import reports both already_submitted).
+ */
 async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
-  // order.payload is rebuilt on every read: take each once.
-  const payloads = new Map(sheets.map((sheet) => [sheet, sheet.orders.map((o) => (o.status === 'valid' ? o.payload : undefined))]));
-  const valid = [...payloads.values()].flat().filter((p): p is NonNullable<typeof p> => p !== undefined);
   const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
-  const ours = ledger ? ledger.getMany(valid.map((p) => p.orderDetails.customerOrderId)) : new Map<string, OrderRecord>();
+  const asked = sheets.flatMap((sheet) => sheet.orders.flatMap((o) => (o.customerOrderId !== null && (o.status === 'valid' || isInvalidOnlyByAge(o.issues)) ? [o.customerOrderId] : [])));
+  const ours = ledger ? ledger.getMany(asked) : new Map<string, OrderRecord>();
   ledger?.close();
+  // order.payload is rebuilt on every read: take each once. An aged order the ledger holds as sent comes as it was sent.
+  const judged = new Map(
+    sheets.map((sheet) => [
+      sheet,
+      sheet.orders.map((o): { payload: CreateOrderPayload | undefined; issues: readonly Issue[] } => {
+        if (o.status === 'valid') return { payload: o.payload, issues: o.issues };
+        const aged = o.customerOrderId === null ? undefined : payloadOfAgedOrder(o, ours.get(o.customerOrderId));
+        return aged ? { payload: aged, issues: withoutAgeErrors(o.issues) } : { payload: undefined, issues: o.issues };
+      }),
+    ]),
+  );
+  const payloads = [...judged.values()].flat().flatMap((j) => (j.payload && !isSentAsIs(ours.get(j.payload.orderDetails.customerOrderId), j.payload) ? [j.payload] : []));
   const connection =
     online.connectionOverride ??
     (await connect({ connection: online.connection, useSandbox: online.useSandbox, sandboxStatePath: sandboxStatePathFor(online.ledgerPath), concurrency: online.concurrency, logger }));
   try {
-    const facts = await fetchOnlineFacts({
-      client: connection.client,
-      payloads: valid,
-      maxAttempts: online.maxAttempts,
-      concurrency: online.concurrency,
-      logger,
-    });
+    const facts = await fetchOnlineFacts({ client: connection.client, payloads, maxAttempts: online.maxAttempts, concurrency: online.concurrency, logger });
     const isOurs = (id: string) => isSentByThisTool(ours.get(id));
-    return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order, i) => checkOrderOnline(order, payloads.get(sheet)![i], sheetColumnsOf(sheet), facts, isOurs))]));
+    const sentAsIs = (payload: CreateOrderPayload) => isSentAsIs(ours.get(payload.orderDetails.customerOrderId), payload);
+    return new Map(
+      sheets.map((sheet) => [
+        sheet,
+        judged.get(sheet)!.map(({ payload, issues }, i) => [...issues, ...checkOrderOnline(sheet.orders[i]!, payload, sheetColumnsOf(sheet), facts, isOurs, sentAsIs)]),
+      ]),
+    );
   } finally {
     if (!online.connectionOverride) await connection.close();
   }
