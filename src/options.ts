@@ -75,6 +75,8 @@ export interface ResolvedOptions {
   online: boolean;
   lateAfterDays: number;
   connection: ConnectionSettings;
+  /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
+  isColorAllowed: boolean;
 }
 
 export const DEFAULTS = {
@@ -213,6 +215,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
+    isColorAllowed: (env.NO_COLOR ?? '') === '',
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

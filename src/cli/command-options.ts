@@ -17,7 +17,8 @@ export function resolveFlags(flags: RawFlags): ResolvedOptions {
 
 export function loggerFor(options: ResolvedOptions): Logger {
   if (options.logLevel === 'silent') return silentLogger;
-  return createLogger({ level: options.logLevel, pretty: Boolean(process.stderr.isTTY) });
+  const isTerminal = Boolean(process.stderr.isTTY);
+  return createLogger({ level: options.logLevel, pretty: isTerminal, colorize: isTerminal && options.isColorAllowed });
 }
 
 /** How orders are checked: the instant and zone of the date rules and the accepted sources of sale. */

@@ -112,3 +112,12 @@ describe('a config file that cannot be used never shows what it holds', () => {
     expect(message).not.toContain('hunter2');
   });
 });
+
+describe('NO_COLOR', () => {
+  it('allows colour unless NO_COLOR is set to something (an empty one does not count, as no-color.org says)', () => {
+    expect(resolveOptions({}, {}, NOW).isColorAllowed).toBe(true);
+    expect(resolveOptions({}, { NO_COLOR: '' }, NOW).isColorAllowed).toBe(true);
+    expect(resolveOptions({}, { NO_COLOR: '1' }, NOW).isColorAllowed).toBe(false);
+    expect(resolveOptions({}, { NO_COLOR: 'false' }, NOW).isColorAllowed).toBe(false);
+  });
+});
