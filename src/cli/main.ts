@@ -15,6 +15,7 @@ import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
 import { addValidateCommand } from './validate.js';
+import { escapeControlCharactersInLines } from '../terminal-text.js';
 
 const VERSION = '0.1.0';
 // Each command's modules are imported when it runs: `--help` and `sandbox` do not pay for exceljs,
@@ -41,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
     .description('Move orders from spreadsheets into the fulfillment network, and bring shipment results back.')
     .version(VERSION)
     .exitOverride()
+    // Commander quotes the arguments it refuses: their control characters are escaped like every other output.
+    .configureOutput({ writeErr: (text) => process.stderr.write(escapeControlCharactersInLines(text)) })
     .showHelpAfterError('(run with --help for usage)');
   addValidateCommand(program, run);
   addImportCommand(program, run);
@@ -55,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     return run.exitCode;
   } catch (err) {
     const failure = failureOf(err);
-    process.stderr.write(failure.stderr);
+    process.stderr.write(escapeControlCharactersInLines(failure.stderr));
     if (failure.kind === 'internal' && process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
