@@ -21,6 +21,19 @@ const VERSION = '0.1.0';
 // Each command's modules are imported when it runs: `--help` and `sandbox` do not pay for exceljs,
 // SQLite and fastify they never use, and every run of a nightly job starts sooner.
 
+/** The end of `order-batch --help`: where a newcomer starts, and what the exit codes say. */
+const START_HELP = [
+  '',
+  'Start here:',
+  '  order-batch template                      a blank order sheet (order-template.xlsx) to fill in',
+  '  order-batch validate orders.xlsx          check it: the result file beside it says what to fix, cell by cell',
+  '  order-batch import orders.xlsx --sandbox  send it to the embedded sandbox (the real API: see import --help)',
+  '  order-batch demo                          the whole loop on sample orders',
+  '',
+  'Exit codes: 0 every order valid or accepted; 1 some orders invalid, rejected or failed; 2 a usage, configuration',
+  'or file problem; 3 the API could not be used. Each command explains itself: order-batch <command> --help.',
+].join('\n');
+
 /** The commands whose --json prints a report (PRODUCT.md section 4). */
 const JSON_COMMANDS: ReadonlySet<string> = new Set(['validate', 'import', 'reconcile']);
 
@@ -44,7 +57,8 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     // Commander quotes the arguments it refuses: their control characters are escaped like every other output.
     .configureOutput({ writeErr: (text) => process.stderr.write(escapeControlCharactersInLines(text)) })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', START_HELP);
   addValidateCommand(program, run);
   addImportCommand(program, run);
   addReconcileCommand(program, run);
