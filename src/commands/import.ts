@@ -30,7 +30,7 @@ import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
 import { describeApiTrouble } from '../api/error-message.js';
-import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
+import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonKept, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
@@ -112,7 +112,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     timings[key] += t - mark;
     mark = t;
   };
-  const files = expandInputs(options.files, { logger: options.logger });
+  const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
   // Before anything is sent: a --out that cannot name the result files stops the run while it is harmless.
@@ -126,7 +126,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
   let runId: string | undefined;
-  const written: WrittenResults = { outputs: [], outputErrors: [], archived: [] };
+  const written: WrittenResults = { outputs: [], outputErrors: [], archived: [], kept: [] };
   try {
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
@@ -193,7 +193,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   // An order already sent whose sheet now says something else: the change never reached the network.
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
-  const { outputs, outputErrors, archived } = written;
+  const { outputs, outputErrors, archived, kept } = written;
   return {
     report: {
       command: 'import',
@@ -203,6 +203,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       orders,
       output: outputField(outputs),
       ...(archived.length > 0 ? { archived } : {}),
+      ...(kept.length > 0 ? { kept } : {}),
+      ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
     hasUnusableInput,
@@ -380,10 +382,11 @@ interface WrittenResults {
   outputs: string[];
   outputErrors: JsonOutputError[];
   archived: JsonArchived[];
+  kept: JsonKept[];
 }
 
 /**
- * A result file per sheet, then the sheet and its result archived when every order is settled.
+ * A result file per sheet, then the sheet and its result archived when every order is done with (kept in place, and said, when not).
  * What was sent stays sent: a result file that cannot be written is recorded, and the run goes on.
  */
 async function writeResults(states: readonly FileState[], resultPaths: readonly string[], notes: readonly string[], options: ImportOptions, written: WrittenResults): Promise<void> {
@@ -414,6 +417,7 @@ async function writeResults(states: readonly FileState[], resultPaths: readonly 
     written.outputs.push(moved.result ?? result);
     if (moved.sheet) written.archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
     if (moved.failure) written.outputErrors.push(moved.failure);
+    if (moved.kept) written.kept.push({ file: state.file, result, reason: moved.kept });
   }
 }
 

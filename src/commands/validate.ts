@@ -63,7 +63,7 @@ export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutc
 }
 
 export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
-  const files = expandInputs(options.files, { logger: options.logger });
+  const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
   const orders: JsonOrder[] = [];
   const outputs: string[] = [];
@@ -122,7 +122,15 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
 
   const summary = countByStatus(statuses);
   return {
-    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
+    report: {
+      command: 'validate',
+      input: inputs,
+      summary,
+      orders,
+      output: outputField(outputs),
+      ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
+      ...(outputErrors.length > 0 ? { outputErrors } : {}),
+    },
     hasUnusableInput,
     hasInvalidOrders: (summary.invalid ?? 0) > 0,
   };

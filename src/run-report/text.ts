@@ -36,6 +36,7 @@ export function formatValidateText(report: JsonReport): string {
   lines.push(...listProblems(report));
   for (const out of outputs) lines.push(`Result: ${out}`);
   for (const moved of report.archived ?? []) lines.push(`Archived: ${moved.file} to ${moved.sheet}${moved.result ? ', with its result' : ''}`);
+  for (const stays of report.kept ?? []) lines.push(`Not archived: ${stays.file} stays where it is, with its result ${stays.result}: ${stays.reason}.`);
   return `${lines.map(escapeControlCharacters).join('\n')}\n`;
 }
 

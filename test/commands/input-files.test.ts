@@ -72,7 +72,7 @@ describe('a folder of inputs', () => {
   });
 
   it('keeps a file named on the command line, whatever its name', () => {
-    expect(expandInputs([at('readme.txt'), inbox, at('orders.csv')])).toEqual([
+    expect(expandInputs([at('readme.txt'), inbox, at('orders.csv')]).files).toEqual([
       at('readme.txt'),
       at('export.txt'),
       at('night.tsv'),
@@ -94,6 +94,8 @@ describe('a folder of inputs', () => {
     });
     expect(result.report.input.map((i) => i.file)).toEqual([join(only, 'orders.csv')]);
     expect(result.hasUnusableInput).toBe(false);
+    // The --json report names it too, not only the log: a cron job's report says what it passed over.
+    expect(result.report.skipped).toEqual([{ file: join(only, 'readme.txt'), reason: 'text without order columns on its first line' }]);
   });
 });
 
