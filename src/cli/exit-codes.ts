@@ -14,7 +14,9 @@ export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalid
   return result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
 }
 
-export function importExitCode(result: { apiUnusable?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
+export function importExitCode(result: { apiUnusable?: unknown; ledgerFailure?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
+  // A ledger that cannot record is the machine's state to fix (a full disk, a damaged file), whatever the API did.
+  if (result.ledgerFailure) return EXIT.usage;
   if (result.apiUnusable) return EXIT.apiUnusable;
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
   return result.hasProblems ? EXIT.someFailed : EXIT.ok;

@@ -4,39 +4,27 @@
  * decides what to print and which exit code follows.
  */
 import { hasErrors, type Issue } from '../issues/index.js';
-import {
-  checkOrderOnline,
-  fetchOnlineFacts,
-  isInvalidOnlyByAge,
-  isSentAsIs,
-  isSentByThisTool,
-  payloadOfAgedOrder,
-  withoutAgeErrors,
-  type OnlineFacts,
-} from '../import/online-checks.js';
+import { checkOrderOnline, fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { contentsChangedIssue, isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { ApiUnusableError } from '../errors.js';
-import type { CreateOrderPayload } from '../contract/schemas.js';
-import { openLedger } from '../ledger/index.js';
-import type { Ledger, OrderRecord } from '../ledger/types.js';
+import { LedgerUnusableError, openLedger } from '../ledger/index.js';
+import type { Ledger, OrderRecord, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
-import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
-import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
 import { describeApiTrouble } from '../api/error-message.js';
-import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonKept, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
-import { writeOrRecordFailure } from '../run-report/output-errors.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from '../run-report/json.js';
+import { candidatesToSend, idsToLookUp, ledgerJudge, type Candidate, type LedgerJudge } from './import-candidates.js';
+import { markNotSentForLedger, outcomeView, writeResults, type FileState, type WrittenResults } from './import-results.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
-import { describeNotApplied } from '../run-report/text.js';
-import { countByStatus, type OrderOutcomeView } from './result-rows.js';
-import { writeResultFile } from './write-result.js';
+import { countByStatus } from './result-rows.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -70,37 +58,13 @@ export interface ImportResult {
   hasProblems: boolean;
   /** The API could not be used at all (auth refused, 403, unreachable). */
   apiUnusable?: StopReason;
+  /** The ledger could not be used (a full disk, a damaged file): the run stopped sending, the results say what was settled (exit 2). */
+  ledgerFailure?: { ledger: string; message: string };
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
   /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
   timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
-}
-
-interface FileState {
-  file: string;
-  sheet: CheckedSheet;
-  /** Outcome per order (same index as sheet.orders). */
-  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
-}
-
-const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
-
-function outcomeView(
-  status: string,
-  issues: Issue[],
-  extra?: { httpStatus?: number; requestId?: string; submittedAt?: string },
-  contentsDiffer = false,
-): FileState['outcomes'][number] {
-  const needsFix = status === 'invalid' || status === 'rejected';
-  return {
-    status,
-    issues,
-    needsFix,
-    extra: { httpStatus: extra?.httpStatus ?? null, requestId: extra?.requestId ?? null, submittedAt: extra?.submittedAt ?? null },
-    ...extra,
-    ...(contentsDiffer ? { contentsDiffer } : {}),
-  };
 }
 
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
@@ -120,72 +84,101 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   lap('checkMs');
-  const ledger = openLedger(options.ledgerPath, { logger });
-  const lock = await ledger.acquireRunLock({ command: 'import' });
+  let ledger: Ledger | undefined;
+  let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
   let runId: string | undefined;
+  // The ledger's disk filled up or its file is damaged: nothing more is sent, and the results are written for what was settled.
+  let ledgerFailure: LedgerUnusableError | undefined;
+  const noteLedgerFailure = (err: unknown): void => {
+    if (!(err instanceof LedgerUnusableError)) throw err;
+    ledgerFailure ??= err;
+  };
   const written: WrittenResults = { outputs: [], outputErrors: [], archived: [], kept: [] };
   try {
-    connection = await connectWithLedger(ledger, {
-      connection: options.connection,
-      useSandbox: options.useSandbox,
-      ledgerPath: options.ledgerPath,
-      sandboxStart: options.context.now,
-      concurrency: options.concurrency,
-      logger,
-      connectionOverride: options.connectionOverride,
-    });
-    runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
-
-    // What the ledger knows comes before verdicts that depend on when the check runs: look up every
-    // order that may go out, and every order invalid only because its date has aged since.
-    const known = ledger.getMany(idsToLookUp(states));
-    const judge = ledgerJudge(known);
-    const candidates = candidatesToSend(states, known, logger);
-
-    let facts: OnlineFacts | undefined;
     try {
-      facts = await fetchOnlineFacts({
-        client: connection.client,
-        // Orders this tool sent are not judged on today's facts: nothing to look up for them.
-        payloads: candidates.flatMap((c) => (judge.isSentAsIs(c.payload) ? [] : [c.payload])),
-        maxAttempts: options.maxAttempts,
+      ledger = openLedger(options.ledgerPath, { logger });
+      lock = await ledger.acquireRunLock({ command: 'import' });
+      connection = await connectWithLedger(ledger, {
+        connection: options.connection,
+        useSandbox: options.useSandbox,
+        ledgerPath: options.ledgerPath,
+        sandboxStart: options.context.now,
         concurrency: options.concurrency,
         logger,
+        connectionOverride: options.connectionOverride,
       });
-    } catch (err) {
-      apiUnusable = stopReasonOf(err);
-      if (!apiUnusable) throw err;
-      // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
-      logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
-    }
-    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
+      runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
-    lap('onlineMs');
-    if (jobs.length > 0) {
-      timings.sent = jobs.length;
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
-      if (stopped?.kind === 'interrupted') interrupted = true;
-      else if (stopped) apiUnusable = stopped;
+      // What the ledger knows comes before verdicts that depend on when the check runs: look up every
+      // order that may go out, and every order invalid only because its date has aged since.
+      const known = ledger.getMany(idsToLookUp(states));
+      const judge = ledgerJudge(known);
+      const candidates = candidatesToSend(states, known, logger);
+
+      let facts: OnlineFacts | undefined;
+      try {
+        facts = await fetchOnlineFacts({
+          client: connection.client,
+          // Orders this tool sent are not judged on today's facts: nothing to look up for them.
+          payloads: candidates.flatMap((c) => (judge.isSentAsIs(c.payload) ? [] : [c.payload])),
+          maxAttempts: options.maxAttempts,
+          concurrency: options.concurrency,
+          logger,
+        });
+      } catch (err) {
+        apiUnusable = stopReasonOf(err);
+        if (!apiUnusable) throw err;
+        // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
+        logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
+      }
+      const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
+
+      lap('onlineMs');
+      if (jobs.length > 0) {
+        timings.sent = jobs.length;
+        const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
+        if (stopped?.kind === 'interrupted') interrupted = true;
+        else if (stopped?.kind === 'ledger') ledgerFailure ??= new LedgerUnusableError(ledger.path, 'ledger', stopped.message);
+        else if (stopped) apiUnusable = stopped;
+      }
+    } catch (err) {
+      noteLedgerFailure(err);
+    }
+    if (ledgerFailure) {
+      logger.error({ ledger: ledgerFailure.path, code: ledgerFailure.code }, `not sending: ${ledgerFailure.message}`);
+      markNotSentForLedger(states, ledgerFailure.message);
     }
 
     lap('submitMs');
-    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+    const sentTo = connection ? [`Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`] : [];
     const notes = [
-      sentTo,
+      ...sentTo,
       `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
+      ...(ledgerFailure ? [`The run stopped early: ${ledgerFailure.message}`] : []),
       ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
     lap('writeMs');
-    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
+    if (ledger && runId !== undefined && !ledgerFailure) {
+      const finished = { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs };
+      try {
+        ledger.finishRun(runId, finished);
+      } catch (err) {
+        noteLedgerFailure(err);
+      }
+    }
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    lock.release();
-    ledger.close();
+    try {
+      lock?.release();
+    } catch (err) {
+      noteLedgerFailure(err);
+    }
+    ledger?.close();
   }
 
   const orders = jsonOrdersOf(states);
@@ -206,10 +199,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(kept.length > 0 ? { kept } : {}),
       ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
+      ...(ledgerFailure ? { ledgerError: { ledger: ledgerFailure.path, message: ledgerFailure.message } } : {}),
     },
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
+    ...(ledgerFailure ? { ledgerFailure: { ledger: ledgerFailure.path, message: ledgerFailure.message } } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(runId ? { runId } : {}),
     timings,
@@ -235,65 +230,6 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };
-}
-
-const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
-
-/** The orders the ledger is asked about: every one that may go out, and every one invalid only because its date has aged. */
-function idsToLookUp(states: readonly FileState[]): string[] {
-  return states.flatMap((state) =>
-    state.sheet.orders.flatMap((order, index) => (order.customerOrderId !== null && (state.outcomes[index]!.status === 'valid' || isAged(state, index)) ? [order.customerOrderId] : [])),
-  );
-}
-
-/** What the ledger's records say of an order: sent by this tool, and sent with these very contents (hashed once per order). */
-interface LedgerJudge {
-  isOurs(customerOrderId: string): boolean;
-  isSentAsIs(payload: CreateOrderPayload): boolean;
-}
-
-function ledgerJudge(known: ReadonlyMap<string, OrderRecord>): LedgerJudge {
-  const sentAsIs = new Map<string, boolean>();
-  return {
-    isOurs: (id) => isSentByThisTool(known.get(id)),
-    isSentAsIs(payload) {
-      const id = payload.orderDetails.customerOrderId;
-      let is = sentAsIs.get(id);
-      if (is === undefined) sentAsIs.set(id, (is = isSentAsIs(known.get(id), payload)));
-      return is;
-    },
-  };
-}
-
-interface Candidate {
-  state: FileState;
-  order: CheckedSheet['orders'][number];
-  index: number;
-  payload: CreateOrderPayload;
-  issues: readonly Issue[];
-}
-
-/**
- * The orders that may go out. order.payload is rebuilt from the stored rows on every read: taken
- * once. An aged order the ledger holds with these very contents goes the way of one it holds,
- * without its date error.
- */
-function candidatesToSend(states: readonly FileState[], known: ReadonlyMap<string, OrderRecord>, logger: Logger): Candidate[] {
-  return states.flatMap((state) =>
-    state.sheet.orders.flatMap((order, index): Candidate[] => {
-      if (state.outcomes[index]!.status === 'valid') {
-        const payload = order.payload;
-        return payload ? [{ state, order, index, payload, issues: order.issues }] : [];
-      }
-      if (order.customerOrderId === null || !isAged(state, index)) return [];
-      const payload = payloadOfAgedOrder(order, known.get(order.customerOrderId));
-      if (!payload) return [];
-      logger.debug({ customerOrderId: order.customerOrderId }, 'orderDate too old now, but the ledger holds this very order: not judged on its age');
-      const issues = withoutAgeErrors(order.issues);
-      state.outcomes[index] = outcomeView('valid', [...issues]);
-      return [{ state, order, index, payload, issues }];
-    }),
-  );
 }
 
 type Job = SubmissionJob & { state: FileState; index: number; issues: readonly Issue[] };
@@ -378,49 +314,6 @@ async function sendJobs(
   return undefined;
 }
 
-interface WrittenResults {
-  outputs: string[];
-  outputErrors: JsonOutputError[];
-  archived: JsonArchived[];
-  kept: JsonKept[];
-}
-
-/**
- * A result file per sheet, then the sheet and its result archived when every order is done with (kept in place, and said, when not).
- * What was sent stays sent: a result file that cannot be written is recorded, and the run goes on.
- */
-async function writeResults(states: readonly FileState[], resultPaths: readonly string[], notes: readonly string[], options: ImportOptions, written: WrittenResults): Promise<void> {
-  const { logger } = options;
-  for (const [i, state] of states.entries()) {
-    const path = resultPaths[i]!;
-    const result = await writeOrRecordFailure(written.outputErrors, { file: state.file, path, logger }, () =>
-      writeResultFile({
-        command: 'import',
-        sheet: state.sheet,
-        outcomes: state.outcomes,
-        extraColumns: EXTRA_COLUMNS,
-        path,
-        isDefaultPath: options.out === undefined,
-        generatedAt: new Date(),
-        notes: [...notes, ...notAppliedNote(state.outcomes.filter((o) => o.contentsDiffer).length)],
-        sourcesOfSale: options.context.sourcesOfSale,
-        logger,
-      }),
-    );
-    if (result === undefined) continue;
-    if (!options.archiveDir || options.dryRun) {
-      written.outputs.push(result);
-      continue;
-    }
-    // Reported where the files are now: the archive, or, for what could not be moved, where they were.
-    const moved = archiveIfDone(state, result, options.archiveDir, logger);
-    written.outputs.push(moved.result ?? result);
-    if (moved.sheet) written.archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
-    if (moved.failure) written.outputErrors.push(moved.failure);
-    if (moved.kept) written.kept.push({ file: state.file, result, reason: moved.kept });
-  }
-}
-
 function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   return states.flatMap((state) =>
     state.sheet.orders.map((order, i) => {
@@ -434,9 +327,6 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   );
 }
 
-function notAppliedNote(count: number): string[] {
-  return count === 0 ? [] : [describeNotApplied(count)];
-}
 
 function apiIssue(row: number | null, message: string): Issue {
   return { row, column: null, code: 'failed', severity: 'error', message };

@@ -14,6 +14,7 @@ import { backoffDelayMs, DEFAULT_BACKOFF } from '../api/retry.js';
 import type { ApiClient } from '../api/types.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
+import { LedgerUnusableError } from '../ledger/errors.js';
 import { hashPayload } from '../ledger/hash.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
 import type { IntentResult, Ledger } from '../ledger/types.js';
@@ -54,9 +55,10 @@ export interface SubmissionJob {
 
 /**
  * Why a run stopped sending: the API refused (credentials, 403), has no order endpoint where it was
- * looked for (404/405: a wrong base URL or path), failed wholesale, or the user interrupted it (Ctrl-C, SIGTERM).
+ * looked for (404/405: a wrong base URL or path), failed wholesale, the user interrupted it (Ctrl-C,
+ * SIGTERM), or the ledger could not record (a full disk, a damaged file): nothing goes out unrecorded.
  */
-export type StopReason = { kind: 'auth' | 'forbidden' | 'no_endpoint' | 'unavailable' | 'interrupted'; message: string };
+export type StopReason = { kind: 'auth' | 'forbidden' | 'no_endpoint' | 'unavailable' | 'interrupted' | 'ledger'; message: string };
 
 export interface SubmitOptions {
   client: ApiClient;
@@ -101,9 +103,9 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const { client, ledger, logger } = options;
   const log = createSendLog(logger, guard, { orders: jobs.length, concurrency: options.concurrency, maxAttempts: options.maxAttempts, now });
   log.started();
-  /** The first reason to stop sending wins, and is logged once. */
+  /** The first reason to stop sending wins, and is logged once; a failed ledger wins over any other (nothing is recorded any more). */
   const stop = (reason: StopReason): void => {
-    if (stopped) return;
+    if (stopped && (stopped.kind === 'ledger' || reason.kind !== 'ledger')) return;
     stopped = reason;
     log.stopped(reason);
   };
@@ -117,6 +119,15 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
   // The ledger's work for each order, done just ahead of its POST.
   const ahead = createSendAhead(jobs, { ledger, runId: options.runId, logger, isStopped: () => Boolean(stopped || crashed || signal?.aborted) });
+
+  /** An order the ledger failed under: maybe sent, maybe not, never recorded as settled. */
+  const notSettled = (job: SubmissionJob, error: LedgerUnusableError): SubmitOutcome => ({
+    status: 'failed',
+    posts: 0,
+    issues: [
+      issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not settled: the ledger could not record this order. ${error.message} Once it is fixed, run the import again: an order that may have gone out is looked up before it is sent again.`),
+    ],
+  });
 
   const notSent = (job: SubmissionJob, why: string): SubmitOutcome => ({
     status: 'failed',
@@ -212,7 +223,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   async function submitOne(job: SubmissionJob, index: number): Promise<SubmitOutcome> {
     const id = job.payload.orderDetails.customerOrderId;
     checkInterrupted();
-    if (stopped) return notSent(job, `the run stopped early (${stopped.message}).`);
+    if (stopped) return notSent(job, `the run stopped early (${stopped.message.replace(/\.$/, '')}).`);
     if (crashed) return notSent(job, 'the run stopped after an unexpected error.');
     const decision = ahead.decisionFor(index);
     if (decision.action === 'duplicate_in_run') return duplicateInRun(job, index);
@@ -318,7 +329,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     else if (posts > 0) ledger.markFailed(id, { httpStatus: lastStatus ?? null, message: lastProblem });
     // Read afresh: stop() may have run in the awaits above, which the compiler's narrowing does not see.
     const reason = stoppedReason();
-    if (posts === 0 && reason) return notSent(job, `the run stopped early (${reason.message}).`);
+    if (posts === 0 && reason) return notSent(job, `the run stopped early (${reason.message.replace(/\.$/, '')}).`);
     return {
       status: 'failed',
       posts,
@@ -337,7 +348,15 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           options.onOutcome?.(job, outcome);
           return outcome;
         } catch (error) {
-          // A bug or a broken ledger: the orders not yet started are not sent; those in flight finish.
+          // The ledger's disk is full or its file damaged: this order is not settled, and none is sent after it.
+          if (error instanceof LedgerUnusableError) {
+            stop({ kind: 'ledger', message: error.message });
+            const outcome = notSettled(job, error);
+            settleOutcome(index, outcome);
+            options.onOutcome?.(job, outcome);
+            return outcome;
+          }
+          // A bug: the orders not yet started are not sent; those in flight finish.
           crashed ??= { error };
           settleOutcome(index, null);
           throw error;
@@ -348,11 +367,21 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     ),
   );
   const unsent = ahead.finish();
-  accepted.flush();
-  if (unsent.length > 0) ledger.releaseUnsent(unsent);
+  // A ledger that failed leaves these marks unwritten: the orders stay 'sending', and the next run looks each one up.
+  const whenLedgerWorks = <T>(write: () => T): T | undefined => {
+    try {
+      return write();
+    } catch (error) {
+      if (!(error instanceof LedgerUnusableError)) throw error;
+      stop({ kind: 'ledger', message: error.message });
+      return undefined;
+    }
+  };
+  whenLedgerWorks(() => accepted.flush());
+  if (unsent.length > 0) whenLedgerWorks(() => ledger.releaseUnsent(unsent));
   if (crashed) throw crashed.error;
   const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
-  log.finished({ ...countOutcomes(outcomes), unknown: countUnknown(jobs, outcomes, ledger), ...(stopped ? { stopped } : {}) });
+  log.finished({ ...countOutcomes(outcomes), unknown: whenLedgerWorks(() => countUnknown(jobs, outcomes, ledger)) ?? 0, ...(stopped ? { stopped } : {}) });
   return stopped ? { outcomes, stopped } : { outcomes };
 }
 

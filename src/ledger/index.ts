@@ -3,7 +3,7 @@
  * sent and after it is answered, so a run killed at any instant sends nothing twice and loses nothing.
  */
 export { openLedger } from './open-ledger.js';
-export { LedgerBusyError, LedgerError, LedgerStateError } from './errors.js';
+export { LedgerBusyError, LedgerError, LedgerStateError, LedgerUnusableError } from './errors.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';

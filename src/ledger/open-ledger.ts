@@ -7,7 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
-import { LedgerBusyError, LedgerError } from './errors.js';
+import { classifySqliteError, LedgerBusyError, LedgerError } from './errors.js';
+import { guardLedger } from './guard.js';
 import { OrderStore } from './order-store.js';
 import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
@@ -50,10 +51,11 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
     if (applied.length > 0) logger.debug({ ledger: fullPath, versions: applied }, 'ledger schema migrated');
   } catch (error) {
     db?.close();
-    throw new LedgerError(fullPath, describeOpenFailure(fullPath, error), { cause: error });
+    throw (error instanceof SchemaTooNewError ? null : classifySqliteError(error, fullPath)) ?? new LedgerError(fullPath, describeOpenFailure(fullPath, error), { cause: error });
   }
   const tryLock = isMemory ? createMemoryLock() : () => tryLockFile(`${fullPath}.lock`);
-  return new SqliteLedger(fullPath, db, options.now ?? (() => new Date()), durability, logger, tryLock);
+  // A full disk or a damaged file met in the middle of a run is said as such, not as a bug.
+  return guardLedger(new SqliteLedger(fullPath, db, options.now ?? (() => new Date()), durability, logger, tryLock), (error) => classifySqliteError(error, fullPath));
 }
 
 class SqliteLedger implements Ledger {
@@ -164,9 +166,7 @@ class SqliteLedger implements Ledger {
 
 function describeOpenFailure(path: string, error: unknown): string {
   if (error instanceof SchemaTooNewError) return `The ledger ${path} was written by a newer order-batch (${error.message}).`;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_NOTADB') return `The file ${path} is not an order-batch ledger (not an SQLite database); pass --ledger <path> for another file.`;
-  if (code === 'SQLITE_BUSY') return `The ledger ${path} stayed locked by another process; try again.`;
+  // SQLite's own failures (not a database, locked, full...) are classifySqliteError's.
   return `Cannot open the ledger ${path}: ${messageOf(error)}`;
 }
 

@@ -86,6 +86,11 @@ export interface JsonReport {
   skipped?: JsonSkipped[];
   /** Present only when some file could not be written (exit code 2); the orders' outcomes stand all the same. */
   outputErrors?: JsonOutputError[];
+  /**
+   * import: present when the ledger could not be used (a full disk, a damaged file; exit code 2): nothing
+   * was sent after it failed, and the orders' outcomes say what was settled before.
+   */
+  ledgerError?: { ledger: string; message: string };
 }
 
 export function toJsonIssues(issues: readonly Issue[]): ReturnType<typeof issueToJson>[] {
