@@ -5,7 +5,6 @@
  * line up on the left with the text around them. Checked here on the workbooks' own properties; the
  * pages were looked at in LibreOffice's PDF.
  */
-import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeResultXlsx } from '../../src/output-files/write-result-xlsx.js';
