@@ -4,39 +4,15 @@
  */
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
-import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import type { CheckContext } from '../orders/types.js';
 import type { JsonArchived, JsonKept, JsonOutputError } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { describeNotApplied } from '../run-report/text.js';
 import { archiveIfDone } from './archive.js';
-import type { OrderOutcomeView } from './result-rows.js';
+import { outcomeView, type FileState } from './import-judging.js';
 import { writeResultFile } from './write-result.js';
 
-/** One sheet of the run: what was read, and each order's outcome (same index as sheet.orders). */
-export interface FileState {
-  file: string;
-  sheet: CheckedSheet;
-  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
-}
-
-export const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
-
-export function outcomeView(
-  status: string,
-  issues: Issue[],
-  extra?: { httpStatus?: number; requestId?: string; submittedAt?: string },
-  contentsDiffer = false,
-): FileState['outcomes'][number] {
-  const needsFix = status === 'invalid' || status === 'rejected';
-  return {
-    status,
-    issues,
-    needsFix,
-    extra: { httpStatus: extra?.httpStatus ?? null, requestId: extra?.requestId ?? null, submittedAt: extra?.submittedAt ?? null },
-    ...extra,
-    ...(contentsDiffer ? { contentsDiffer } : {}),
-  };
-}
+const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
 
 /**
  * The orders still waiting to be judged or sent when the ledger failed (valid ones: the failure came

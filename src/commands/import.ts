@@ -3,15 +3,14 @@
  * the ledger, and write a result file for each sheet. Returns a result; the CLI or the web app
  * decides what to print and which exit code follows.
  */
-import { hasErrors, type Issue } from '../issues/index.js';
-import { checkOrderOnline, fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
-import { sheetColumnsOf } from '../import/sheet-cells.js';
-import { contentsChangedIssue, isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
-import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
+import { hasErrors } from '../issues/index.js';
+import { fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
+import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
+import { submitOrders, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { ApiUnusableError } from '../errors.js';
 import { LedgerUnusableError, openLedger } from '../ledger/index.js';
-import type { Ledger, OrderRecord, RunLock } from '../ledger/types.js';
+import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
@@ -20,11 +19,11 @@ import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
 import { describeApiTrouble } from '../api/error-message.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from '../run-report/json.js';
-import { candidatesToSend, idsToLookUp, ledgerJudge, type Candidate, type LedgerJudge } from './import-candidates.js';
-import { markNotSentForLedger, outcomeView, writeResults, type FileState, type WrittenResults } from './import-results.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
 import { countByStatus } from './result-rows.js';
+import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judging.js';
+import { markNotSentForLedger, writeResults, type WrittenResults } from './import-results.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -63,19 +62,10 @@ export interface ImportResult {
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
-  /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
-  timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
 }
 
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
-  const timings = { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 0 };
-  let mark = performance.now();
-  const lap = (key: 'checkMs' | 'onlineMs' | 'submitMs' | 'writeMs') => {
-    const t = performance.now();
-    timings[key] += t - mark;
-    mark = t;
-  };
   const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
@@ -83,7 +73,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  lap('checkMs');
   let ledger: Ledger | undefined;
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
@@ -136,9 +125,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       }
       const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
-      lap('onlineMs');
       if (jobs.length > 0) {
-        timings.sent = jobs.length;
         const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
         if (stopped?.kind === 'interrupted') interrupted = true;
         else if (stopped?.kind === 'ledger') ledgerFailure ??= new LedgerUnusableError(ledger.path, 'ledger', stopped.message);
@@ -152,7 +139,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       markNotSentForLedger(states, ledgerFailure.message);
     }
 
-    lap('submitMs');
     const sentTo = connection ? [`Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`] : [];
     const notes = [
       ...sentTo,
@@ -162,7 +148,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    lap('writeMs');
     if (ledger && runId !== undefined && !ledgerFailure) {
       const finished = { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs };
       try {
@@ -207,7 +192,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ...(ledgerFailure ? { ledgerFailure: { ledger: ledgerFailure.path, message: ledgerFailure.message } } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(runId ? { runId } : {}),
-    timings,
   };
 }
 
@@ -230,46 +214,6 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };
-}
-
-type Job = SubmissionJob & { state: FileState; index: number; issues: readonly Issue[] };
-
-/**
- * Each candidate against the API's facts: invalid, not sent (the API could not be used), what a
- * dry run would do, or a job to send. Outcomes other than "send" are set on the file's state.
- */
-function judgeOnline(
-  candidates: readonly Candidate[],
-  context: { facts: OnlineFacts | undefined; apiUnusable: StopReason | undefined; dryRun: boolean; known: ReadonlyMap<string, OrderRecord>; judge: LedgerJudge },
-): Job[] {
-  const { facts, apiUnusable, known, judge } = context;
-  const jobs: Job[] = [];
-  for (const { state, order, index, payload, issues } of candidates) {
-    if (!facts) {
-      state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
-      continue;
-    }
-    const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, judge.isOurs, judge.isSentAsIs);
-    if (hasErrors(online)) {
-      state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
-      continue;
-    }
-    const id = payload.orderDetails.customerOrderId;
-    if (context.dryRun) {
-      const record = known.get(id);
-      if (record?.state === 'accepted') {
-        // As the real run would say: an edit of an order already sent is not applied.
-        const isChanged = !judge.isSentAsIs(payload);
-        const view = { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined };
-        state.outcomes[index] = outcomeView('already_submitted', isChanged ? [...issues, contentsChangedIssue(sheetColumnsOf(state.sheet), order, id)] : [...issues], view, isChanged);
-      } else {
-        state.outcomes[index] = outcomeView('valid', [...issues, ...online]);
-      }
-      continue;
-    }
-    jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });
-  }
-  return jobs;
 }
 
 /**
@@ -325,11 +269,6 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
       return entry;
     }),
   );
-}
-
-
-function apiIssue(row: number | null, message: string): Issue {
-  return { row, column: null, code: 'failed', severity: 'error', message };
 }
 
 function stopReasonOf(err: unknown): StopReason | undefined {

@@ -16,7 +16,7 @@ import type { JsonOrder } from '../../src/run-report/json.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 
 /** Pages the ledger's connection may add to its file: 0, no cap. */

@@ -12,9 +12,9 @@ import { wrappedLineCount, wrappedRowHeight } from '../../src/output-files/xlsx-
 import { reconcileOrder } from '../../src/reconcile/match.js';
 import { SHEET_NAMES, writeReconcileWorkbook } from '../../src/reconcile/workbook.js';
 import { expected, nowAt, readOf } from '../reconcile/builders.js';
-import { cells, col, HEADERS, issue, sampleInput } from './builders.js';
-import { useTempDir } from './temp-dir.js';
-import { readWorkbook, sheet } from './xlsx-files.js';
+import { cells, col, HEADERS, issue, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { readWorkbook, sheet } from '../support/xlsx-files.js';
 
 const file = useTempDir('printing');
 
