@@ -68,8 +68,15 @@ export interface CommonOptionsHelp {
   sheet: string | false;
 }
 
-/** --sheet for the commands that read order sheets. */
-export const SHEET_HELP = 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)';
+/** The shared options' help of a command that reads order sheets and writes a result beside each (`suffix`: result, import-result). */
+export function sheetCommandHelp(suffix: string): CommonOptionsHelp {
+  return {
+    out: `result file (.xlsx or .csv; default: <sheet>.${suffix}.xlsx beside each sheet), or a folder for the results of several sheets`,
+    now: 'evaluate date rules as of this instant (default: now)',
+    timezone: 'zone for dates written without an offset (default UTC)',
+    sheet: 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)',
+  };
+}
 
 /** The options validate, import, reconcile and serve share (PRODUCT.md section 1). */
 export function addCommonOptions(cmd: Command, help: CommonOptionsHelp): Command {

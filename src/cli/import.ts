@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, SHEET_HELP, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
@@ -19,12 +19,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays'),
-    {
-      out: 'result file (.xlsx or .csv; default: <sheet>.import-result.xlsx beside each sheet), or a folder for the results of several sheets',
-      now: 'evaluate date rules as of this instant (default: now)',
-      timezone: 'zone for dates written without an offset (default UTC)',
-      sheet: SHEET_HELP,
-    },
+    sheetCommandHelp('import-result'),
   );
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, SHEET_HELP, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 
@@ -16,12 +16,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       .option('--online', 'also ask the API: unknown products, stock, orders it already has')
       .option('--sandbox', 'with --online: ask the embedded sandbox')
       .option('--ledger <path>', 'with --online: the ledger that tells our own orders apart (default .order-batch/ledger.db)'),
-    {
-      out: 'result file (.xlsx or .csv; default: <sheet>.result.xlsx beside each sheet), or a folder for the results of several sheets',
-      now: 'evaluate date rules as of this instant (default: now)',
-      timezone: 'zone for dates written without an offset (default UTC)',
-      sheet: SHEET_HELP,
-    },
+    sheetCommandHelp('result'),
   );
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
