@@ -4,9 +4,9 @@
  * relationships part names its worksheets, shared strings and styles.
  *
  * exceljs's streaming reader looks only at the names Excel gives the parts (xl/workbook.xml,
- * xl/worksheets/sheetN.xml...), so a valid workbook another program wrote with its parts elsewhere
+ * xl/worksheets/sheetN.xml...), so to it a valid workbook another program wrote with its parts elsewhere
  * (`wtf/workbook.xml`, or at the zip root) or with Windows separators in its entry names
- * (`xl\workbook.xml`) read as one without worksheets. The layout planned here gives each zip entry, as
+ * (`xl\workbook.xml`) has no worksheets. The layout planned here gives each zip entry, as
  * the zip parser hands it over, the name exceljs expects for the part it is; a workbook laid out as
  * Excel lays it out keeps every name. As common readers do (calamine, SheetJS), an entry name matches
  * a part name with `\` read as `/`, without a leading `/`, and in any case.

@@ -116,8 +116,8 @@ const ONE_TEXT = /^<t(?:\s[^>]*)?>[^<]*<\/t>$/;
 
 /**
  * Each inline string (`<is>`, whole in `xml`) as one `<t>` holding the text of all its `<t>` elements,
- * phonetic runs left out. exceljs keeps the last `<t>` it meets and the indentation after it, so a cell
- * "ARREST BOOKINGS for <r><t>01/30/17</t></r>" came out as "01/30/17\n".
+ * phonetic runs left out. exceljs keeps the last `<t>` it meets and the indentation after it, so to it a
+ * cell "ARREST BOOKINGS for <r><t>01/30/17</t></r>" reads "01/30/17\n".
  */
 export function joinInlineStrings(xml: string): string {
   if (!xml.includes('<is')) return xml;
@@ -138,8 +138,8 @@ export function openInlineStringAt(xml: string): number {
 /**
  * The shared strings as exceljs must see them: the text of `<t>` elements only, without phonetic runs.
  * exceljs adds every text node of an `<si>` to its string, so a pretty-printed file (SpreadsheetGear's)
- * gave "String Value 1\n    ", and the reading guide of Japanese text (`<rPh><t>カンジ</t></rPh>`)
- * even replaced the text itself.
+ * reads "String Value 1\n    ", and the reading guide of Japanese text (`<rPh><t>カンジ</t></rPh>`)
+ * even replaces the text itself.
  */
 export async function* fixSharedStringsXml(source: AsyncIterable<Buffer | string>): AsyncGenerator<string, void, undefined> {
   const filter = new SharedStringsFilter();

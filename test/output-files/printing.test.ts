@@ -2,8 +2,8 @@
  * How the workbooks print and read: a reconciliation of a few orders prints as a page per sheet
  * (landscape, one page wide, as many pages down as the rows need), its Summary fits the page, long
  * texts wrap in rows as high as they need, and numbers in text columns (ZIP codes, phones, line ids)
- * line up on the left with the text around them. Checked here on the workbooks' own properties; the
- * pages were looked at in LibreOffice's PDF.
+ * line up on the left with the text around them. Checked on the workbooks' own properties (what
+ * LibreOffice's PDF export of them shows follows from these).
  */
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe('the result workbook, printed and read', () => {
     workbook = await readWorkbook(path);
   });
 
-  it('gives a row with many issues the height of all its lines, past the eight it used to stop at', () => {
+  it('gives a row with many issues the height of all its lines, more than eight of them', () => {
     const results = sheet(workbook, 'Results');
     const text = String(results.getRow(2).getCell(HEADERS.length + 2).value);
     expect(text).toContain('9 of 9 problems');

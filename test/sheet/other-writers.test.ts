@@ -2,7 +2,7 @@
  * Valid workbooks that programs other than Excel write, each layout recreated here: the workbook part where
  * `_rels/.rels` says it is (not xl/workbook.xml), zip entry names with backslashes, every part at the zip
  * root, and SpreadsheetGear's pretty-printed XML whose rows and cells leave out their `r` references. Each
- * was refused as "no worksheets" or "damaged"; each must read as Excel and LibreOffice read it.
+ * must read as Excel and LibreOffice read it, never as "no worksheets" or "damaged".
  */
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
