@@ -1,13 +1,14 @@
 /**
  * Every exit code of the CLI is decided here (PRODUCT.md section 1): 0 everything valid or accepted;
  * 1 some orders invalid, rejected or failed (or a reconciliation with exceptions); 2 usage,
- * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all.
+ * configuration, unreadable input or a file that cannot be written (a ledger that cannot be opened among
+ * them); 3 the API could not be used at all, or the ledger stopped working in the middle of a run.
  */
 import { CommanderError } from 'commander';
-import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
-import { EXIT, ApiUnusableError, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
-import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
+import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
+import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/errors.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
@@ -15,8 +16,8 @@ export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalid
 }
 
 export function importExitCode(result: { apiUnusable?: unknown; ledgerFailure?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
-  // A ledger that cannot record is the machine's state to fix (a full disk, a damaged file), whatever the API did.
-  if (result.ledgerFailure) return EXIT.usage;
+  // A ledger that failed mid-run (a full disk, a damaged file), whatever the API did: like an API that stopped answering, the run could not go on.
+  if (result.ledgerFailure) return EXIT.apiUnusable;
   if (result.apiUnusable) return EXIT.apiUnusable;
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
   return result.hasProblems ? EXIT.someFailed : EXIT.ok;
@@ -35,7 +36,7 @@ function hasOutputErrors(report: JsonReport): boolean {
 /** What stopped a run: its exit code, what `--json` says of it (kind null for --help and --version), and its stderr text. */
 export interface Failure {
   exitCode: number;
-  kind: 'usage' | 'file' | 'api_unusable' | 'internal' | null;
+  kind: 'usage' | 'file' | 'api_unusable' | 'ledger_lost' | 'internal' | null;
   message: string;
   /** What goes to stderr: one line, '' when commander has printed its own. */
   stderr: string;
@@ -48,16 +49,16 @@ export function failureOf(err: unknown): Failure {
     if (err.exitCode === 0) return { exitCode: EXIT.ok, kind: null, message: '', stderr: '' };
     return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, ''), stderr: '' };
   }
+  // The ledger failed once open (a full disk, a damaged file, its server gone): like an API that stopped answering, the run could not go on.
+  if (err instanceof LedgerUnusableError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
   if (err instanceof UsageError || err instanceof InputError) {
     // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
     // flag, a setting or another run holding the ledger.
     const isFile = err instanceof InputError || err instanceof OutputError || (err instanceof LedgerError && !(err instanceof LedgerBusyError));
     return withLine({ exitCode: EXIT.usage, kind: isFile ? 'file' : 'usage', message: err.message });
   }
-  if (err instanceof AuthError || err instanceof ForbiddenError || isRetryable(err)) {
-    return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: `the fulfillment API could not be used: ${(err as Error).message}` });
-  }
-  if (err instanceof ApiUnusableError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: err.message });
+  const unusable = apiUnusableOf(err);
+  if (unusable) return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: unusable.message });
   // A file the run could not use (a folder not writable, a full disk) is the machine's state, not a bug.
   const fileProblem = describeFileFailure(err);
   if (fileProblem !== null) return withLine({ exitCode: EXIT.usage, kind: 'file', message: fileProblem });

@@ -31,7 +31,8 @@ const START_HELP = [
   '  order-batch demo                          the whole loop on sample orders',
   '',
   'Exit codes: 0 every order valid or accepted; 1 some orders invalid, rejected or failed; 2 a usage, configuration',
-  'or file problem; 3 the API could not be used. Each command explains itself: order-batch <command> --help.',
+  'or file problem; 3 the API could not be used, or the ledger stopped working mid-run. Each command explains',
+  'itself: order-batch <command> --help.',
 ].join('\n');
 
 /** The commands whose --json prints a report (PRODUCT.md section 4). */

@@ -30,7 +30,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       .option('--concurrency <n>', 'requests at once (default 8)')
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
       .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
-      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
+      .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL'),
     {
       out: 'the reconciliation workbook (.xlsx), or a folder to write it in (default: reconcile-<date>-<time>.xlsx in the current folder)',
       now: 'reconcile as of this instant (default: now): the end of the --since / --hours window, and what is late by then',

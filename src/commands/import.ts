@@ -5,19 +5,18 @@
  */
 import { hasErrors } from '../issues/index.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
-import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
-import { ApiUnusableError } from '../errors.js';
-import { LedgerUnusableError, openLedger } from '../ledger/index.js';
-import type { Ledger, RunLock } from '../ledger/types.js';
+import { apiUnusableOf } from '../api/unusable.js';
+import { ledgerStopOf } from '../import/send-decision.js';
+import type { LedgerStop } from '../import/types.js';
+import { openLedger } from '../ledger/index.js';
+import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
-import { describeApiTrouble } from '../api/error-message.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from '../run-report/json.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
@@ -48,6 +47,8 @@ export interface ImportOptions {
   onOrderDone?: (done: number, total: number, status: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
+  /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
+  teamConcurrency?: number;
 }
 
 export interface ImportResult {
@@ -57,7 +58,7 @@ export interface ImportResult {
   hasProblems: boolean;
   /** The API could not be used at all (auth refused, 403, unreachable). */
   apiUnusable?: StopReason;
-  /** The ledger could not be used (a full disk, a damaged file): the run stopped sending, the results say what was settled (exit 2). */
+  /** The ledger failed once open (a full disk, a damaged file): the run stopped sending, the results say what was settled (exit 3). */
   ledgerFailure?: { ledger: string; message: string };
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
@@ -73,22 +74,23 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  let ledger: Ledger | undefined;
+  // A ledger that cannot be opened stops here (a LedgerError: exit 2); one that fails once open stops the run below (exit 3).
+  const ledger = await openLedger(options.ledgerPath, { logger });
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
-  let runId: string | undefined;
-  // The ledger's disk filled up or its file is damaged: nothing more is sent, and the results are written for what was settled.
-  let ledgerFailure: LedgerUnusableError | undefined;
+  let run: LedgerRun | undefined;
+  // The ledger's storage failed once open (a full disk, a damaged file): nothing more is sent, and the results are written for what was settled.
+  let ledgerStop: LedgerStop | undefined;
   const noteLedgerFailure = (err: unknown): void => {
-    if (!(err instanceof LedgerUnusableError)) throw err;
-    ledgerFailure ??= err;
+    const found = ledgerStopOf(err);
+    if (!found) throw err;
+    ledgerStop ??= found;
   };
   const written: WrittenResults = { outputs: [], outputErrors: [], archived: [], kept: [] };
   try {
     try {
-      ledger = openLedger(options.ledgerPath, { logger });
       lock = await ledger.acquireRunLock({ command: 'import' });
       connection = await connectWithLedger(ledger, {
         connection: options.connection,
@@ -99,11 +101,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         logger,
         connectionOverride: options.connectionOverride,
       });
-      runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+      run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
       // What the ledger knows comes before verdicts that depend on when the check runs: look up every
       // order that may go out, and every order invalid only because its date has aged since.
-      const known = ledger.getMany(idsToLookUp(states));
+      const known = await ledger.getMany(idsToLookUp(states));
       const judge = ledgerJudge(known);
       const candidates = candidatesToSend(states, known, logger);
 
@@ -118,7 +120,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
           logger,
         });
       } catch (err) {
-        apiUnusable = stopReasonOf(err);
+        apiUnusable = apiUnusableOf(err) ?? undefined;
         if (!apiUnusable) throw err;
         // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
         logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
@@ -126,44 +128,38 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
       if (jobs.length > 0) {
-        const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
+        const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
         if (stopped?.kind === 'interrupted') interrupted = true;
-        else if (stopped?.kind === 'ledger') ledgerFailure ??= new LedgerUnusableError(ledger.path, 'ledger', stopped.message);
+        else if (stopped?.kind === 'ledger') ledgerStop ??= stopped;
         else if (stopped) apiUnusable = stopped;
       }
     } catch (err) {
       noteLedgerFailure(err);
     }
-    if (ledgerFailure) {
-      logger.error({ ledger: ledgerFailure.path, code: ledgerFailure.code }, `not sending: ${ledgerFailure.message}`);
-      markNotSentForLedger(states, ledgerFailure.message);
+    if (ledgerStop) {
+      const { failure } = ledgerStop;
+      logger.error({ ledger: failure.path, code: failure.code }, `not sending: ${failure.message}`);
+      markNotSentForLedger(states, failure.message);
     }
 
     const sentTo = connection ? [`Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`] : [];
     const notes = [
       ...sentTo,
       `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
-      ...(ledgerFailure ? [`The run stopped early: ${ledgerFailure.message}`] : []),
+      ...(ledgerStop ? [`The run stopped early: ${ledgerStop.failure.message}`] : []),
       ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    if (ledger && runId !== undefined && !ledgerFailure) {
+    // A run the ledger failed under stays unfinished in its history, as a killed one does.
+    if (run && !ledgerStop) {
       const finished = { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs };
-      try {
-        ledger.finishRun(runId, finished);
-      } catch (err) {
-        noteLedgerFailure(err);
-      }
+      await run.finish(finished).catch(noteLedgerFailure);
     }
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    try {
-      lock?.release();
-    } catch (err) {
-      noteLedgerFailure(err);
-    }
-    ledger?.close();
+    await lock?.release().catch(noteLedgerFailure);
+    await ledger.close().catch(noteLedgerFailure);
   }
 
   const orders = jsonOrdersOf(states);
@@ -172,6 +168,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
   const { outputs, outputErrors, archived, kept } = written;
+  // Read afresh: noteLedgerFailure may have set it in the awaits above, which the compiler's narrowing does not see.
+  const ledgerFailure = ledgerFailureOf(ledgerStop);
   return {
     report: {
       command: 'import',
@@ -184,14 +182,14 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(kept.length > 0 ? { kept } : {}),
       ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
-      ...(ledgerFailure ? { ledgerError: { ledger: ledgerFailure.path, message: ledgerFailure.message } } : {}),
+      ...(ledgerFailure ? { ledgerError: ledgerFailure } : {}),
     },
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
-    ...(ledgerFailure ? { ledgerFailure: { ledger: ledgerFailure.path, message: ledgerFailure.message } } : {}),
+    ...(ledgerFailure ? { ledgerFailure } : {}),
     ...(interrupted ? { interrupted } : {}),
-    ...(runId ? { runId } : {}),
+    ...(run ? { runId: run.runId } : {}),
   };
 }
 
@@ -218,19 +216,21 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
 
 /**
  * Sends the jobs through the ledger and sets each one's outcome. Returns why sending stopped, when
- * that is the run's to report: interrupted, or the API unusable (for "unavailable", only when
- * nothing at all was accepted: a run that sent some and left the rest says so per order).
+ * that is the run's to report: interrupted, the ledger failed, or the API unusable (for "unavailable",
+ * only when nothing at all was accepted: a run that sent some and left the rest says so per order).
  */
 async function sendJobs(
   jobs: readonly Job[],
-  options: ImportOptions & { client: Connection['client']; ledger: Ledger; runId: string },
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun },
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
+  const gate = options.teamConcurrency === undefined ? undefined : await options.ledger.openSendGate(options.teamConcurrency);
   const result = await submitOrders(jobs, {
+    ...(gate ? { gate } : {}),
     client: options.client,
     ledger: options.ledger,
-    runId: options.runId,
+    run: options.run,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     logger: options.logger,
@@ -241,7 +241,7 @@ async function sendJobs(
       options.orderProgress?.tick(outcome.status);
       options.onOrderDone?.(done, jobs.length, outcome.status);
     },
-  });
+  }).finally(() => gate?.close());
   options.orderProgress?.stop();
   jobs.forEach((job, i) => {
     const outcome: SubmitOutcome = result.outcomes[i]!;
@@ -258,6 +258,10 @@ async function sendJobs(
   return undefined;
 }
 
+function ledgerFailureOf(stop: LedgerStop | undefined): { ledger: string; message: string } | undefined {
+  return stop && { ledger: stop.failure.path, message: stop.failure.message };
+}
+
 function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   return states.flatMap((state) =>
     state.sheet.orders.map((order, i) => {
@@ -271,17 +275,3 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   );
 }
 
-function stopReasonOf(err: unknown): StopReason | undefined {
-  if (err instanceof AuthError) {
-    // 'endpoint': no token endpoint where it was looked for (a wrong address), not refused credentials.
-    return { kind: 'auth', message: err.reason === 'endpoint' ? `the API could not be used (${err.message})` : `the API refused the credentials (${err.message})` };
-  }
-  if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
-  if (isRetryable(err)) return { kind: 'unavailable', message: describeApiTrouble(err) };
-  // A wrong base URL (or a proxy's path) answers 404/405 to every request: nothing can be done there.
-  if (err instanceof HttpError && isMissingEndpoint(err)) return { kind: 'no_endpoint', message: missingEndpointMessage(err) };
-  // A 2xx that is not the API's answer (an HTML page, truncated JSON): something else answers at that address.
-  if (isUnusableAnswer(err)) return { kind: 'no_endpoint', message: unusableAnswerMessage(err) };
-  if (err instanceof ApiUnusableError) return { kind: 'no_endpoint', message: err.message };
-  return undefined;
-}

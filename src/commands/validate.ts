@@ -2,7 +2,6 @@
  * `order-batch validate <file...>`: check sheets offline and write a result file for each.
  * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
  */
-import { existsSync } from 'node:fs';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import {
   checkOrderOnline,
@@ -15,7 +14,7 @@ import {
 } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { openLedger, type OrderRecord } from '../ledger/index.js';
+import { ledgerExists, openLedger, type OrderRecord } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { connect, sandboxStatePathFor, type Connection } from './connect.js';
@@ -143,10 +142,14 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
  * same order, not an invalid one (import reports both already_submitted).
  */
 async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
-  const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
   const asked = sheets.flatMap((sheet) => sheet.orders.flatMap((o) => (o.customerOrderId !== null && (o.status === 'valid' || isInvalidOnlyByAge(o.issues)) ? [o.customerOrderId] : [])));
-  const ours = ledger ? ledger.getMany(asked) : new Map<string, OrderRecord>();
-  ledger?.close();
+  const ledger = ledgerExists(online.ledgerPath) ? await openLedger(online.ledgerPath, { logger }) : undefined;
+  let ours = new Map<string, OrderRecord>();
+  try {
+    if (ledger) ours = await ledger.getMany(asked);
+  } finally {
+    await ledger?.close();
+  }
   // order.payload is rebuilt on every read: take each once. An aged order the ledger holds as sent comes as it was sent.
   const judged = new Map(
     sheets.map((sheet) => [

@@ -71,10 +71,30 @@ function formatWait(ms: number): string {
 }
 
 /**
- * The ledger's storage failed under a run (the disk is full, the file is damaged, read-only, or its
- * disk failed): the user's or the machine's situation, never a bug. `code` is the storage's own
- * (SQLITE_FULL...). The run stops sending (nothing goes out that the ledger could not record first),
- * writes the result file for what was settled, and exits 2.
+ * A run's hold on an order has ended: its lease expired (the process stalled, or lost the database,
+ * for longer than the lease) and another run took the order over. Nothing was recorded; the run must
+ * not send the order. Only backends with several runs at once (claims) throw it.
+ */
+export class LedgerClaimLostError extends LedgerError {
+  constructor(
+    location: string,
+    readonly customerOrderId: string,
+    readonly runId: string,
+  ) {
+    super(
+      location,
+      `This run no longer holds order '${customerOrderId}' in the ledger ${location}: its lease expired and another run took the order over, so this run stopped sending. The other run settles the order.`,
+    );
+  }
+}
+
+/**
+ * The ledger's storage failed once the ledger was open, in the middle of a command (a full disk, a
+ * damaged file, a lost database server): the user's or the machine's situation, never a bug, and the
+ * run cannot go on. `code` is the storage's own (SQLITE_FULL, an SQLSTATE...). An import stops sending
+ * (nothing goes out that the ledger could not record first) and writes the result file for what was
+ * settled; the CLI exits 3, as for an API that stopped answering. A ledger that cannot be opened at
+ * all is a plain LedgerError (exit 2).
  */
 export class LedgerUnusableError extends LedgerError {
   constructor(
@@ -85,42 +105,4 @@ export class LedgerUnusableError extends LedgerError {
   ) {
     super(path, message, options);
   }
-}
-
-/** What to say of each SQLite result code a user's situation produces (by its primary code: SQLITE_IOERR_WRITE is SQLITE_IOERR). */
-const SQLITE_SITUATIONS: Readonly<Record<string, (path: string, detail: string) => string>> = {
-  SQLITE_FULL: (path) =>
-    `The ledger ${path} could not be written: the disk is full. Free some space on that disk, then run the same command again (the orders the ledger recorded are not sent twice).`,
-  SQLITE_CORRUPT: (path, detail) =>
-    `The ledger ${path} is damaged (${detail}). Restore it from a backup, or rescue what can be read (sqlite3 ${path} .recover), then run the same command again; ` +
-    'do not start over with an empty ledger, which would not know the orders already sent.',
-  SQLITE_NOTADB: (path) =>
-    `The file ${path} is not an order-batch ledger (not an SQLite database): a file given by mistake (pass --ledger <path> for the ledger), or a ledger damaged beyond reading (restore it from a backup).`,
-  SQLITE_IOERR: (path, detail) => `The ledger ${path} could not be read or written: the disk reported an error (${detail}). Check the disk and its free space, then run the same command again.`,
-  SQLITE_READONLY: (path) =>
-    `The ledger ${path} is read-only: make it and its folder writable for this user (SQLite writes ${path}-wal and ${path}-shm beside it), or pass --ledger <path>.`,
-  SQLITE_CANTOPEN: (path) => `The ledger ${path} cannot be opened: check that its folder exists and this user may write in it, or pass --ledger <path>.`,
-  SQLITE_PERM: (path) => `The ledger ${path} cannot be used: permission denied. Make it and its folder writable for this user, or pass --ledger <path>.`,
-  SQLITE_AUTH: (path) => `The ledger ${path} cannot be used: permission denied. Make it and its folder writable for this user, or pass --ledger <path>.`,
-  SQLITE_BUSY: (path) => `The ledger ${path} stayed locked by another process; run the same command again once it has finished.`,
-  SQLITE_LOCKED: (path) => `The ledger ${path} stayed locked by another process; run the same command again once it has finished.`,
-  SQLITE_PROTOCOL: (path) => `The ledger ${path} could not be locked (SQLite's locking fails on some network shares): keep the ledger on a local disk, or pass --ledger <path>.`,
-  SQLITE_NOMEM: (path) => `The ledger ${path} could not be used: this computer ran out of memory. Close other programs, then run the same command again.`,
-  SQLITE_NOLFS: (path) => `The ledger ${path} is too large for its file system. Move it to another disk (--ledger <path>).`,
-};
-
-/**
- * The LedgerUnusableError for an SQLite failure that is the user's or the machine's situation (a full
- * disk, a damaged file...), naming the ledger and what to do; null for any other error (a bug, such as
- * SQL the ledger got wrong), which must not pass for the user's problem.
- */
-export function classifySqliteError(error: unknown, path: string): LedgerUnusableError | null {
-  if (error instanceof LedgerUnusableError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return null;
-  const primary = /^SQLITE_[A-Z]+/.exec(code)?.[0];
-  const describe = primary === undefined ? undefined : SQLITE_SITUATIONS[primary];
-  if (describe === undefined) return null;
-  const message = error instanceof Error ? error.message : '';
-  return new LedgerUnusableError(path, code, describe(path, message === '' ? code : `${message}, ${code}`), { cause: error });
 }

@@ -1,6 +1,6 @@
 /**
  * A ledger with garbage written into its middle (a disk fault, a bad copy), met by a nightly import:
- * one line naming the ledger and what to do, exit 2, the result file and the --json report with its
+ * one line naming the ledger and what to do, exit 3 (the ledger stopped working mid-run), the result file and the --json report with its
  * summary. Never "internal error ... this is a bug". Spawns the built CLI with the embedded sandbox.
  */
 import { existsSync, openSync, closeSync, statSync, writeSync } from 'node:fs';
@@ -23,7 +23,7 @@ function damageMiddle(path: string): void {
 }
 
 describe('an import meeting a damaged ledger', () => {
-  it('says the ledger is damaged and how to recover, exits 2, and still writes the result and the report', async () => {
+  it('says the ledger is damaged and how to recover, exits 3, and still writes the result and the report', async () => {
     const dir = tempDir('order-batch-damaged-');
     const sheet = join(dir, 'orders.csv');
     const { ids } = writeOrdersCsv(sheet, { orders: 300, prefix: 'DMG', orderDate: new Date(Date.parse(SAMPLE_NOW) - 3_600_000) });
@@ -34,7 +34,7 @@ describe('an import meeting a damaged ledger', () => {
     damageMiddle(ledger);
 
     const res = await runCli(args, { cwd: dir });
-    expect(res.code).toBe(2);
+    expect(res.code).toBe(3);
     expect(res.stderr).toBe(`order-batch: The ledger ${ledger} is damaged (database disk image is malformed, SQLITE_CORRUPT). Restore it from a backup, or rescue what can be read (sqlite3 ${ledger} .recover), then run the same command again; do not start over with an empty ledger, which would not know the orders already sent.\n`);
     expect(res.stderr).not.toMatch(/internal error|bug/i);
     expect(hasStackTrace(res.stderr)).toBe(false);

@@ -2,15 +2,16 @@
  * A ledger that fails under an import: its disk fills up in the middle of the run (SQLite's own
  * SQLITE_FULL, from a page cap put on the ledger's connection: the limit SQLite hits on a full disk),
  * or its file is damaged. The run stops sending (nothing goes out unrecorded), writes the result file
- * for what was settled, says what happened and what to do (exit 2), and the next run, once the ledger
- * has room again, loses no order and sends none twice.
+ * for what was settled, says what happened and what to do (exit 3: the ledger stopped working mid-run),
+ * and the next run, once the ledger has room again, loses no order and sends none twice.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importExitCode } from '../../src/cli/exit-codes.js';
 import { importFiles } from '../../src/commands/import.js';
-import { classifySqliteError, LedgerUnusableError } from '../../src/ledger/errors.js';
+import { failureOf, importExitCode } from '../../src/cli/exit-codes.js';
+import { LedgerError, LedgerUnusableError } from '../../src/ledger/errors.js';
+import { classifySqliteError } from '../../src/ledger/sqlite-errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { formatValidateText } from '../../src/run-report/text.js';
@@ -48,13 +49,13 @@ const options = (files: string[], ledgerPath: string) =>
   sandboxImportOptions(sandbox, { context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, ledgerPath }, { files, concurrency: 4 });
 
 describe('a ledger whose disk fills up in the middle of an import', () => {
-  it('stops sending, writes the result for what was settled, says so (exit 2), and the next run loses none and sends none twice', async () => {
+  it('stops sending, writes the result for what was settled, says so (exit 3), and the next run loses none and sends none twice', async () => {
     const dir = at('full');
     mkdirSync(dir);
     const sheet = join(dir, 'orders.csv');
     const { ids } = writeOrdersCsv(sheet, { orders: 400, prefix: 'FULL', orderDate: new Date(NOW.getTime() - 3_600_000) });
     const ledgerPath = join(dir, 'ledger.db');
-    openLedger(ledgerPath).close();
+    await (await openLedger(ledgerPath)).close();
     const before = sandbox.stats();
 
     cap.extraPages = 60;
@@ -68,7 +69,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
     expect(accepted + failed).toBe(ids.length);
     expect(full.report.ledgerError).toEqual({ ledger: ledgerPath, message: expect.stringContaining(`The ledger ${ledgerPath} could not be written: the disk is full. Free some space`) });
     expect(full.ledgerFailure?.ledger).toBe(ledgerPath);
-    expect(importExitCode(full)).toBe(2);
+    expect(importExitCode(full)).toBe(3);
     expect(full.report.output).toBe(join(dir, 'orders.import-result.xlsx'));
     expect(existsSync(join(dir, 'orders.import-result.xlsx'))).toBe(true);
     for (const order of orders.filter((o) => o.status === 'failed')) {
@@ -108,15 +109,22 @@ describe('classifySqliteError', () => {
       ['SQLITE_NOTADB', /^The file \/x\/l\.db is not an order-batch ledger/],
     ];
     for (const [code, message] of cases) {
-      const error = classifySqliteError(sqlite(code, 'boom'), '/x/l.db');
+      const error = classifySqliteError(sqlite(code, 'boom'), '/x/l.db', 'run');
       expect(error, code).toBeInstanceOf(LedgerUnusableError);
-      expect(error!.code).toBe(code);
+      expect((error as LedgerUnusableError).code).toBe(code);
       expect(error!.message).toMatch(message);
+      // Met while opening, the same words stop the command before it starts: a usage problem (exit 2), not a ledger lost mid-run (exit 3).
+      const atOpen = classifySqliteError(sqlite(code, 'boom'), '/x/l.db', 'open');
+      expect(atOpen, code).toBeInstanceOf(LedgerError);
+      expect(atOpen, code).not.toBeInstanceOf(LedgerUnusableError);
+      expect(atOpen!.message).toBe(error!.message);
+      expect(failureOf(atOpen)).toMatchObject({ exitCode: 2, kind: 'file' });
+      expect(failureOf(error)).toMatchObject({ exitCode: 3, kind: 'ledger_lost', message: error!.message });
     }
   });
 
   it('leaves a programming error (bad SQL, a constraint) and a foreign error to be reported as a bug', () => {
-    for (const code of ['SQLITE_ERROR', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_MISUSE', 'SQLITE_RANGE']) expect(classifySqliteError(sqlite(code, 'x'), '/x/l.db'), code).toBeNull();
-    expect(classifySqliteError(new TypeError('x'), '/x/l.db')).toBeNull();
+    for (const code of ['SQLITE_ERROR', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_MISUSE', 'SQLITE_RANGE']) expect(classifySqliteError(sqlite(code, 'x'), '/x/l.db', 'run'), code).toBeNull();
+    expect(classifySqliteError(new TypeError('x'), '/x/l.db', 'run')).toBeNull();
   });
 });
