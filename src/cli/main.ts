@@ -7,6 +7,7 @@
  */
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
+import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
@@ -84,4 +85,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `| head -1` closes stdout early (and `2>&1 | head -1` stderr too): the run ends as it would, quietly.
+dropOutputOnceClosed(process.stdout);
+dropOutputOnceClosed(process.stderr);
 process.exitCode = await main(process.argv.slice(2));
