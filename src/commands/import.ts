@@ -168,8 +168,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
   const { outputs, outputErrors, archived, kept } = written;
-  // Read afresh: noteLedgerFailure may have set it in the awaits above, which the compiler's narrowing does not see.
-  const ledgerFailure = ledgerFailureOf(ledgerStop);
+  const ledgerFailure = ledgerStop && { ledger: ledgerStop.failure.path, message: ledgerStop.failure.message };
   return {
     report: {
       command: 'import',
@@ -256,10 +255,6 @@ async function sendJobs(
   if (result.stopped?.kind === 'interrupted') return result.stopped;
   if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) return result.stopped;
   return undefined;
-}
-
-function ledgerFailureOf(stop: LedgerStop | undefined): { ledger: string; message: string } | undefined {
-  return stop && { ledger: stop.failure.path, message: stop.failure.message };
 }
 
 function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
