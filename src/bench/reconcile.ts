@@ -26,7 +26,7 @@ import { Pool } from 'undici';
 import { createApiClient } from '../api/client.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import { measureTimerCeiling } from './import.js';
 import { silentLogger } from '../log.js';
 import { createApiReader } from '../reconcile/fetch.js';

@@ -6,7 +6,7 @@ import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { Ledger } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import { startSandbox } from '../sandbox/index.js';

@@ -21,7 +21,8 @@ import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } f
 import { ApiUnusableError } from '../errors.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger, OrderRecord } from '../ledger/types.js';
+import type { OrderRecord } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { ConnectionSettings } from '../options.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from '../reconcile/index.js';
 import { connect, connectWithLedger, sandboxStatePathFor, type Connection } from './connect.js';

@@ -3,7 +3,8 @@
  * gathered, or ACCEPT_FLUSH_MS after the first of them. A mark a kill loses leaves its order
  * 'sending', which the next run looks up (found: accepted) instead of sending again.
  */
-import type { AcceptedInfo, Ledger } from '../ledger/types.js';
+import type { AcceptedInfo } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 
 const ACCEPT_BATCH = 64;

@@ -6,7 +6,8 @@
  * an answer arrives, either would hold up every answer queued behind it.
  */
 import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
-import type { IntentResult, Ledger, OrderIntent } from '../ledger/types.js';
+import type { IntentResult, OrderIntent } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 import type { SubmissionJob } from './submit.js';
 

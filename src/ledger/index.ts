@@ -2,8 +2,8 @@
  * The durable ledger (PRODUCT.md section 5): every order the tool sends is recorded before it is
  * sent and after it is answered, so a run killed at any instant sends nothing twice and loses nothing.
  */
-export { openLedger } from './open-ledger.js';
-export { LedgerBusyError, LedgerError, LedgerStateError } from './errors.js';
+export { openLedger } from './sync-ledger.js';
+export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError } from './errors.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
@@ -11,7 +11,6 @@ export type {
   AcceptedInfo,
   AcquireRunLockOptions,
   AnswerInfo,
-  Durability,
   IntentAction,
   IntentResult,
   Ledger,
@@ -24,6 +23,7 @@ export type {
   RunLock,
   RunRecord,
 } from './types.js';
+export type { Durability, SyncLedger, SyncRunLock } from './sync-types.js';
 
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */
 export const DEFAULT_LEDGER_PATH = '.order-batch/ledger.db';

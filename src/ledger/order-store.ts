@@ -10,7 +10,8 @@ import { decideIntent } from './intent.js';
 import { type OrderRow, toRecord } from './order-row.js';
 import { orderDateColumn } from './schema.js';
 import { SubmittedOrders } from './submitted-orders.js';
-import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
+import type { Durability } from './sync-types.js';
+import type { AcceptedInfo, AnswerInfo, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
 import { ORDER_STATES } from './types.js';
 
 /** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */

@@ -16,7 +16,7 @@ import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
 import { writeOrRecordFailure } from '../commands/outcome.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
-import type { Ledger, RunLock } from '../ledger/types.js';
+import type { SyncLedger as Ledger, SyncRunLock as RunLock } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from './api-clock.js';
 import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';

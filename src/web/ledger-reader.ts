@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 
 export interface LedgerReader {
   /** `read` applied to the ledger, or undefined when there is no ledger file. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
-import { hashPayload, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { hashPayload, openLedger, type SyncLedger as Ledger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { buildPayload } from '../ledger/builders.js';
 

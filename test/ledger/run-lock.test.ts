@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerBusyError, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { LedgerBusyError, openLedger, type SyncLedger as Ledger } from '../../src/ledger/index.js';
 import { makeTempDir } from './builders.js';
 import { spawnLedgerChild, type LedgerChild } from './spawn-child.js';
 

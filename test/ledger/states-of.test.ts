@@ -1,7 +1,7 @@
 /** statesOf: each known order's state for a count (import's closing log line), in chunks, unknown ids left out. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { buildIntent } from './builders.js';
 
 let ledger: Ledger | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprintPayload, hashPayload, LedgerStateError, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { fingerprintPayload, hashPayload, LedgerStateError, openLedger, type SyncLedger as Ledger } from '../../src/ledger/index.js';
 import { buildClock, buildIntent, buildPayload } from './builders.js';
 
 let clock: ReturnType<typeof buildClock>;

@@ -14,7 +14,7 @@ import type { TrackingQuery } from '../../src/api/types.js';
 import { reconcileCommand } from '../../src/commands/reconcile.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';

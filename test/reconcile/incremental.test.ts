@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { silentLogger } from '../../src/log.js';
 import { createApiReader } from '../../src/reconcile/fetch.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';

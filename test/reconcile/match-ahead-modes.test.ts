@@ -13,7 +13,7 @@ import { ForbiddenError } from '../../src/api/errors.js';
 import type { TrackingQuery } from '../../src/api/types.js';
 import type { PackageRecord } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createApiReader } from '../../src/reconcile/fetch.js';

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/api/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';

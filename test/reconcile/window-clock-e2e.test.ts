@@ -13,7 +13,7 @@ import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
 import { silentLogger } from '../../src/log.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/reconcile/index.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
