@@ -48,6 +48,9 @@ export function describePostgresFailure(error: unknown): string | null {
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   if (BY_SQLSTATE[code]) return BY_SQLSTATE[code]!;
+  if (code === '55000' && /accepting connections/i.test(message)) {
+    return 'the database is not accepting connections now (its administrator closed it, or it is being moved): try again later';
+  }
   if (BY_ERRNO[code]) return BY_ERRNO[code]!;
   // Whole classes: 08 connection exception, 53 insufficient resources, 57 operator intervention, 58 system error (I/O).
   if (code.startsWith('08')) return `the connection to the database server failed (${message})`;
@@ -65,19 +68,6 @@ export function describePostgresFailure(error: unknown): string | null {
   return null;
 }
 
-/** True for a failure of the connection itself (the server gone, the network cut), rather than of a statement. */
-export function isConnectionFailure(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  const message = typeof e?.message === 'string' ? e.message : '';
-  return (
-    code.startsWith('08') ||
-    code.startsWith('57P') ||
-    code in BY_ERRNO ||
-    /Connection terminated|connection timeout|Connection ended|not queryable|connection error/i.test(message)
-  );
-}
-
 /**
  * The error to throw for a PostgreSQL failure, or null when it is none this module recognises.
  * `during` says what the ledger was doing ("open", or a run's work, which makes it a LedgerLostError).
@@ -89,7 +79,7 @@ export function classifyPostgresError(error: unknown, location: string, during: 
   if (during === 'open') return new LedgerError(location, `Cannot use the ledger ${location}: ${why}.`, { cause: error });
   return new LedgerLostError(
     location,
-    `The ledger ${location} stopped working during the run: ${why}. Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
+    `The ledger ${location} stopped working: ${why}. Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
     { cause: error },
   );
 }

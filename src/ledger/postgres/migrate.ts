@@ -22,7 +22,7 @@ export class ForeignDatabaseError extends Error {
     readonly schema: string,
     readonly tables: readonly string[],
   ) {
-    super(`schema "${schema}" holds tables that are not an order-batch ledger (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''})`);
+    super(`schema "${schema}" holds other tables (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''})`);
   }
 }
 
