@@ -1,7 +1,7 @@
 /** Reads and checks one sheet; a file that cannot be used becomes a fatal outcome, never an exception. */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { checkSheet } from '../orders/index.js';
+import { checkSheet } from '../orders/check-sheet.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { mapHeaders } from '../sheet/headers.js';
 import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
