@@ -1,17 +1,44 @@
 /**
- * What an order's submission comes to when the API's answer alone does not say: a copy of an order
- * that another file of the run sent, an API with no order endpoint where it was looked for, and the
- * cells a refusal points at.
+ * What an order's submission comes to when the API's answer alone does not say: an order the run
+ * did not send, one sent before, a copy of an order that another file of the run sent, an API with
+ * no order endpoint where it was looked for, and the cells a refusal points at.
  */
 import type { HttpError } from '../api/errors.js';
 import type { Issue } from '../issues/index.js';
+import type { IntentResult, OrderRecord } from '../ledger/types.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
-import type { SubmissionJob, SubmitOutcome } from './submit.js';
+import type { AlreadySubmittedOutcome, FailedOutcome, SubmissionJob, SubmitOutcome } from './types.js';
 
 /** The API's 409 for a customerOrderId it already holds (api-spec section 7). */
 export const DUPLICATE_MESSAGE = /already exists/i;
 const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
+
+/** An order this run did not send (the run stopped first): failed, for the next run to send. */
+export function notSentOutcome(job: SubmissionJob, why: string): FailedOutcome {
+  return {
+    status: 'failed',
+    posts: 0,
+    issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not sent: ${why} Run the import again to send it.`)],
+  };
+}
+
+/**
+ * Accepted by an earlier run (`record`, as the ledger holds it now): never sent again; a sheet whose
+ * contents changed since is told the change was not applied.
+ */
+export function alreadySubmittedOutcome(job: SubmissionJob, decision: Pick<IntentResult, 'payloadChanged'>, record: OrderRecord): AlreadySubmittedOutcome {
+  const id = job.payload.orderDetails.customerOrderId;
+  return {
+    status: 'already_submitted',
+    posts: 0,
+    issues: decision.payloadChanged ? [contentsChangedIssue(job.sheet, job.order, id)] : [],
+    ...(decision.payloadChanged ? { contentsDiffer: true } : {}),
+    submittedAt: record.submittedAt ?? undefined,
+    requestId: record.requestId ?? undefined,
+    httpStatus: record.httpStatus ?? undefined,
+  };
+}
 
 /**
  * The outcome of a copy of an order that another file or sheet of the same run holds too: only the
@@ -24,11 +51,11 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
   const row = job.order.rows[0] ?? null;
   const firstRow = firstJob.order.rows[0];
   const where = `${firstJob.file}${firstRow === undefined ? '' : `, row ${firstRow}`}`;
-  const answer = {
+  const said = {
     ...(first.httpStatus !== undefined ? { httpStatus: first.httpStatus } : {}),
     ...(first.requestId !== undefined ? { requestId: first.requestId } : {}),
-    ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}),
   };
+  const answer = { ...said, ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}) };
   const isStored = first.status === 'accepted' || first.status === 'already_submitted';
   const sentBy = first.status === 'accepted' ? 'by this run' : 'by an earlier run';
   if (!isIdentical) {
@@ -44,12 +71,10 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
   const message = first.status === 'rejected'
     ? `Not sent: this run sent the order once, from ${where}, and the fulfillment API refused it there${cause ? `: ${cause.message}` : '.'}`
     : `Not sent: this run sends the order once, from ${where}, where it is not settled yet; run the import again.${cause ? ` There: ${cause.message}` : ''}`;
-  return {
-    status: first.status,
-    posts: 0,
-    ...answer,
-    issues: [issueAt(job.sheet, row, null, first.status === 'rejected' ? (cause?.code ?? 'api_rejected') : 'failed', message)],
-  };
+  const issues = [issueAt(job.sheet, row, null, first.status === 'rejected' ? (cause?.code ?? 'api_rejected') : 'failed', message)];
+  if (first.status === 'invalid') return { status: 'invalid', posts: 0, issues };
+  // Not stored: no submittedAt to carry.
+  return { status: first.status, posts: 0, ...said, issues };
 }
 
 /** No order endpoint at the address used (404 Not Found, 405 Method Not Allowed): the API cannot be used as configured. */

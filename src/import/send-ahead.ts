@@ -9,7 +9,7 @@ import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
 import type { IntentResult, OrderIntent } from '../ledger/types.js';
 import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
-import type { SubmissionJob } from './submit.js';
+import type { SubmissionJob } from './types.js';
 
 /**
  * Intents are recorded, and first sends marked 'sending', this many orders ahead of the POSTs: one
