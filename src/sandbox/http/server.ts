@@ -117,7 +117,10 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
         return;
       }
     }
-    if (request.method === 'POST' && path === '/api/v0/orders') ctx.state.counters.postsReceived++;
+    if (request.method === 'POST' && path === '/api/v0/orders') {
+      ctx.state.counters.postsReceived++;
+      reply.raw.once('close', ctx.postsInFlight.enter());
+    }
     if (!isFaulted) {
       done();
       return;
