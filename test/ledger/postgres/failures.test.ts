@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf as exitFailureOf } from '../../../src/cli/exit-codes.js';
 import { LedgerError } from '../../../src/ledger/errors.js';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { classifyPostgresError, LedgerLostError } from '../../../src/ledger/postgres/errors.js';
@@ -81,5 +82,14 @@ describePostgres('a PostgreSQL ledger that cannot be used', () => {
     );
     // A bug (a syntax error in the ledger's own SQL) stays a bug.
     expect(classifyPostgresError(Object.assign(new Error('syntax error'), { code: '42601' }), location, 'run')).toBeNull();
+  });
+});
+
+describe('the exit code of a ledger failure', () => {
+  it('is 3 for a ledger lost mid-run and 2 for one that cannot be opened, each with one line naming it', () => {
+    const lost = exitFailureOf(new LedgerLostError('postgres://u:***@db/l', 'The ledger postgres://u:***@db/l stopped working: the connection to the database server was lost.'));
+    expect(lost).toEqual({ exitCode: 3, kind: 'ledger_lost', message: expect.stringMatching(/^The ledger postgres:\/\/u:\*\*\*@db\/l stopped working/), stderr: expect.stringMatching(/^order-batch: The ledger .*\n$/) });
+    const refused = exitFailureOf(classifyPostgresError(Object.assign(new Error('x'), { code: '28P01' }), 'postgres://u:***@db/l', 'open'));
+    expect(refused).toMatchObject({ exitCode: 2, kind: 'file' });
   });
 });
