@@ -15,10 +15,9 @@ import {
   type OnlineFacts,
 } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
-import { contentsChangedIssue, isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
+import { contentsChangedIssue } from '../import/outcomes.js';
 import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
-import { ApiUnusableError } from '../errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
 import type { OrderRecord } from '../ledger/types.js';
@@ -30,7 +29,6 @@ import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
-import { describeApiTrouble } from '../api/error-message.js';
 import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
@@ -157,7 +155,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         logger,
       });
     } catch (err) {
-      apiUnusable = stopReasonOf(err);
+      apiUnusable = apiUnusableOf(err) ?? undefined;
       if (!apiUnusable) throw err;
       // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
       logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
@@ -437,19 +435,4 @@ function notAppliedNote(count: number): string[] {
 
 function apiIssue(row: number | null, message: string): Issue {
   return { row, column: null, code: 'failed', severity: 'error', message };
-}
-
-function stopReasonOf(err: unknown): StopReason | undefined {
-  if (err instanceof AuthError) {
-    // 'endpoint': no token endpoint where it was looked for (a wrong address), not refused credentials.
-    return { kind: 'auth', message: err.reason === 'endpoint' ? `the API could not be used (${err.message})` : `the API refused the credentials (${err.message})` };
-  }
-  if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
-  if (isRetryable(err)) return { kind: 'unavailable', message: describeApiTrouble(err) };
-  // A wrong base URL (or a proxy's path) answers 404/405 to every request: nothing can be done there.
-  if (err instanceof HttpError && isMissingEndpoint(err)) return { kind: 'no_endpoint', message: missingEndpointMessage(err) };
-  // A 2xx that is not the API's answer (an HTML page, truncated JSON): something else answers at that address.
-  if (isUnusableAnswer(err)) return { kind: 'no_endpoint', message: unusableAnswerMessage(err) };
-  if (err instanceof ApiUnusableError) return { kind: 'no_endpoint', message: err.message };
-  return undefined;
 }

@@ -10,7 +10,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
 import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
@@ -107,14 +107,10 @@ export function workbookPathFor(out: string | undefined, now: Date): string {
   return out;
 }
 
+/** A failure of the API, as the one error that says reconcile could not use it; anything else as it is. */
 function apiUnusable(error: unknown): unknown {
-  if (error instanceof AuthError) {
-    const what = error.reason === 'endpoint' ? 'The API could not be used' : 'The API refused the credentials';
-    return new ApiUnusableError(`${what}: ${error.message}`, { cause: error });
-  }
-  if (error instanceof ForbiddenError) return new ApiUnusableError(`The API forbade a read (403): ${error.message}`, { cause: error });
-  if (error instanceof ApiError) return new ApiUnusableError(`Reconcile could not read the API: ${error.message}`, { cause: error });
-  return error;
+  const unusable = apiUnusableOf(error);
+  return unusable ? new ApiUnusableError(`Reconcile could not read the API: ${unusable.message}`, { cause: error, kind: unusable.kind }) : error;
 }
 
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {

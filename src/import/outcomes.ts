@@ -1,7 +1,7 @@
 /**
  * What an order's submission comes to when the API's answer alone does not say: an order the run
- * did not send, one sent before, a copy of an order that another file of the run sent, an API with
- * no order endpoint where it was looked for, and the cells a refusal points at.
+ * did not send, one sent before, a copy of an order that another file of the run sent, and the
+ * cells a refusal points at.
  */
 import type { HttpError } from '../api/errors.js';
 import type { Issue } from '../issues/index.js';
@@ -75,34 +75,6 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
   if (first.status === 'invalid') return { status: 'invalid', posts: 0, issues };
   // Not stored: no submittedAt to carry.
   return { status: first.status, posts: 0, ...said, issues };
-}
-
-/** No order endpoint at the address used (404 Not Found, 405 Method Not Allowed): the API cannot be used as configured. */
-export function isMissingEndpoint(err: HttpError): boolean {
-  return err.status === 404 || err.status === 405;
-}
-
-/** What a 404/405 from the API means to whoever configured it: the address to check. */
-export function missingEndpointMessage(err: HttpError): string {
-  const what = err.status === 405 ? 'does not take' : 'has no endpoint for';
-  return `the fulfillment API ${what} ${err.method} ${urlPath(err.url)} (HTTP ${err.status}: ${err.message}); check FULFILLMENT_BASE_URL (its path, or a proxy in front of the API)`;
-}
-
-/**
- * What a 2xx that is not the API's answer (isUnusableAnswer) means to whoever configured the API:
- * something else answers in its place, most often a web page or a proxy at FULFILLMENT_BASE_URL.
- */
-export function unusableAnswerMessage(err: HttpError): string {
-  return `the fulfillment API could not be used: ${err.method} ${urlPath(err.url)} got an answer that is not the API's (${err.message}); check FULFILLMENT_BASE_URL (a web page or a proxy may be answering in the API's place)`;
-}
-
-function urlPath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
 }
 
 /** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */

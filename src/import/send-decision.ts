@@ -8,9 +8,10 @@ import type { AttemptOutcome } from '../api/breaker.js';
 import { describeApiTrouble } from '../api/error-message.js';
 import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { backoffDelayMs, type BackoffPolicy } from '../api/retry.js';
+import { apiUnusableOf, isMissingEndpoint } from '../api/unusable.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, OrderState } from '../ledger/types.js';
-import { DUPLICATE_MESSAGE, isMissingEndpoint, missingEndpointMessage, notSentOutcome, rejectionIssues, unusableAnswerMessage } from './outcomes.js';
+import { DUPLICATE_MESSAGE, notSentOutcome, rejectionIssues } from './outcomes.js';
 import { issueAt } from './sheet-cells.js';
 import type { AcceptedOutcome, StopReason, SubmissionJob, SubmitOutcome } from './types.js';
 
@@ -102,7 +103,7 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
     return {
       state,
       mark: { to: isOutcomeUnknown(err) ? 'unknown' : 'failed', info },
-      stop: { kind: err instanceof AuthError ? 'auth' : 'forbidden', message: err.message },
+      stop: apiUnusableOf(err)!,
       next: { kind: 'done', outcome: { status: 'failed', posts: state.posts, httpStatus: err.status, issues: [orderIssue(job, `Not accepted: ${err.message}`)] } },
     };
   }
@@ -112,11 +113,11 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
     // or of one before (the order needed a lookup), may have stored it: then it stays unknown, to be
     // looked up first. A lookup that found nothing proves little when the order paths answer 404.
     const mayBeStored = state.sawUnknown || state.decided === 'lookup';
-    const message = missingEndpointMessage(err);
+    const stop = apiUnusableOf(err)!;
     return {
       state,
       mark: mayBeStored ? { to: 'unknown', info: { httpStatus: err.status, message: err.message } } : { to: 'rejected', info: answerOf(err) },
-      stop: { kind: 'no_endpoint', message },
+      stop,
       next: {
         kind: 'done',
         outcome: {
@@ -124,7 +125,7 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
           posts: state.posts,
           httpStatus: err.status,
           ...(err.requestId ? { requestId: err.requestId } : {}),
-          issues: [orderIssue(job, `Not accepted: ${message}. The order was not stored: run the import again once the address is right.`)],
+          issues: [orderIssue(job, `Not accepted: ${stop.message}. The order was not stored: run the import again once the address is right.`)],
         },
       },
     };
@@ -185,7 +186,7 @@ export function decideAfterLookup(state: SendState, lookup: LookupResult, job: S
 /** A failed GET of the lookup: retried like a POST, except that nothing is recorded. */
 export function decideAfterLookupError(error: unknown, context: Omit<SendContext, 'job'>): { guard?: AttemptOutcome; stop?: StopReason; next: { kind: 'retry'; delayMs: number } | { kind: 'give_up' } | { kind: 'raise' } } {
   // A 2xx that is not the API's answer (an HTML page at that address): the order stays unknown, the run stops.
-  if (isUnusableAnswer(error)) return { stop: { kind: 'no_endpoint', message: unusableAnswerMessage(error) }, next: { kind: 'give_up' } };
+  if (isUnusableAnswer(error)) return { stop: apiUnusableOf(error)!, next: { kind: 'give_up' } };
   if (!isRetryable(error)) return { next: { kind: 'raise' } };
   if (context.attempt >= context.maxAttempts) return { guard: 'failure', next: { kind: 'give_up' } };
   const retryAfterMs = error instanceof HttpError ? error.retryAfterMs : undefined;

@@ -12,6 +12,7 @@ import pLimit from 'p-limit';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
 import { DEFAULT_BACKOFF } from '../api/retry.js';
+import { failingWholesale } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
 import { hashPayload } from '../ledger/hash.js';
 import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
@@ -164,7 +165,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       const pause = guard.delayBeforeNextMs();
       if (pause > 0) await sleep(pause);
       checkInterrupted();
-      if (guard.shouldStop()) stop({ kind: 'unavailable', message: `the fulfillment API kept failing: ${log.lastTrouble() ?? 'most requests failed'}` });
+      if (guard.shouldStop()) stop(failingWholesale(log.lastTrouble()));
       if (stopped) break;
 
       if (state.mustLookUp) {

@@ -3,6 +3,7 @@
  * member per status), and why a run stops sending.
  */
 import type { CreateOrderPayload } from '../contract/schemas.js';
+import type { ApiUnusableKind } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { CheckedOrder } from '../orders/types.js';
 import type { SheetColumns } from './sheet-cells.js';
@@ -81,7 +82,7 @@ export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | Rejected
 export type SubmitStatus = SubmitOutcome['status'];
 
 /**
- * Why a run stopped sending: the API refused (credentials, 403), has no order endpoint where it was
- * looked for (404/405: a wrong base URL or path), failed wholesale, or the user interrupted it (Ctrl-C, SIGTERM).
+ * Why a run stopped sending: the API could not be used (api/unusable.ts says why), or the user
+ * interrupted it (Ctrl-C, SIGTERM).
  */
-export type StopReason = { kind: 'auth' | 'forbidden' | 'no_endpoint' | 'unavailable' | 'interrupted'; message: string };
+export type StopReason = { kind: ApiUnusableKind | 'interrupted'; message: string };
