@@ -6,6 +6,7 @@ import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
@@ -29,10 +30,11 @@ export const MISSING_CONNECTION_MESSAGE =
 
 /**
  * A ledger remembers which API it records orders for: orders accepted by the sandbox must never
- * pass for orders sent to the real network, nor orders of one account for another's.
+ * pass for orders sent to the real network, nor orders of one account for another's. The address
+ * is kept without its password (a ledger's settings are no place for one).
  */
 export function endpointIdentity(connection: Connection): string {
-  return connection.isSandbox ? 'sandbox' : connection.baseUrl.replace(/\/+$/, '');
+  return connection.isSandbox ? 'sandbox' : redactUrl(connection.baseUrl.replace(/\/+$/, ''));
 }
 
 export async function connect(options: {
@@ -81,17 +83,16 @@ const ENDPOINT_KEY = 'endpoint';
 
 /** Ties a ledger to the API it records orders for on first use, and refuses to mix them later. */
 export function bindLedgerToEndpoint(ledger: Ledger, identity: string): void {
-  const bound = ledger.getSetting(ENDPOINT_KEY);
-  if (bound === null) {
-    ledger.setSetting(ENDPOINT_KEY, identity);
-    return;
-  }
-  if (bound !== identity) {
+  const stored = ledger.getSetting(ENDPOINT_KEY);
+  // Compared and kept without a password, also in a ledger that stored one before.
+  const bound = stored === null ? null : redactUrl(stored);
+  if (bound !== null && bound !== identity) {
     throw new UsageError(
       `The ledger ${ledger.path} records orders sent to ${bound}, not ${identity}. ` +
         'Use --ledger <file> to keep a separate ledger for each API (the sandbox has its own by default).',
     );
   }
+  if (stored !== identity) ledger.setSetting(ENDPOINT_KEY, identity);
 }
 
 /**

@@ -23,6 +23,7 @@ import { openLedger } from '../ledger/index.js';
 import type { OrderRecord } from '../ledger/types.js';
 import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
 import type { Logger } from '../log.js';
+import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { checkFile } from './check-file.js';
@@ -171,7 +172,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
 
     lap('submitMs');
-    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : redactUrl(connection.baseUrl)}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
     const notes = [
       sentTo,
       `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,

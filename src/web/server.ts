@@ -13,6 +13,7 @@ import { connect, endpointIdentity, MISSING_CONNECTION_MESSAGE, sandboxStatePath
 import { importFiles } from '../commands/import.js';
 import { reconcileCommand } from '../commands/reconcile.js';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { createJobRunner, type ImportRun, type JobsStopped } from './jobs.js';
 import { createReconciler } from './reconcile-runs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
@@ -125,12 +126,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     ledgerReader: createLedgerReader(options.ledgerPath),
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
-    endpoint: sandbox ? endpointIdentity(sandbox) : (baseUrl ?? '').replace(/\/+$/, ''),
+    endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),
     logger,
     pageContext: (request) => ({
       csrf: services.csrf.tokenFor(request.sessionId),
       isSandbox: Boolean(sandbox),
-      apiLabel: sandbox ? 'the embedded sandbox' : (baseUrl ?? 'no API yet (not configured)'),
+      apiLabel: sandbox ? 'the embedded sandbox' : baseUrl ? redactUrl(baseUrl) : 'no API yet (not configured)',
     }),
   };
 
@@ -161,7 +162,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   guard.allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
   guard.cookieName = sessionCookieName(port);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  logger.info({ port, host, workDir: workDir.root, ledger: options.ledgerPath }, 'web app listening');
+  logger.info({ port, host, workDir: workDir.root, ledger: redactUrl(options.ledgerPath) }, 'web app listening');
 
   let closing: Promise<JobsStopped> | undefined;
   return {
