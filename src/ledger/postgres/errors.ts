@@ -20,7 +20,7 @@ const BY_SQLSTATE: Readonly<Record<string, string>> = {
   '53200': 'the database server is out of memory',
   '53300': 'the database server has no free connection slot (max_connections): try again later, or lower --concurrency',
   '53400': 'a limit configured on the database server was reached',
-  '57P01': 'the database server was shut down by its administrator',
+  '57P01': 'the database server ended the connection (its administrator, or a shutdown)',
   '57P02': 'the database server crashed',
   '57P03': 'the database server is starting up or shutting down: try again in a moment',
   '25006': 'the database is read-only (a standby?): point the ledger at the primary server',

@@ -22,6 +22,12 @@ export const DEFAULT_CLAIM_LEASE_MS = 120_000;
 /** Connections a process opens at most: the run's commits and reads are short; more would only queue at the server. */
 const POOL_MAX = 6;
 const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * A host that vanishes in the middle of one of its short transactions (a claim takes milliseconds)
+ * would hold its row locks until the server noticed the dead socket, hours later by default: the
+ * server ends such a session after this long instead.
+ */
+const IDLE_IN_TRANSACTION_MS = 30_000;
 /** SQLSTATEs a transaction is simply run again for: deadlock, serialization failure. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_TRIES = 5;
@@ -34,8 +40,11 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
     application_name: 'order-batch',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // Server settings the URL gives (?options=...) are the user's; otherwise ours.
+    ...(/[?&]options=/.test(url) ? {} : { options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}` }),
   };
-  const pool = new pg.Pool({ ...config, max: POOL_MAX });
+  // allowExitOnIdle: idle connections never keep a finished command's process alive.
+  const pool = new pg.Pool({ ...config, max: POOL_MAX, allowExitOnIdle: true });
   // A connection that dies while idle in the pool: the pool drops it; the next query says what happened.
   pool.on('error', (error) => logger.warn({ ledger: location, err: error.message }, 'a ledger connection was lost'));
   try {
