@@ -8,6 +8,7 @@ import type { CreateOrderPayload } from '../../contract/schemas.js';
 import { toOrderRecord, toRunRecord, type PgOrderRow, type PgRunRow } from './rows.js';
 
 type Query = pg.Pool['query'];
+type SubmittedRow = { customer_order_id: string; payload: string; submitted_at: Date };
 
 /** The most records a page of pagesSubmittedSince holds (the SQLite ledger's limit too). */
 const PAGE_MAX = 500;
@@ -44,15 +45,10 @@ export class PostgresReads {
   /** Keyset pages on (submitted_at, customer_order_id): each page one query, other calls may interleave. */
   async *pagesSubmittedSince(since: Date | string, pageSize = 500): AsyncGenerator<SubmittedOrder[]> {
     const size = Math.max(1, Math.min(pageSize, PAGE_MAX));
-    let after: [Date, string] = [new Date(since), ''];
-    let inclusive = true;
+    const columns = `SELECT customer_order_id, payload, submitted_at FROM orders WHERE state = 'accepted'`;
+    let next = () => this.query<SubmittedRow>(`${columns} AND submitted_at >= $1 ORDER BY submitted_at, customer_order_id LIMIT $2`, [new Date(since), size]);
     for (;;) {
-      const { rows } = await this.query<{ customer_order_id: string; payload: string; submitted_at: Date }>(
-        `SELECT customer_order_id, payload, submitted_at FROM orders
-         WHERE state = 'accepted' AND ${inclusive ? 'submitted_at >= $1' : '(submitted_at, customer_order_id) > ($1, $2)'}
-         ORDER BY submitted_at, customer_order_id LIMIT $3`,
-        inclusive ? [after[0], null, size] : [after[0], after[1], size],
-      );
+      const { rows } = await next();
       if (rows.length > 0) {
         yield rows.map((row) => ({
           customerOrderId: row.customer_order_id,
@@ -62,8 +58,12 @@ export class PostgresReads {
       }
       if (rows.length < size) return;
       const last = rows[rows.length - 1]!;
-      after = [last.submitted_at, last.customer_order_id];
-      inclusive = false;
+      next = () =>
+        this.query<SubmittedRow>(`${columns} AND (submitted_at, customer_order_id) > ($1, $2) ORDER BY submitted_at, customer_order_id LIMIT $3`, [
+          last.submitted_at,
+          last.customer_order_id,
+          size,
+        ]);
     }
   }
 
