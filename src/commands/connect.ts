@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/types.js';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
+import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import { startSandbox } from '../sandbox/index.js';
@@ -82,17 +82,17 @@ export function sandboxStatePathFor(ledgerPath: string): string {
 const ENDPOINT_KEY = 'endpoint';
 
 /** Ties a ledger to the API it records orders for on first use, and refuses to mix them later. */
-export function bindLedgerToEndpoint(ledger: Ledger, identity: string): void {
-  const stored = ledger.getSetting(ENDPOINT_KEY);
+export async function bindLedgerToEndpoint(ledger: Ledger, identity: string): Promise<void> {
+  const stored = await ledger.getSetting(ENDPOINT_KEY);
   // Compared and kept without a password, also in a ledger that stored one before.
   const bound = stored === null ? null : redactUrl(stored);
   if (bound !== null && bound !== identity) {
     throw new UsageError(
-      `The ledger ${ledger.path} records orders sent to ${bound}, not ${identity}. ` +
+      `The ledger ${ledger.location} records orders sent to ${bound}, not ${identity}. ` +
         'Use --ledger <file> to keep a separate ledger for each API (the sandbox has its own by default).',
     );
   }
-  if (stored !== identity) ledger.setSetting(ENDPOINT_KEY, identity);
+  if (stored !== identity) await ledger.setSetting(ENDPOINT_KEY, identity);
 }
 
 /**
@@ -114,7 +114,7 @@ export async function connectWithLedger(
       logger: options.logger,
     }));
   try {
-    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    await bindLedgerToEndpoint(ledger, endpointIdentity(connection));
   } catch (err) {
     if (!options.connectionOverride) await connection.close();
     throw err;

@@ -20,8 +20,7 @@ import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason }
 import { apiUnusableOf } from '../api/unusable.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { OrderRecord } from '../ledger/types.js';
-import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
+import type { Ledger, LedgerRun, OrderRecord, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
@@ -120,14 +119,15 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   lap('checkMs');
-  const ledger = openLedger(options.ledgerPath, { logger });
-  const lock = await ledger.acquireRunLock({ command: 'import' });
+  const ledger = await openLedger(options.ledgerPath, { logger });
+  let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
-  let runId: string | undefined;
+  let run: LedgerRun | undefined;
   const written: WrittenResults = { outputs: [], outputErrors: [], archived: [] };
   try {
+    lock = await ledger.acquireRunLock({ command: 'import' });
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
       useSandbox: options.useSandbox,
@@ -137,11 +137,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       logger,
       connectionOverride: options.connectionOverride,
     });
-    runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+    run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
     // What the ledger knows comes before verdicts that depend on when the check runs: look up every
     // order that may go out, and every order invalid only because its date has aged since.
-    const known = ledger.getMany(idsToLookUp(states));
+    const known = await ledger.getMany(idsToLookUp(states));
     const judge = ledgerJudge(known);
     const candidates = candidatesToSend(states, known, logger);
 
@@ -166,7 +166,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     lap('onlineMs');
     if (jobs.length > 0) {
       timings.sent = jobs.length;
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
+      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
@@ -181,11 +181,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ];
     await writeResults(states, resultPaths, notes, options, written);
     lap('writeMs');
-    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
+    await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    lock.release();
-    ledger.close();
+    await lock?.release();
+    await ledger.close();
   }
 
   const orders = jsonOrdersOf(states);
@@ -209,7 +209,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(interrupted ? { interrupted } : {}),
-    ...(runId ? { runId } : {}),
+    ...(run ? { runId: run.runId } : {}),
     timings,
   };
 }
@@ -341,14 +341,14 @@ function judgeOnline(
  */
 async function sendJobs(
   jobs: readonly Job[],
-  options: ImportOptions & { client: Connection['client']; ledger: Ledger; runId: string },
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun },
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
   const result = await submitOrders(jobs, {
     client: options.client,
     ledger: options.ledger,
-    runId: options.runId,
+    run: options.run,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     logger: options.logger,

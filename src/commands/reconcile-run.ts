@@ -16,7 +16,7 @@ import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
-import type { SyncLedger as Ledger, SyncRunLock as RunLock } from '../ledger/sync-types.js';
+import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from '../reconcile/api-clock.js';
 import { createApiReader, type ApiReader, type ApiReaderOptions } from '../reconcile/fetch.js';
@@ -123,24 +123,27 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   let store: PackageStore | undefined;
   try {
     if (ledger && (options.isLocking ?? true)) lock = await ledger.acquireRunLock({ wait: true, command: 'reconcile' });
-    store = options.store ?? (ledger && ledger.path !== ':memory:' ? openSqlitePackageStore(packageStorePathFor(ledger.path)) : createMemoryPackageStore());
-    const runId = ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
+    store = options.store ?? (isLedgerFile(ledger) ? openSqlitePackageStore(packageStorePathFor(ledger.location)) : createMemoryPackageStore());
+    const run = await ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
     let result: ReconcileResult;
     try {
       result = await runReconcile(options, store);
     } catch (error) {
-      if (ledger && runId) ledger.finishRun(runId, { summary: { failed: error instanceof Error ? error.message : String(error) } });
+      await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw apiUnusable(error);
     }
-    if (ledger && runId) {
-      const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
-      ledger.finishRun(runId, { summary: result.report.summary, resultFiles: written });
-    }
+    const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
+    await run?.finish({ summary: result.report.summary, resultFiles: written });
     return result;
   } finally {
     if (options.store === undefined) store?.close();
-    lock?.release();
+    await lock?.release();
   }
+}
+
+/** A ledger in a file of its own, beside which the packages are remembered. */
+function isLedgerFile(ledger: Ledger | undefined): ledger is Ledger {
+  return ledger !== undefined && ledger.backend === 'sqlite' && ledger.location !== ':memory:';
 }
 
 async function runReconcile(given: ReconcileOptions, store: PackageStore): Promise<ReconcileResult> {
@@ -158,7 +161,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   const output = workbookPathFor(options.out, now);
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
-  const prefetch = prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
+  const prefetch = await prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
   const stopReader = async (error: unknown): Promise<void> => {
     reader.cancel(error instanceof Error ? error : new Error(String(error)));
     await prefetch?.done.catch(() => undefined);
@@ -231,7 +234,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   // between the two leaves them different, which makes the next run fetch the whole window: safe).
   if (gathered.plan && outputErrors.length === 0) {
     store.setCoverage(gathered.plan.nextCoverage);
-    ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
+    await ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
   }
   const summary = summarize(orders);
   const timings = { selectMs: t1 - t0, fetchMs: t2 - t1, matchMs: t3 - t2, writeMs: t4 - t3 };
@@ -277,14 +280,14 @@ function onApiClock(given: ReconcileOptions, apiNow: Date): ReconcileOptions {
  * computes from the records), which the ledger answers at once, so its pages start coming in while
  * the selected records are read (selectOrders yields between pages of them).
  */
-function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): TrackingPrefetch | undefined {
+async function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): Promise<TrackingPrefetch | undefined> {
   const { ledger } = options;
   if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
   const since = resolveSince(options);
   // Only whether there are more than perOrderMax matters: the count stops there.
-  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(since, perOrderMax + 1);
+  const { count, earliestSubmittedAt } = await ledger.summarizeSubmittedSince(since, perOrderMax + 1);
   if (count <= perOrderMax) return undefined;
-  const earliestMs = earliestUpdateOf({ orderDate: ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
+  const earliestMs = earliestUpdateOf({ orderDate: await ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
   if (earliestMs === null) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
 }

@@ -8,7 +8,7 @@ import type { Issue } from '../issues/index.js';
 import type { IntentResult, OrderRecord } from '../ledger/types.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
-import type { AlreadySubmittedOutcome, FailedOutcome, SubmissionJob, SubmitOutcome } from './types.js';
+import type { AlreadySubmittedOutcome, FailedOutcome, InProgressElsewhereOutcome, SubmissionJob, SubmitOutcome } from './types.js';
 
 /** The API's 409 for a customerOrderId it already holds (api-spec section 7). */
 export const DUPLICATE_MESSAGE = /already exists/i;
@@ -20,6 +20,17 @@ export function notSentOutcome(job: SubmissionJob, why: string): FailedOutcome {
     status: 'failed',
     posts: 0,
     issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not sent: ${why} Run the import again to send it.`)],
+  };
+}
+
+/** Another live run holds the order (`holder` says which): this run leaves it to that one. */
+export function inProgressElsewhereOutcome(job: SubmissionJob, holder: string): InProgressElsewhereOutcome {
+  return {
+    status: 'in_progress_elsewhere',
+    posts: 0,
+    issues: [
+      issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'in_progress_elsewhere', `Not sent by this run: another run is sending this order (${holder}). It is not sent twice; that run's result, or the next run of this sheet, says how it ended.`),
+    ],
   };
 }
 
@@ -56,6 +67,8 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
     ...(first.requestId !== undefined ? { requestId: first.requestId } : {}),
   };
   const answer = { ...said, ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}) };
+  // Another run holds it: so does it for this copy.
+  if (first.status === 'in_progress_elsewhere') return { status: 'in_progress_elsewhere', posts: 0, issues: first.issues.map((issue) => ({ ...issue, row })) };
   const isStored = first.status === 'accepted' || first.status === 'already_submitted';
   const sentBy = first.status === 'accepted' ? 'by this run' : 'by an earlier run';
   if (!isIdentical) {

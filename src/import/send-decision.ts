@@ -107,6 +107,25 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
       next: { kind: 'done', outcome: { status: 'failed', posts: state.posts, httpStatus: err.status, issues: [orderIssue(job, `Not accepted: ${err.message}`)] } },
     };
   }
+  if (isUnusableAnswer(err)) {
+    // A 2xx, but not the API's answer (a proxy's page, a body cut short): whatever answered may have
+    // passed the order on, so it stays unknown, to be looked up before it is ever sent again.
+    const stop = apiUnusableOf(err)!;
+    return {
+      state: { ...state, sawUnknown: true },
+      mark: { to: 'unknown', info: { httpStatus: err.status, message: err.message } },
+      stop,
+      next: {
+        kind: 'done',
+        outcome: {
+          status: 'failed',
+          posts: state.posts,
+          httpStatus: err.status,
+          issues: [orderIssue(job, `Not accepted: ${stop.message}. Run the import again once the address is right: it checks whether the order arrived before sending it again.`)],
+        },
+      },
+    };
+  }
   if (err instanceof HttpError && isMissingEndpoint(err)) {
     // No order endpoint there: this POST stored nothing, so the record is left for the next run to
     // send again without a lookup ('rejected' is resendable), unless an earlier attempt, of this run

@@ -15,11 +15,12 @@ import { DEFAULT_BACKOFF } from '../api/retry.js';
 import { failingWholesale } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
 import { hashPayload } from '../ledger/hash.js';
-import type { SyncLedger as Ledger } from '../ledger/sync-types.js';
+import type { Ledger, LedgerRun } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { createAcceptedBatch } from './accepted-batch.js';
 import { createJobOutcomes } from './job-outcomes.js';
-import { alreadySubmittedOutcome, duplicateOutcome, notSentOutcome } from './outcomes.js';
+import { createHolderNames } from './holder-names.js';
+import { alreadySubmittedOutcome, duplicateOutcome, inProgressElsewhereOutcome, notSentOutcome } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
 import { decideAfterLookup, decideAfterLookupError, decideAfterPost, finishSending, startSending, type LedgerMark, type LookupResult, type PostResult, type SendStep, type SendState } from './send-decision.js';
 import { createSendLog } from './send-log.js';
@@ -29,8 +30,10 @@ export type { StopReason, SubmissionJob, SubmitOutcome, SubmitStatus } from './t
 
 export interface SubmitOptions {
   client: ApiClient;
+  /** Read from (what an order looked up now holds, what is left unknown at the end). */
   ledger: Ledger;
-  runId: string;
+  /** The run every transition is recorded by. */
+  run: LedgerRun;
   concurrency: number;
   maxAttempts: number;
   logger: Logger;
@@ -66,7 +69,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const random = options.random ?? Math.random;
   const guard = options.guard ?? createFailureGuard({ now });
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const { client, ledger, logger, maxAttempts } = options;
+  const { client, ledger, run, logger, maxAttempts } = options;
   const log = createSendLog(logger, guard, { orders: jobs.length, concurrency: options.concurrency, maxAttempts, now });
   log.started();
   /** The first reason to stop sending wins, and is logged once. */
@@ -81,38 +84,39 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   };
 
   let crashed: { error: unknown } | undefined;
-  const accepted = createAcceptedBatch(ledger, logger);
+  const accepted = createAcceptedBatch(run, logger);
   const settled = createJobOutcomes(jobs);
+  const holders = createHolderNames(ledger);
 
   // The ledger's work for each order, done just ahead of its POST.
-  const ahead = createSendAhead(jobs, { ledger, runId: options.runId, logger, isStopped: () => Boolean(stopped || crashed || signal?.aborted) });
+  const ahead = createSendAhead(jobs, { run, logger, isStopped: () => Boolean(stopped || crashed || signal?.aborted) });
 
   /** Commits what a decision says the ledger records. */
-  function record(id: string, mark: LedgerMark | undefined): void {
+  async function record(id: string, mark: LedgerMark | undefined): Promise<void> {
     if (mark === undefined) return;
     if (mark.to === 'accepted') {
       if (mark.isGathered) accepted.add(id, mark.info);
-      else ledger.markAccepted(id, mark.info);
-    } else if (mark.to === 'rejected') ledger.markRejected(id, mark.info);
-    else if (mark.to === 'unknown') ledger.markUnknown(id, mark.info);
-    else ledger.markFailed(id, mark.info);
+      else await run.markAccepted(id, mark.info);
+    } else if (mark.to === 'rejected') await run.markRejected(id, mark.info);
+    else if (mark.to === 'unknown') await run.markUnknown(id, mark.info);
+    else await run.markFailed(id, mark.info);
   }
 
-  /** Applies a step: the guard's count of the attempt, the ledger's mark, the run's stop. */
-  function apply(id: string, step: SendStep, error?: unknown): SendState {
+  /** Applies a step: the guard's count of the attempt, the run's stop (at once: nothing more goes out), the ledger's mark. */
+  async function apply(id: string, step: SendStep, error?: unknown): Promise<SendState> {
     if (step.guard) {
       guard.record(step.guard);
       log.recorded(step.guard === 'failure' ? error : undefined);
     }
-    record(id, step.mark);
     if (step.stop) stop(step.stop);
+    await record(id, step.mark);
     return step.state;
   }
 
   /** A settled order; one found by a lookup takes its times from the ledger's record. */
-  function complete(id: string, next: Extract<SendStep['next'], { kind: 'done' }>): SubmitOutcome {
+  async function complete(id: string, next: Extract<SendStep['next'], { kind: 'done' }>): Promise<SubmitOutcome> {
     if (!next.isFromLedger) return next.outcome;
-    const stored = ledger.get(id);
+    const stored = await ledger.get(id);
     return { ...next.outcome, submittedAt: stored?.submittedAt ?? undefined, httpStatus: stored?.httpStatus ?? undefined };
   }
 
@@ -156,9 +160,10 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     checkInterrupted();
     if (stopped) return notSentOutcome(job, `the run stopped early (${stopped.message}).`);
     if (crashed) return notSentOutcome(job, 'the run stopped after an unexpected error.');
-    const decision = ahead.decisionFor(index);
+    const decision = await ahead.decisionFor(index);
     if (decision.action === 'duplicate_in_run') return duplicateInRun(job, index);
-    if (decision.action === 'already_submitted') return alreadySubmittedOutcome(job, decision, ledger.get(id) ?? decision.record);
+    if (decision.action === 'already_submitted') return alreadySubmittedOutcome(job, decision, (await ledger.get(id)) ?? decision.record);
+    if (decision.action === 'in_progress_elsewhere') return inProgressElsewhereOutcome(job, await holders.describe(decision.record.runId));
 
     let state = startSending(decision);
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -170,14 +175,14 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
       if (state.mustLookUp) {
         const step = decideAfterLookup(state, await lookup(id), job);
-        state = apply(id, step);
+        state = await apply(id, step);
         if (step.next.kind === 'done') return complete(id, step.next);
         if (step.next.kind === 'give_up') break;
       }
 
       // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
       // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
-      if (!ahead.takeMark(index)) ledger.markSending(id, ahead.intentOf(index));
+      if (!ahead.takeMark(index)) await run.markSending(id, ahead.intentOf(index));
       state = { ...state, posts: state.posts + 1 };
       let result: PostResult;
       try {
@@ -189,10 +194,10 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       }
       const error = result.ok ? undefined : result.error;
       let step = decideAfterPost(state, result, { job, attempt, maxAttempts, backoff, random });
-      state = apply(id, step, error);
+      state = await apply(id, step, error);
       if (step.next.kind === 'verify_duplicate') {
         step = decideAfterLookup(state, await lookup(id), job);
-        state = apply(id, step);
+        state = await apply(id, step);
       }
       if (step.next.kind === 'done') return complete(id, step.next);
       if (step.next.kind === 'raise') throw error;
@@ -202,7 +207,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
 
     // Read afresh: stop() may have run in the awaits above, which the compiler's narrowing does not see.
     const end = finishSending(state, job, stoppedReason());
-    record(id, end.mark);
+    await record(id, end.mark);
     return end.outcome;
   }
 
@@ -226,12 +231,12 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       }),
     ),
   );
-  const unsent = ahead.finish();
-  accepted.flush();
-  if (unsent.length > 0) ledger.releaseUnsent(unsent);
+  const unsent = await ahead.finish();
+  await accepted.flush();
+  if (unsent.length > 0) await run.releaseUnsent(unsent);
   if (crashed) throw crashed.error;
   const outcomes = results.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
-  log.finished({ ...countOutcomes(outcomes), unknown: countUnknown(jobs, outcomes, ledger), ...(stopped ? { stopped } : {}) });
+  log.finished({ ...countOutcomes(outcomes), unknown: await countUnknown(jobs, outcomes, ledger), ...(stopped ? { stopped } : {}) });
   return stopped ? { outcomes, stopped } : { outcomes };
 }
 
@@ -246,10 +251,10 @@ function countOutcomes(outcomes: readonly SubmitOutcome[]): { byStatus: Record<s
 }
 
 /** Failed orders the ledger holds as unknown (maybe stored): the next run looks each one up first. */
-function countUnknown(jobs: readonly SubmissionJob[], outcomes: readonly SubmitOutcome[], ledger: Ledger): number {
+async function countUnknown(jobs: readonly SubmissionJob[], outcomes: readonly SubmitOutcome[], ledger: Ledger): Promise<number> {
   const ids = new Set(jobs.flatMap((job, i) => (outcomes[i]!.status === 'failed' ? [job.payload.orderDetails.customerOrderId] : [])));
   let unknown = 0;
-  for (const state of ledger.statesOf(ids).values()) if (state === 'unknown') unknown++;
+  for (const state of (await ledger.statesOf(ids)).values()) if (state === 'unknown') unknown++;
   return unknown;
 }
 

@@ -78,7 +78,21 @@ export interface InvalidOutcome {
   contentsDiffer?: never;
 }
 
-export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | RejectedOutcome | FailedOutcome | InvalidOutcome;
+/**
+ * Not sent by this run: another run that is alive holds the order (a shared ledger, PRODUCT.md
+ * section 8). Not an error: that run sends it, and says how it ended.
+ */
+export interface InProgressElsewhereOutcome {
+  status: 'in_progress_elsewhere';
+  issues: Issue[];
+  posts: 0;
+  httpStatus?: never;
+  requestId?: never;
+  submittedAt?: never;
+  contentsDiffer?: never;
+}
+
+export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | RejectedOutcome | FailedOutcome | InvalidOutcome | InProgressElsewhereOutcome;
 export type SubmitStatus = SubmitOutcome['status'];
 
 /**

@@ -2,7 +2,8 @@
  * The durable ledger (PRODUCT.md section 5): every order the tool sends is recorded before it is
  * sent and after it is answered, so a run killed at any instant sends nothing twice and loses nothing.
  */
-export { openLedger } from './sync-ledger.js';
+export { ledgerExists, openLedger } from './open-ledger.js';
+export { parseLedgerLocation, redactLedgerLocation, type LedgerLocation } from './location.js';
 export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError } from './errors.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
@@ -14,7 +15,9 @@ export type {
   IntentAction,
   IntentResult,
   Ledger,
+  LedgerBackend,
   LedgerOptions,
+  LedgerRun,
   LockHolder,
   OrderIntent,
   OrderRecord,
@@ -22,8 +25,8 @@ export type {
   RunFile,
   RunLock,
   RunRecord,
+  SendGate,
 } from './types.js';
-export type { Durability, SyncLedger, SyncRunLock } from './sync-types.js';
 
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */
 export const DEFAULT_LEDGER_PATH = '.order-batch/ledger.db';

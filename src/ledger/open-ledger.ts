@@ -2,6 +2,7 @@
  * Opening a ledger wherever it lives (PRODUCT.md section 8): a file path is SQLite, a
  * postgres:// or postgresql:// URL is PostgreSQL. The one place that picks the backend.
  */
+import { existsSync } from 'node:fs';
 import { parseLedgerLocation } from './location.js';
 import { openSqliteLedger } from './sqlite-ledger.js';
 import type { Ledger, LedgerOptions } from './types.js';
@@ -13,4 +14,13 @@ export async function openLedger(location: string, options: LedgerOptions = {}):
   // Loaded only for a PostgreSQL ledger: the SQLite default does not pay for the client's start-up.
   const { openPostgresLedger } = await import('./postgres/postgres-ledger.js');
   return openPostgresLedger(where.url, options);
+}
+
+/**
+ * Whether a ledger is there to be read without creating one: an SQLite file that exists; a
+ * PostgreSQL database always counts (opening it says when it cannot be used).
+ */
+export function ledgerExists(location: string): boolean {
+  const where = parseLedgerLocation(location);
+  return where.backend === 'postgres' || where.path === ':memory:' || existsSync(where.path);
 }

@@ -16,8 +16,6 @@ export interface OpenFileOptions {
   logger?: Logger;
   /** How long a write waits for another connection's write to finish, in ms. Default 5,000. */
   busyTimeoutMs?: number;
-  /** PRAGMA synchronous; default NORMAL (see the SQLite ledger's notes on durability). */
-  synchronous?: 'NORMAL' | 'FULL';
 }
 
 /**
@@ -33,7 +31,14 @@ export function openLedgerDatabase(fullPath: string, options: OpenFileOptions = 
     db = openDatabase(fullPath, { timeout: busyTimeoutMs });
     // WAL: readers (the web app's history) never block the run's writes, and a commit is one append.
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec(`PRAGMA synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    // NORMAL: a commit reaches the operating system before the call returns, so it survives the
+    // process being killed at any instant (SIGKILL, crash, OOM): PRODUCT.md's "a run killed at any
+    // instant". An OS crash or power cut may roll back the last commits (never corrupt the file); even
+    // then no order is sent twice, because the API refuses a second order with the same
+    // customerOrderId (409): a re-sent order whose record was lost comes back as already_exists
+    // instead of already_submitted. An fsync per commit (FULL) would block the event loop on every
+    // order (better-sqlite3 is synchronous) for that case alone.
+    db.exec('PRAGMA synchronous = NORMAL');
     const found = readSchemaVersion(db);
     if (found > 0 && found < MIGRATIONS.length) {
       logger.info({ ledger: fullPath, from: found, to: MIGRATIONS.length }, 'upgrading the ledger to this version of order-batch (once; a big ledger takes a few seconds)');

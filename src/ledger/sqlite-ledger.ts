@@ -4,7 +4,8 @@
  * interface both backends share.
  */
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
@@ -24,9 +25,38 @@ export function openSqliteLedger(path: string, options: LedgerOptions = {}): Led
   const isMemory = path === ':memory:';
   const fullPath = isMemory ? path : resolve(path);
   const logger = options.logger ?? silentLogger;
+  if (!isMemory) refuseSecondNames(fullPath);
   const db = openLedgerDatabase(fullPath, { logger, busyTimeoutMs: options.busyTimeoutMs });
-  const tryLock = isMemory ? createMemoryLock() : () => tryLockFile(`${fullPath}.lock`);
+  let tryLock: () => FileLock | null;
+  if (isMemory) tryLock = createMemoryLock();
+  else {
+    // Keyed on the file itself: a symlink to it, or to its folder, locks the same side file.
+    const lockPath = `${realpathSync(fullPath)}.lock`;
+    tryLock = () => {
+      refuseSecondNames(fullPath);
+      return tryLockFile(lockPath);
+    };
+  }
   return new SqliteLedger(fullPath, db, options.now ?? (() => new Date()), logger, tryLock);
+}
+
+/**
+ * A hard link gives the file a second name the run lock cannot tell apart from the first (only
+ * the kernel knows the names of an inode), and SQLite keeps its write-ahead log beside the name a
+ * ledger is opened by: two names could let two runs in at once and corrupt the file.
+ */
+function refuseSecondNames(fullPath: string): void {
+  let links: number;
+  try {
+    links = statSync(fullPath).nlink;
+  } catch {
+    return; // Not there yet: opening creates it, with one name.
+  }
+  if (links <= 1) return;
+  throw new LedgerError(
+    fullPath,
+    `The ledger ${fullPath} has ${links} names (hard links). Two names of one ledger could let two runs send the same orders and corrupt the file, so it is not used: keep one name (find ${dirname(fullPath)} -samefile ${fullPath} lists them; search wider if needed) and use a symbolic link where a second name is wanted.`,
+  );
 }
 
 class SqliteLedger implements Ledger {
@@ -43,7 +73,7 @@ class SqliteLedger implements Ledger {
     private readonly logger: Logger,
     private readonly tryLock: () => FileLock | null,
   ) {
-    this.orders = new OrderStore(db, now, 'normal');
+    this.orders = new OrderStore(db, now);
     this.runs = new RunStore(db, now, { pid: process.pid, host: hostname() });
   }
 

@@ -197,6 +197,15 @@ describe('after a POST', () => {
       next: { kind: 'give_up' },
     },
     {
+      case: 'a 2xx that is not the API answer (a proxy page): may be stored, unknown, the run stops',
+      state: sending(),
+      result: failed(new UnusableAnswerError('The API answered 201 Created but the body is not JSON', { method: 'POST', url: URL, status: 201, body: '<html>' })),
+      mark: { to: 'unknown', info: { httpStatus: 201 } },
+      guard: undefined,
+      stop: { kind: 'no_endpoint' },
+      next: { kind: 'done', outcome: { status: 'failed', httpStatus: 201, issues: [{ code: 'failed' }] } },
+    },
+    {
       case: 'a bug (not an API failure): thrown as it is',
       state: sending(),
       result: failed(new TypeError('x is undefined')),

@@ -4,10 +4,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerBusyError, LedgerClaimLostError } from '../../src/ledger/errors.js';
+import { LedgerBusyError, LedgerClaimLostError, LedgerStateError } from '../../src/ledger/errors.js';
+import { fingerprintPayload, hashPayload } from '../../src/ledger/hash.js';
 import type { Ledger, LedgerOptions, LedgerRun } from '../../src/ledger/types.js';
 import { BACKENDS, type LedgerUnderTest } from './backends.js';
-import { buildClock, buildIntent } from './builders.js';
+import { buildClock, buildIntent, buildPayload, collect } from './builders.js';
 
 describe.each(BACKENDS)('the $name ledger', (backend) => {
   let store: LedgerUnderTest;
@@ -91,6 +92,193 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       await run.finish({ summary: {} });
       await expect(run.markAccepted('A-1')).rejects.toThrow();
       expect((await ledger.get('A-1'))!.state).toBe('sending');
+    });
+  });
+
+  describe('transitions', () => {
+    let ledger: Ledger;
+    let run: LedgerRun;
+    beforeEach(async () => {
+      ledger = await open();
+      run = await startImport(ledger);
+    });
+
+    it('records a new order as pending with its payload, hash and source', async () => {
+      const result = await run.recordIntent(buildIntent('A-1'));
+      expect(result).toMatchObject({ action: 'send', previous: null, payloadChanged: false });
+      const record = (await ledger.get('A-1'))!;
+      expect(record).toMatchObject({
+        customerOrderId: 'A-1',
+        state: 'pending',
+        attempts: 0,
+        runId: run.runId,
+        sourceFile: 'orders.csv',
+        sourceSha256: 'abc',
+        sourceRows: [2, 3],
+        marketplaceOrderId: 'MP-A-1',
+        sourceOfSale: 'OtherMarketplace',
+        recordedAt: '2031-05-06T07:08:09.000Z',
+        firstSubmittedAt: null,
+        submittedAt: null,
+      });
+      expect(record.payload).toEqual(buildIntent('A-1').payload);
+      expect(record.payloadHash).toBe(hashPayload(record.payload));
+      expect(result.record).toEqual(record);
+    });
+
+    it('records a whole batch in one call, deciding each order', async () => {
+      await run.recordIntent(buildIntent('B-2'));
+      await run.markSending('B-2');
+      await run.markAccepted('B-2');
+      await run.finish({ summary: {} });
+      const rerun = await startImport(ledger);
+      const results = await rerun.recordIntents([buildIntent('B-1'), buildIntent('B-2'), buildIntent('B-3'), buildIntent('B-1')]);
+      expect(results.map((r) => r.action)).toEqual(['send', 'already_submitted', 'send', 'duplicate_in_run']);
+      expect(await ledger.countByState()).toEqual({ pending: 2, sending: 0, unknown: 0, accepted: 1, rejected: 0, failed: 0 });
+    });
+
+    it("records a fingerprint made ahead, but only one made of the intent's own payload object", async () => {
+      const own = buildIntent('F-own');
+      // Made ahead, it is recorded as it is (a hash the ledger would not make itself shows it was used).
+      const fingerprint = { payload: own.payload, json: JSON.stringify(own.payload), hash: 'f'.repeat(64) };
+      await run.prepareSends([{ ...own, fingerprint }]);
+      expect(await ledger.get('F-own')).toMatchObject({ payloadHash: 'f'.repeat(64), payload: own.payload });
+      // A fingerprint of another payload (a caller's slip) is not taken on trust: the ledger makes its own.
+      const other = buildIntent('F-other', 99);
+      const stranger = fingerprintPayload(buildPayload('F-other', 10));
+      await run.prepareSends([{ ...other, fingerprint: stranger }]);
+      expect(await ledger.get('F-other')).toMatchObject({ payloadHash: hashPayload(other.payload), payload: other.payload });
+    });
+
+    it('releases an order it marked but never POSTed back to pending, without the attempt; an answered one keeps its answer', async () => {
+      await run.prepareSends([buildIntent('C-1'), buildIntent('C-2')]);
+      await run.releaseUnsent(['C-1']);
+      expect(await ledger.get('C-1')).toMatchObject({ state: 'pending', attempts: 0, firstSubmittedAt: null });
+      expect(await ledger.get('C-2')).toMatchObject({ state: 'sending', attempts: 1 });
+      await run.markAccepted('C-2', { httpStatus: 201 });
+      await run.releaseUnsent(['C-2']);
+      expect((await ledger.get('C-2'))!.state).toBe('accepted');
+    });
+
+    it('records many accepted answers in one call, each with its own details', async () => {
+      await run.prepareSends([buildIntent('D-1'), buildIntent('D-2')]);
+      await run.markAcceptedMany([
+        { customerOrderId: 'D-1', info: { httpStatus: 201, requestId: 'r-1', submittedAt: '2031-05-06T07:00:00.000Z' } },
+        { customerOrderId: 'D-2', info: { httpStatus: 201, requestId: 'r-2' } },
+      ]);
+      expect(await ledger.get('D-1')).toMatchObject({ state: 'accepted', requestId: 'r-1', submittedAt: '2031-05-06T07:00:00.000Z' });
+      expect(await ledger.get('D-2')).toMatchObject({ state: 'accepted', requestId: 'r-2', submittedAt: '2031-05-06T07:08:09.000Z' });
+    });
+
+    it('counts each POST attempt and keeps the time of the first', async () => {
+      await run.recordIntent(buildIntent('A-1'));
+      await run.markSending('A-1');
+      clock.advance(60_000);
+      await run.markUnknown('A-1', { message: 'timeout' });
+      await run.markSending('A-1');
+      expect(await ledger.get('A-1')).toMatchObject({ state: 'sending', attempts: 2, firstSubmittedAt: '2031-05-06T07:08:09.000Z', updatedAt: '2031-05-06T07:09:09.000Z' });
+    });
+
+    it('keeps an accepted order accepted: accepting again changes nothing, rejecting, failing or sending it is refused', async () => {
+      await run.recordIntent(buildIntent('A-1'));
+      await run.markSending('A-1');
+      clock.advance(1_500);
+      await run.markAccepted('A-1', { httpStatus: 201, requestId: 'first' });
+      clock.advance(1_000);
+      await run.markAccepted('A-1', { httpStatus: 200, requestId: 'second' });
+      expect(await ledger.get('A-1')).toMatchObject({ state: 'accepted', httpStatus: 201, requestId: 'first', submittedAt: '2031-05-06T07:08:10.500Z' });
+      await expect(run.markRejected('A-1', { httpStatus: 409 })).rejects.toThrow(LedgerStateError);
+      await expect(run.markUnknown('A-1')).rejects.toThrow(/it is accepted/);
+      await expect(run.markFailed('A-1')).rejects.toThrow(LedgerStateError);
+      await expect(run.markSending('A-1')).rejects.toThrow(LedgerStateError);
+    });
+
+    it('records rejected, unknown and failed answers with their status and message', async () => {
+      await run.prepareSends([buildIntent('R'), buildIntent('U'), buildIntent('F')]);
+      await run.markRejected('R', { httpStatus: 409, requestId: 'q1', message: "Order 'R' already exists." });
+      await run.markUnknown('U', { message: 'connection reset' });
+      await run.markFailed('F', { httpStatus: 503, message: 'Service Unavailable' });
+      expect(await ledger.get('R')).toMatchObject({ state: 'rejected', httpStatus: 409, requestId: 'q1', message: "Order 'R' already exists." });
+      expect(await ledger.get('U')).toMatchObject({ state: 'unknown', httpStatus: null, message: 'connection reset' });
+      expect(await ledger.get('F')).toMatchObject({ state: 'failed', httpStatus: 503 });
+    });
+
+    it('refuses to send a rejected order until a new intent is recorded, and a payload of another order', async () => {
+      await run.prepareSends([buildIntent('A-1')]);
+      await run.markRejected('A-1', { httpStatus: 400 });
+      await expect(run.markSending('A-1')).rejects.toThrow(/cannot mark as sending order 'A-1': it is rejected/);
+      await run.prepareSends([buildIntent('A-2')]);
+      await run.markUnknown('A-2');
+      await expect(run.markSending('A-2', buildIntent('OTHER'))).rejects.toThrow(/payload of 'OTHER'/);
+    });
+
+    it('refuses transitions of an order it has no record of', async () => {
+      await expect(run.markSending('nope')).rejects.toThrow(/no record of order 'nope'/);
+      await expect(run.markAccepted('nope')).rejects.toThrow(LedgerStateError);
+      await expect(run.markRejected('nope', {})).rejects.toThrow(LedgerStateError);
+      expect(await ledger.get('nope')).toBeNull();
+    });
+  });
+
+  describe('reading records', () => {
+    let ledger: Ledger;
+    let run: LedgerRun;
+    beforeEach(async () => {
+      ledger = await open();
+      run = await startImport(ledger);
+    });
+
+    it('reads more than 999 records and their states at once, ignoring unknown and repeated ids', async () => {
+      const ids = Array.from({ length: 2_345 }, (_, i) => `M-${i}`);
+      await run.recordIntents(ids.map((id) => buildIntent(id)));
+      await run.markSending('M-7');
+      await run.markUnknown('M-7');
+      const found = await ledger.getMany([...ids, 'missing-1', ids[0]!, 'missing-2']);
+      expect(found.size).toBe(2_345);
+      expect(found.get('M-2344')?.customerOrderId).toBe('M-2344');
+      expect(found.has('missing-1')).toBe(false);
+      expect((await ledger.getMany([])).size).toBe(0);
+      const states = await ledger.statesOf([...ids, 'NOT-THERE', 'M-7']);
+      expect(states.size).toBe(2_345);
+      expect(states.get('M-7')).toBe('unknown');
+      expect(states.get('M-0')).toBe('pending');
+      expect(states.has('NOT-THERE')).toBe(false);
+    });
+
+    it('lists accepted orders submitted since an instant, oldest first, in pages, with their count and earliest submittedAt', async () => {
+      // 7 orders sharing one submittedAt, 3 older ones, one not accepted.
+      const ids = Array.from({ length: 11 }, (_, i) => `P-${String(i).padStart(2, '0')}`);
+      await run.prepareSends(ids.map((id) => buildIntent(id)));
+      for (const [i, id] of ids.entries()) {
+        if (i !== 10) await run.markAccepted(id, { submittedAt: new Date(Date.UTC(2031, 0, i < 7 ? 20 : 10 + i)) });
+      }
+      const since = '2031-01-01T00:00:00Z';
+      const all = await ledger.listSubmittedSince(since);
+      expect(all.map((r) => r.customerOrderId)).toEqual(['P-07', 'P-08', 'P-09', 'P-00', 'P-01', 'P-02', 'P-03', 'P-04', 'P-05', 'P-06']);
+      const pages = await collect(ledger.pagesSubmittedSince(since, 3));
+      expect(pages.map((p) => p.length)).toEqual([3, 3, 3, 1]);
+      expect(pages.flat()).toEqual(all.map((r) => ({ customerOrderId: r.customerOrderId, payload: r.payload, submittedAt: r.submittedAt })));
+      expect(await ledger.summarizeSubmittedSince(since)).toEqual({ count: 10, earliestSubmittedAt: '2031-01-17T00:00:00.000Z' });
+      expect(await ledger.summarizeSubmittedSince(since, 4)).toEqual({ count: 4, earliestSubmittedAt: '2031-01-17T00:00:00.000Z' });
+      expect(await ledger.summarizeSubmittedSince('2031-01-20T00:00:00Z', 100)).toEqual({ count: 7, earliestSubmittedAt: '2031-01-20T00:00:00.000Z' });
+      expect(await ledger.summarizeSubmittedSince('2031-02-01T00:00:00Z')).toEqual({ count: 0, earliestSubmittedAt: null });
+      expect(await collect(ledger.pagesSubmittedSince('2031-02-01T00:00:00Z'))).toEqual([]);
+      expect(await ledger.earliestOrderDateSince(since)).toBe('2024-01-02T00:00:00.000Z');
+      expect(await ledger.earliestOrderDateSince('2031-02-01T00:00:00Z')).toBeNull();
+    });
+
+    it('iterates every record in pages while other writes go on', async () => {
+      const ids = Array.from({ length: 25 }, (_, i) => `I-${String(i).padStart(2, '0')}`);
+      await run.recordIntents(ids.map((id) => buildIntent(id)));
+      await run.markSending('I-03');
+      await run.markUnknown('I-03');
+      const seen: string[] = [];
+      for await (const record of ledger.iterateRecords({ pageSize: 7 })) {
+        seen.push(record.customerOrderId);
+        await ledger.setWatermark('reconcile', '2031-01-01T00:00:00Z');
+      }
+      expect(seen).toEqual(ids);
+      expect((await collect(ledger.iterateRecords({ states: ['unknown', 'sending'] }))).map((r) => r.customerOrderId)).toEqual(['I-03']);
     });
   });
 

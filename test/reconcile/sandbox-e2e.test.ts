@@ -11,7 +11,7 @@ import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload, PackageRecord } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { SyncLedger as Ledger } from '../../src/ledger/sync-types.js';
+import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { reconcile } from '../../src/commands/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
@@ -56,22 +56,22 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
   sandbox = await startSandbox({ startTime: START, freezeClock: true, seed: 7, rates: { split: 0.5, replace: 0.3, cancel: 0.15 } });
   client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
-  ledger = openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  ledger = await openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
+  const seeding = await ledger.startRun({ command: 'import', files: [] });
   for (let n = 0; n < ORDERS; n++) {
     const p = payload(n, sandbox.now().toISOString());
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(p.orderDetails.customerOrderId);
+    await seeding.recordIntent({ payload: p });
+    await seeding.markSending(p.orderDetails.customerOrderId);
     const created = await client.createOrder(p);
     expect(created.status).toBe(201);
-    ledger.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    await seeding.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
     sandbox.advanceClock(0.05);
   }
-  ledger.finishRun(runId, { summary: {} });
+  await seeding.finish({ summary: {} });
 });
 
 afterAll(async () => {
-  ledger?.close();
+  await ledger?.close();
   await client?.close();
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -136,11 +136,11 @@ describe('reconcile against the sandbox', () => {
   });
 
   it('reports an order the API does not know as not_found', async () => {
-    const runId = ledger.startRun({ command: 'import', files: [] });
+    const seeding = await ledger.startRun({ command: 'import', files: [] });
     const ghost = payload(999, sandbox.now().toISOString());
-    ledger.recordIntent({ payload: ghost }, runId);
-    ledger.markSending(ghost.orderDetails.customerOrderId);
-    ledger.markAccepted(ghost.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    await seeding.recordIntent({ payload: ghost });
+    await seeding.markSending(ghost.orderDetails.customerOrderId);
+    await seeding.markAccepted(ghost.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
     const out = await run('ghost');
     const order = out.orders.find((o) => o.customerOrderId === ghost.orderDetails.customerOrderId)!;
     expect([order.status, order.exceptions.map((e) => e.type)]).toEqual(['not_found', ['missing_order']]);
