@@ -35,6 +35,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       sheet: options.sheet,
       context: checkContextOf(options),
       dryRun: options.dryRun,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,
       logger,
       progress: byteProgressOf(options),

@@ -41,6 +41,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       host: flags.host ?? '127.0.0.1',
       context: checkContextOf(options),
       lateAfterDays: options.lateAfterDays,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
       logger: loggerFor(options),
       ...(options.isNowPinned ? { now: options.now } : {}),

@@ -4,9 +4,10 @@
  */
 import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
+import { localFolderOf } from '../ledger/location.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
@@ -74,9 +75,9 @@ export async function connect(options: {
   return { client, baseUrl, isSandbox: false, close: () => client.close() };
 }
 
-/** The embedded sandbox keeps its world beside the (sandbox) ledger. */
+/** The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder, or this host's .order-batch for a PostgreSQL one. */
 export function sandboxStatePathFor(ledgerPath: string): string {
-  return join(dirname(ledgerPath), 'sandbox-state.json');
+  return join(localFolderOf(ledgerPath), 'sandbox-state.json');
 }
 
 const ENDPOINT_KEY = 'endpoint';

@@ -20,7 +20,7 @@ import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason }
 import { apiUnusableOf } from '../api/unusable.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger, LedgerRun, OrderRecord, RunLock } from '../ledger/types.js';
+import type { Ledger, LedgerRun, OrderRecord, RunLock, SendGate } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
@@ -48,6 +48,10 @@ export interface ImportOptions {
   maxAttempts: number;
   dryRun: boolean;
   ledgerPath: string;
+  /** POSTs in flight across every run on the ledger (PostgreSQL: every host); undefined: `concurrency` alone. */
+  teamConcurrency?: number;
+  /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
+  claimLeaseMs?: number;
   archiveDir?: string;
   logger: Logger;
   progress?: Progress;
@@ -119,8 +123,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   lap('checkMs');
-  const ledger = await openLedger(options.ledgerPath, { logger });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let lock: RunLock | undefined;
+  let gate: SendGate | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
@@ -161,12 +166,18 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
       logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
     }
-    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
+    // Runs at once on a shared ledger: an order another run sent since `known` was read is in the
+    // API now, and in the ledger too (recorded before its POST): read again, it is ours, not someone
+    // else's; sending then finds it held by that run or already accepted.
+    const sentMeanwhile = facts ? [...facts.existingOrderIds].filter((id) => !known.has(id)) : [];
+    if (sentMeanwhile.length > 0) for (const [id, record] of await ledger.getMany(sentMeanwhile)) known.set(id, record);
+    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge: sentMeanwhile.length > 0 ? ledgerJudge(known) : judge });
 
     lap('onlineMs');
     if (jobs.length > 0) {
       timings.sent = jobs.length;
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
+      if (options.teamConcurrency !== undefined && !options.dryRun) gate = await ledger.openSendGate(options.teamConcurrency);
+      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run, ...(gate ? { gate } : {}) });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
@@ -184,6 +195,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
+    await gate?.close();
     await lock?.release();
     await ledger.close();
   }
@@ -341,7 +353,7 @@ function judgeOnline(
  */
 async function sendJobs(
   jobs: readonly Job[],
-  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun },
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun; gate?: SendGate },
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
@@ -349,6 +361,7 @@ async function sendJobs(
     client: options.client,
     ledger: options.ledger,
     run: options.run,
+    ...(options.gate ? { gate: options.gate } : {}),
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     logger: options.logger,

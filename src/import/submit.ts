@@ -15,7 +15,7 @@ import { DEFAULT_BACKOFF } from '../api/retry.js';
 import { failingWholesale } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
 import { hashPayload } from '../ledger/hash.js';
-import type { Ledger, LedgerRun } from '../ledger/types.js';
+import type { Ledger, LedgerRun, SendGate } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { createAcceptedBatch } from './accepted-batch.js';
 import { createJobOutcomes } from './job-outcomes.js';
@@ -44,6 +44,8 @@ export interface SubmitOptions {
   guard?: FailureGuard;
   backoff?: { baseMs: number; maxMs: number };
   onOutcome?: (job: SubmissionJob, outcome: SubmitOutcome) => void;
+  /** The team's places for POSTs in flight across every run on the ledger (--team-concurrency); none: no cap but `concurrency`. */
+  gate?: SendGate;
   /**
    * Aborted: send nothing more. Orders in flight get their answer (or their lookup) and are
    * recorded; orders waiting, or pausing between attempts, are reported not sent.
@@ -180,17 +182,33 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         if (step.next.kind === 'give_up') break;
       }
 
-      // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
-      // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
-      if (!ahead.takeMark(index)) await run.markSending(id, ahead.intentOf(index));
-      state = { ...state, posts: state.posts + 1 };
+      // A place among the team's POSTs in flight, held from the commit before the POST to its answer.
+      // Taken before that commit: a run interrupted while it waits has marked nothing it did not send.
+      let leave: (() => Promise<void>) | undefined;
+      if (options.gate) {
+        try {
+          leave = await options.gate.enter(signal);
+        } catch (error) {
+          if (!signal?.aborted) throw error;
+          checkInterrupted();
+          break;
+        }
+      }
       let result: PostResult;
       try {
-        // The very text the ledger recorded.
-        const created = await client.createOrder(job.payload, { json: ahead.jsonOf(index) });
-        result = { ok: true, httpStatus: created.status, requestId: created.requestId, submittedAt: new Date(now()).toISOString() };
-      } catch (error) {
-        result = { ok: false, error };
+        // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
+        // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
+        if (!ahead.takeMark(index)) await run.markSending(id, ahead.intentOf(index));
+        state = { ...state, posts: state.posts + 1 };
+        try {
+          // The very text the ledger recorded.
+          const created = await client.createOrder(job.payload, { json: ahead.jsonOf(index) });
+          result = { ok: true, httpStatus: created.status, requestId: created.requestId, submittedAt: new Date(now()).toISOString() };
+        } catch (error) {
+          result = { ok: false, error };
+        }
+      } finally {
+        await leave?.();
       }
       const error = result.ok ? undefined : result.error;
       let step = decideAfterPost(state, result, { job, attempt, maxAttempts, backoff, random });

@@ -3,6 +3,7 @@
  * (PRODUCT.md section 8): a file path means SQLite, a `postgres://` or `postgresql://` URL means a
  * PostgreSQL database. Pure, so options.ts checks a location before anything is opened.
  */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
@@ -35,3 +36,14 @@ export function parseLedgerLocation(text: string): LedgerLocation {
 export function redactLedgerLocation(text: string): string {
   return redactUrl(text);
 }
+
+/**
+ * The folder for what a host keeps beside its ledger (the embedded sandbox's world, the web app's
+ * uploads): a file's own folder; for a PostgreSQL ledger, shared by hosts, `.order-batch` here.
+ */
+export function localFolderOf(location: string): string {
+  const where = parseLedgerLocation(location);
+  return where.backend === 'sqlite' ? dirname(where.path) : LOCAL_FOLDER;
+}
+
+const LOCAL_FOLDER = '.order-batch';

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/open-ledger.js';
 import { asSuperuser, createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { CLI, ROOT, cleanEnv, runCli, tempDir } from './run-cli.js';
@@ -38,6 +39,8 @@ describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their 
   let sandbox: SandboxProcess;
   beforeAll(async () => {
     db = await createDatabase();
+    // The team's ledger, made once (the first run would make it too; the progress reads below need its tables).
+    await (await openLedger(db.url)).close();
     sandbox = await startSandboxProcess(['--seed', '18']);
   });
   afterAll(async () => {
@@ -74,7 +77,7 @@ describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their 
     await sandbox.setFaults({ latencyMs: 5, lostReplyRate: 0.1, resetRate: 0.05 });
     const importArgs = (name: string) => [
       'import', sheet, '--ledger', db.url, '--out', join(dir, `result-${name}.xlsx`), '--json',
-      '--concurrency', '8', '--team-concurrency', String(TEAM_CONCURRENCY), '--max-attempts', '12', '--claim-lease', '2',
+      '--concurrency', '8', '--team-concurrency', String(TEAM_CONCURRENCY), '--max-attempts', '12', '--claim-lease', '10',
     ];
     const others = [startImport(importArgs('b'), sandbox.env), startImport(importArgs('c'), sandbox.env)];
     let restarted = startImport(importArgs('a'), sandbox.env);

@@ -37,6 +37,14 @@ export async function openPostgresSendGate(config: pg.ClientConfig, limit: numbe
   }
   let closed = false;
   const held = new Set<number>();
+  // One query at a time on the gate's connection, in the order asked (node-postgres queues them
+  // itself, but that is deprecated).
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
   let wake: (() => void) | undefined;
   const wakeWaiters = () => {
     wake?.();
@@ -44,11 +52,14 @@ export async function openPostgresSendGate(config: pg.ClientConfig, limit: numbe
   };
 
   async function take(): Promise<number | null> {
-    if (held.size >= limit) return null;
-    const { rows } = await client.query<{ place: number }>(TAKE, [limit, Math.floor(Math.random() * limit), [...held]]);
-    const place = rows[0]?.place ?? null;
-    if (place !== null) held.add(place);
-    return place;
+    // The places held are read, and the one taken added, inside the turn of the connection.
+    return serial(async () => {
+      if (held.size >= limit) return null;
+      const { rows } = await client.query<{ place: number }>(TAKE, [limit, Math.floor(Math.random() * limit), [...held]]);
+      const place = rows[0]?.place ?? null;
+      if (place !== null) held.add(place);
+      return place;
+    });
   }
 
   return {
@@ -69,7 +80,7 @@ export async function openPostgresSendGate(config: pg.ClientConfig, limit: numbe
             if (!isHeld) return;
             isHeld = false;
             try {
-              if (!closed) await client.query(GIVE, [place]);
+              if (!closed) await serial(() => client.query(GIVE, [place]));
             } catch (error) {
               throw onError(error);
             } finally {
