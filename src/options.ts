@@ -9,6 +9,7 @@ import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { parseLedgerLocation } from './ledger/location.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -74,7 +75,7 @@ export interface ResolvedOptions {
   maxAttempts: number;
   dryRun: boolean;
   useSandbox: boolean;
-  /** The ledger file; by default one for the real API and a separate one for the sandbox (see ledgerPathFor). */
+  /** The ledger: a file path (SQLite) or a postgres:// URL; by default a file for the real API and another for the sandbox. */
   ledgerPath: string;
   /** POSTs in flight across every run on the ledger (PostgreSQL: all hosts); undefined: no cap but --concurrency. */
   teamConcurrency?: number;
@@ -169,6 +170,15 @@ export function checkTimezone(zone: string, from = '--timezone'): string {
   return zone;
 }
 
+/** A ledger location (PRODUCT.md section 8): a file path, or a postgres:// or postgresql:// URL. */
+function checkLedgerLocation(location: string, from: string): void {
+  try {
+    parseLedgerLocation(location);
+  } catch (error) {
+    throw new UsageError(`${from}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 function pick<T>(...values: (T | undefined)[]): T | undefined {
   for (const v of values) if (v !== undefined && v !== '') return v;
   return undefined;
@@ -200,6 +210,8 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     const from = sourceOf([env.FULFILLMENT_BASE_URL, 'FULFILLMENT_BASE_URL'], [config.baseUrl, inConfig('baseUrl')]);
     throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
   }
+  const ledger = pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger);
+  if (ledger !== undefined) checkLedgerLocation(ledger, sourceOf([flags.ledger, '--ledger'], [env.ORDER_BATCH_LEDGER, 'ORDER_BATCH_LEDGER'], [config.ledger, inConfig('ledger')]));
   return {
     out: flags.out,
     json: flags.json ?? false,

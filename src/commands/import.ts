@@ -20,7 +20,7 @@ import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason }
 import { apiUnusableOf } from '../api/unusable.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger, LedgerRun, OrderRecord, RunLock, SendGate } from '../ledger/types.js';
+import type { Ledger, LedgerRun, OrderRecord, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
@@ -48,8 +48,6 @@ export interface ImportOptions {
   maxAttempts: number;
   dryRun: boolean;
   ledgerPath: string;
-  /** POSTs in flight across every run on the ledger (PostgreSQL: every host); undefined: `concurrency` alone. */
-  teamConcurrency?: number;
   /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
   claimLeaseMs?: number;
   archiveDir?: string;
@@ -64,6 +62,8 @@ export interface ImportOptions {
   onOrderDone?: (done: number, total: number, status: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
+  /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
+  teamConcurrency?: number;
 }
 
 export interface ImportResult {
@@ -125,7 +125,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   lap('checkMs');
   const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let lock: RunLock | undefined;
-  let gate: SendGate | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
@@ -176,8 +175,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     lap('onlineMs');
     if (jobs.length > 0) {
       timings.sent = jobs.length;
-      if (options.teamConcurrency !== undefined && !options.dryRun) gate = await ledger.openSendGate(options.teamConcurrency);
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run, ...(gate ? { gate } : {}) });
+      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
@@ -195,7 +193,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    await gate?.close();
     await lock?.release();
     await ledger.close();
   }
@@ -353,15 +350,16 @@ function judgeOnline(
  */
 async function sendJobs(
   jobs: readonly Job[],
-  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun; gate?: SendGate },
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun },
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
+  const gate = options.teamConcurrency === undefined ? undefined : await options.ledger.openSendGate(options.teamConcurrency);
   const result = await submitOrders(jobs, {
+    ...(gate ? { gate } : {}),
     client: options.client,
     ledger: options.ledger,
     run: options.run,
-    ...(options.gate ? { gate: options.gate } : {}),
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     logger: options.logger,
@@ -372,7 +370,7 @@ async function sendJobs(
       options.orderProgress?.tick(outcome.status);
       options.onOrderDone?.(done, jobs.length, outcome.status);
     },
-  });
+  }).finally(() => gate?.close());
   options.orderProgress?.stop();
   jobs.forEach((job, i) => {
     const outcome: SubmitOutcome = result.outcomes[i]!;

@@ -110,21 +110,8 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
   if (isUnusableAnswer(err)) {
     // A 2xx, but not the API's answer (a proxy's page, a body cut short): whatever answered may have
     // passed the order on, so it stays unknown, to be looked up before it is ever sent again.
-    const stop = apiUnusableOf(err)!;
-    return {
-      state: { ...state, sawUnknown: true },
-      mark: { to: 'unknown', info: { httpStatus: err.status, message: err.message } },
-      stop,
-      next: {
-        kind: 'done',
-        outcome: {
-          status: 'failed',
-          posts: state.posts,
-          httpStatus: err.status,
-          issues: [orderIssue(job, `Not accepted: ${stop.message}. Run the import again once the address is right: it checks whether the order arrived before sending it again.`)],
-        },
-      },
-    };
+    const mark: LedgerMark = { to: 'unknown', info: { httpStatus: err.status, message: err.message } };
+    return unusableApi({ ...state, sawUnknown: true }, err, job, mark, 'Run the import again once the address is right: it checks whether the order arrived before sending it again.');
   }
   if (err instanceof HttpError && isMissingEndpoint(err)) {
     // No order endpoint there: this POST stored nothing, so the record is left for the next run to
@@ -132,22 +119,8 @@ export function decideAfterPost(state: SendState, result: PostResult, context: S
     // or of one before (the order needed a lookup), may have stored it: then it stays unknown, to be
     // looked up first. A lookup that found nothing proves little when the order paths answer 404.
     const mayBeStored = state.sawUnknown || state.decided === 'lookup';
-    const stop = apiUnusableOf(err)!;
-    return {
-      state,
-      mark: mayBeStored ? { to: 'unknown', info: { httpStatus: err.status, message: err.message } } : { to: 'rejected', info: answerOf(err) },
-      stop,
-      next: {
-        kind: 'done',
-        outcome: {
-          status: 'failed',
-          posts: state.posts,
-          httpStatus: err.status,
-          ...(err.requestId ? { requestId: err.requestId } : {}),
-          issues: [orderIssue(job, `Not accepted: ${stop.message}. The order was not stored: run the import again once the address is right.`)],
-        },
-      },
-    };
+    const mark: LedgerMark = mayBeStored ? { to: 'unknown', info: { httpStatus: err.status, message: err.message } } : { to: 'rejected', info: answerOf(err) };
+    return unusableApi(state, err, job, mark, 'The order was not stored: run the import again once the address is right.');
   }
   if (err instanceof HttpError && !isRetryable(err)) {
     // Ours: an earlier POST of this very order may have been stored although its answer never came back.
@@ -229,6 +202,19 @@ export function finishSending(state: SendState, job: SubmissionJob, runStopped: 
         issues: [orderIssue(job, `Not accepted after ${state.posts} attempt${state.posts === 1 ? '' : 's'}: ${state.lastProblem}. Run the import again: it checks whether the order arrived before sending it again.`)],
       };
   return mark ? { mark, outcome } : { outcome };
+}
+
+/** The API as configured cannot be used (apiUnusableOf): the order fails with `advice`, the ledger keeps `mark`, the run stops. */
+function unusableApi(state: SendState, err: HttpError, job: SubmissionJob, mark: LedgerMark, advice: string): SendStep {
+  const stop = apiUnusableOf(err)!;
+  const outcome: SubmitOutcome = {
+    status: 'failed',
+    posts: state.posts,
+    httpStatus: err.status,
+    ...(err.requestId ? { requestId: err.requestId } : {}),
+    issues: [orderIssue(job, `Not accepted: ${stop.message}. ${advice}`)],
+  };
+  return { state, mark, stop, next: { kind: 'done', outcome } };
 }
 
 /** The API refused the order: recorded as rejected, with issues on the cells the refusal names. */

@@ -44,7 +44,7 @@ export interface SubmitOptions {
   guard?: FailureGuard;
   backoff?: { baseMs: number; maxMs: number };
   onOutcome?: (job: SubmissionJob, outcome: SubmitOutcome) => void;
-  /** The team's places for POSTs in flight across every run on the ledger (--team-concurrency); none: no cap but `concurrency`. */
+  /** Bounds the POSTs in flight across every run on the ledger (--team-concurrency); none: only `concurrency`. */
   gate?: SendGate;
   /**
    * Aborted: send nothing more. Orders in flight get their answer (or their lookup) and are
@@ -122,6 +122,22 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     return { ...next.outcome, submittedAt: stored?.submittedAt ?? undefined, httpStatus: stored?.httpStatus ?? undefined };
   }
 
+  /**
+   * A place among the POSTs in flight across every run on the ledger (options.gate), taken before
+   * the order is marked sending; undefined without a gate, null when the run was interrupted while
+   * it waited.
+   */
+  async function enterGate(): Promise<(() => Promise<void>) | undefined | null> {
+    if (!options.gate) return undefined;
+    try {
+      return await options.gate.enter(signal);
+    } catch (error) {
+      if (!signal?.aborted) throw error;
+      checkInterrupted();
+      return null;
+    }
+  }
+
   async function lookup(id: string): Promise<LookupResult> {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       try {
@@ -182,18 +198,8 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
         if (step.next.kind === 'give_up') break;
       }
 
-      // A place among the team's POSTs in flight, held from the commit before the POST to its answer.
-      // Taken before that commit: a run interrupted while it waits has marked nothing it did not send.
-      let leave: (() => Promise<void>) | undefined;
-      if (options.gate) {
-        try {
-          leave = await options.gate.enter(signal);
-        } catch (error) {
-          if (!signal?.aborted) throw error;
-          checkInterrupted();
-          break;
-        }
-      }
+      const leave = await enterGate();
+      if (leave === null) break;
       let result: PostResult;
       try {
         // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:

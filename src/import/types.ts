@@ -67,10 +67,8 @@ export interface FailedOutcome extends Answer {
   contentsDiffer?: never;
 }
 
-/** Never sent: a copy of an order this run sent from another file with other contents. */
-export interface InvalidOutcome {
-  status: 'invalid';
-  issues: Issue[];
+/** Nothing the API said of the order: this run did not send it. */
+interface Unanswered {
   posts: 0;
   httpStatus?: never;
   requestId?: never;
@@ -78,18 +76,19 @@ export interface InvalidOutcome {
   contentsDiffer?: never;
 }
 
+/** Never sent: a copy of an order this run sent from another file with other contents. */
+export interface InvalidOutcome extends Unanswered {
+  status: 'invalid';
+  issues: Issue[];
+}
+
 /**
  * Not sent by this run: another run that is alive holds the order (a shared ledger, PRODUCT.md
  * section 8). Not an error: that run sends it, and says how it ended.
  */
-export interface InProgressElsewhereOutcome {
+export interface InProgressElsewhereOutcome extends Unanswered {
   status: 'in_progress_elsewhere';
   issues: Issue[];
-  posts: 0;
-  httpStatus?: never;
-  requestId?: never;
-  submittedAt?: never;
-  contentsDiffer?: never;
 }
 
 export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | RejectedOutcome | FailedOutcome | InvalidOutcome | InProgressElsewhereOutcome;

@@ -142,6 +142,7 @@ class SqliteLedger implements Ledger {
     try {
       return this.tryLock();
     } catch (error) {
+      if (error instanceof LedgerError) throw error;
       throw new LedgerError(this.location, `Cannot lock the ledger ${this.location}.lock: ${messageOf(error)}`, { cause: error });
     }
   }

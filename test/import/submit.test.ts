@@ -1,9 +1,10 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { UnusableAnswerError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
-import { hashPayload, openLedger, type Ledger, type LedgerRun } from '../../src/ledger/index.js';
+import { hashPayload, openLedger, type IntentResult, type Ledger, type LedgerRun, type OrderIntent } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { buildPayload } from '../ledger/builders.js';
 
@@ -124,6 +125,60 @@ describe('submitOrders and the ledger', () => {
     const second = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildPayload('X-1'))], { ...client, getOrder: proxied.getOrder } as ApiClient, 1);
     expect(second.outcomes[0]).toMatchObject({ status: 'accepted', posts: 0, requestId: 'g-1' });
     expect(posted.size).toBe(0);
+    await ledger.close();
+  });
+
+  it('leaves an order another live run holds to that run: in_progress_elsewhere, a warning naming it, no POST', async () => {
+    const ledger = await openLedger(':memory:');
+    // What a shared ledger answers while another host's run holds H-1 (SQLite's run lock never lets that happen).
+    const holder = await ledger.startRun({ command: 'import', files: ['cron.csv'] });
+    await holder.prepareSends([{ payload: buildPayload('H-1') }]);
+    const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
+    const isHeld = (intent: OrderIntent) => intent.payload.orderDetails.customerOrderId === 'H-1';
+    const sharing = new Proxy(run, {
+      get(target, key, receiver) {
+        if (key !== 'prepareSends') return Reflect.get(target, key, receiver);
+        return async (intents: readonly OrderIntent[]): Promise<IntentResult[]> => {
+          const free = await target.prepareSends(intents.filter((i) => !isHeld(i)));
+          const held = (await ledger.get('H-1'))!;
+          return intents.map((i) => (isHeld(i) ? { action: 'in_progress_elsewhere', record: held, previous: held, payloadChanged: false } : free.shift()!));
+        };
+      },
+    });
+    const { client, posted } = recordingApi();
+    const result = await submit(ledger, sharing, [jobOf(buildPayload('F-1')), jobOf(buildPayload('H-1')), jobOf(buildPayload('F-2'))], client, 2);
+    expect(result.outcomes.map((o) => o.status)).toEqual(['accepted', 'in_progress_elsewhere', 'accepted']);
+    const held = result.outcomes[1]!;
+    expect(held.posts).toBe(0);
+    expect(held.issues).toMatchObject([{ code: 'in_progress_elsewhere', severity: 'warning', column: 'customerOrderId', row: 2 }]);
+    expect(held.issues[0]!.message).toContain(`another run is sending this order (import, process ${process.pid} on ${hostname()}, started at `);
+    expect([...posted.keys()].sort()).toEqual(['F-1', 'F-2']);
+    expect(await ledger.get('H-1')).toMatchObject({ state: 'sending', runId: holder.runId });
+    await ledger.close();
+  });
+
+  it('keeps the POSTs in flight within the send gate, whatever its own concurrency', async () => {
+    const ledger = await openLedger(':memory:');
+    let inFlight = 0;
+    let most = 0;
+    const client = {
+      async createOrder(payload: CreateOrderPayload) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        return { status: 201, requestId: `req-${payload.orderDetails.customerOrderId}` };
+      },
+      async getOrder() {
+        return null;
+      },
+    } as unknown as ApiClient;
+    const gate = await ledger.openSendGate(2);
+    const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
+    const jobs = Array.from({ length: 40 }, (_, i) => jobOf(buildPayload(`G-${i}`)));
+    const result = await submitOrders(jobs, { client, ledger, run, gate, concurrency: 8, maxAttempts: 2, logger: silentLogger });
+    expect(result.outcomes.every((o) => o.status === 'accepted')).toBe(true);
+    expect(most).toBe(2);
+    await gate.close();
     await ledger.close();
   });
 });

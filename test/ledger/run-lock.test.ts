@@ -1,6 +1,7 @@
+import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerBusyError, openLedger, type Ledger } from '../../src/ledger/index.js';
+import { LedgerBusyError, LedgerError, openLedger, type Ledger } from '../../src/ledger/index.js';
 import { makeTempDir } from './builders.js';
 import { spawnLedgerChild, type LedgerChild } from './spawn-child.js';
 
@@ -86,5 +87,40 @@ describe('run lock', () => {
     await child.kill();
     const lock = await (await open(path)).acquireRunLock();
     expect(lock.holder.pid).toBe(process.pid);
+  });
+});
+
+describe('one run at a time per ledger FILE, whatever name it is opened by', () => {
+  it('keeps out a second run that opens the ledger through a symlink to the file', async () => {
+    const real = join(temp.dir, 'ledger.db');
+    const holder = await open(real);
+    await holder.acquireRunLock({ command: 'import' });
+    symlinkSync(real, join(temp.dir, 'alias.db'));
+    await expect((await open(join(temp.dir, 'alias.db'))).acquireRunLock({ command: 'import' })).rejects.toThrow(LedgerBusyError);
+  });
+
+  it('keeps out a second run that opens the ledger through a symlinked folder', async () => {
+    mkdirSync(join(temp.dir, 'data'));
+    symlinkSync(join(temp.dir, 'data'), join(temp.dir, 'shortcut'));
+    await (await open(join(temp.dir, 'shortcut', 'ledger.db'))).acquireRunLock({ command: 'import' });
+    await expect((await open(join(temp.dir, 'data', 'ledger.db'))).acquireRunLock({ command: 'import' })).rejects.toThrow(LedgerBusyError);
+  });
+
+  it('refuses a ledger file that has a second name (a hard link), which could otherwise start a second run', async () => {
+    const real = join(temp.dir, 'ledger.db');
+    const holder = await open(real);
+    await holder.acquireRunLock({ command: 'import' });
+    const openedBefore = await open(real);
+    linkSync(real, join(temp.dir, 'copy.db'));
+    await expect(openedBefore.acquireRunLock({ command: 'import' })).rejects.toThrow(/^The ledger \S+ has 2 names \(hard links\)/);
+    const refusal = await open(join(temp.dir, 'copy.db')).then(
+      (ledger) => ledger.acquireRunLock({ command: 'import' }),
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(LedgerError);
+    expect((refusal as Error).message).toMatch(/2 names \(hard links\)/);
+    expect((refusal as Error).message).toContain(join(temp.dir, 'copy.db'));
+    // The holder is told too, before its next run.
+    await expect(openLedger(real)).rejects.toThrow(/hard links/);
   });
 });
