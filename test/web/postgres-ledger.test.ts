@@ -1,7 +1,7 @@
 /** The web app on a PostgreSQL ledger: a submission is recorded there and History shows it, the ledger named without its password. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { request, type FormData } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
