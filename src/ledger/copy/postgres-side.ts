@@ -6,35 +6,26 @@ import type { LedgerOptions, RunRecord } from '../types.js';
 import { HOLDER_ALIVE } from '../postgres/claims.js';
 import { classifyPostgresError } from '../postgres/errors.js';
 import { openPostgresLedger } from '../postgres/postgres-ledger.js';
-import { toOrderRecord, toRunRecord, type PgOrderRow, type PgRunRow } from '../postgres/rows.js';
+import { toRecord, type OrderRow } from '../order-row.js';
+import { ROW_TYPES } from '../postgres/row-types.js';
+import { toRun, type RunRow } from '../run-store.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
 import type { CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 
-type Row = PgOrderRow & { order_date: Date | null };
 
-function toCopied(row: Row): CopiedOrder {
-  return { ...toOrderRecord(row), payloadJson: row.payload, orderDate: row.order_date?.toISOString() ?? null };
+function toCopied(row: OrderRow): CopiedOrder {
+  return { ...toRecord(row), payloadJson: row.payload, orderDate: row.order_date };
 }
 
-async function connect(url: string, location: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: 'order-batch ledger copy' });
+/** A connection of the copy's own, and its work with PostgreSQL's failures put in words. */
+async function connect(url: string, location: string): Promise<{ client: pg.Client; guard: <T>(work: () => Promise<T>) => Promise<T> }> {
+  const client = new pg.Client({ connectionString: url, application_name: 'order-batch ledger copy', types: ROW_TYPES });
   client.on('error', () => undefined);
   try {
     await client.connect();
-    return client;
   } catch (error) {
     throw classifyPostgresError(error, location, 'open') ?? error;
   }
-}
-
-async function namedValues(client: pg.ClientBase, table: 'settings' | 'watermarks'): Promise<NamedValue[]> {
-  const { rows } = await client.query<{ name: string; value: string; updated_at: Date }>(`SELECT name, value, updated_at FROM ${table} ORDER BY name`);
-  return rows.map((r) => ({ name: r.name, value: r.value, updatedAt: r.updated_at.toISOString() }));
-}
-
-export async function openPostgresSource(url: string): Promise<CopySource> {
-  const location = redactUrl(url);
-  const client = await connect(url, location);
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -42,6 +33,17 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
       throw classifyPostgresError(error, location, 'run') ?? error;
     }
   };
+  return { client, guard };
+}
+
+async function namedValues(client: pg.ClientBase, table: 'settings' | 'watermarks'): Promise<NamedValue[]> {
+  const { rows } = await client.query<{ name: string; value: string; updated_at: string }>(`SELECT name, value, updated_at FROM ${table} ORDER BY name`);
+  return rows.map((r) => ({ name: r.name, value: r.value, updatedAt: r.updated_at }));
+}
+
+export async function openPostgresSource(url: string): Promise<CopySource> {
+  const location = redactUrl(url);
+  const { client, guard } = await connect(url, location);
   await guard(() => client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
   const { rows } = await guard(() => client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [MIGRATIONS_TABLE]));
   const known = new Set(MIGRATIONS.map((m) => m.name));
@@ -55,13 +57,13 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
     async *orders(batchSize) {
       let after = '';
       for (;;) {
-        const page = await guard(() => client.query<Row>('SELECT * FROM orders WHERE customer_order_id > $1 ORDER BY customer_order_id LIMIT $2', [after, batchSize]));
+        const page = await guard(() => client.query<OrderRow>('SELECT * FROM orders WHERE customer_order_id > $1 ORDER BY customer_order_id LIMIT $2', [after, batchSize]));
         if (page.rows.length > 0) yield page.rows.map(toCopied);
         if (page.rows.length < batchSize) return;
         after = page.rows.at(-1)!.customer_order_id;
       }
     },
-    runs: () => guard(async () => (await client.query<PgRunRow>('SELECT * FROM runs ORDER BY seq')).rows.map(toRunRecord)),
+    runs: () => guard(async () => (await client.query<RunRow>('SELECT * FROM runs ORDER BY seq')).rows.map(toRun)),
     settings: () => guard(() => namedValues(client, 'settings')),
     watermarks: () => guard(() => namedValues(client, 'watermarks')),
     close: async () => {
@@ -78,14 +80,7 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
   // Opening as a ledger creates or upgrades its schema (or refuses a database that is something else).
   await (await openPostgresLedger(url, { logger: options.logger })).close();
   const location = redactUrl(url);
-  const client = await connect(url, location);
-  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw classifyPostgresError(error, location, 'run') ?? error;
-    }
-  };
+  const { client, guard } = await connect(url, location);
   await guard(() => client.query('BEGIN'));
   const upsertNamed = async (table: 'settings' | 'watermarks', values: readonly NamedValue[]) => {
     if (values.length === 0) return;
@@ -101,10 +96,10 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
   return {
     location,
     async findOrders(ids) {
-      const { rows } = await guard(() => client.query<Row & { held: boolean }>(`SELECT o.*, ${HOLDER_ALIVE} AS held FROM orders o WHERE o.customer_order_id = ANY($1::text[])`, [ids]));
+      const { rows } = await guard(() => client.query<OrderRow & { held: boolean }>(`SELECT o.*, ${HOLDER_ALIVE} AS held FROM orders o WHERE o.customer_order_id = ANY($1::text[])`, [ids]));
       return new Map<string, TargetOrder>(
         rows.map((row) => {
-          const record = toOrderRecord(row);
+          const record = toRecord(row);
           return [record.customerOrderId, { payloadHash: record.payloadHash, state: record.state, updatedAt: record.updatedAt, isHeldByLiveRun: row.held, record }];
         }),
       );
@@ -144,7 +139,7 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
         ),
       );
     },
-    runs: async () => new Map((await guard(() => client.query<PgRunRow>('SELECT * FROM runs'))).rows.map((row) => [row.run_id, toRunRecord(row)])),
+    runs: async () => new Map((await guard(() => client.query<RunRow>('SELECT * FROM runs'))).rows.map((row) => [row.run_id, toRun(row)])),
     async writeRuns(runs: readonly RunRecord[]) {
       for (const run of runs) {
         // One by one, oldest first: history's order is the order of insertion. Copied runs hold no lease.

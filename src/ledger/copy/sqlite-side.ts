@@ -7,34 +7,9 @@ import { type OrderRow, toRecord } from '../order-row.js';
 import { MIGRATIONS, orderDateColumn, readSchemaVersion } from '../schema.js';
 import { openDatabase } from '../sqlite.js';
 import { openSqliteLedger } from '../sqlite-ledger.js';
-import type { LedgerOptions, RunFile, RunRecord } from '../types.js';
+import { toRun, type RunRow } from '../run-store.js';
+import type { LedgerOptions } from '../types.js';
 import type { CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
-
-interface RunRow {
-  run_id: string;
-  command: string;
-  files: string;
-  started_at: string;
-  finished_at: string | null;
-  summary: string | null;
-  result_files: string;
-  pid: number;
-  host: string;
-}
-
-function toRun(row: RunRow): RunRecord {
-  return {
-    runId: row.run_id,
-    command: row.command,
-    files: JSON.parse(row.files) as RunFile[],
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    summary: row.summary === null ? null : (JSON.parse(row.summary) as unknown),
-    resultFiles: JSON.parse(row.result_files) as string[],
-    pid: row.pid,
-    host: row.host,
-  };
-}
 
 function toCopied(row: OrderRow): CopiedOrder {
   const record = toRecord(row);

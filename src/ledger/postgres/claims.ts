@@ -9,13 +9,14 @@
 import type pg from 'pg';
 import { decideIntent } from '../intent.js';
 import type { IntentResult, OrderIntent, OrderRecord } from '../types.js';
-import { intentColumns, newOrderRecord, toOrderRecord, type IntentColumns, type PgOrderRow } from './rows.js';
+import { intentParams, newRecord, type IntentParams } from '../order-store.js';
+import { toRecord, type OrderRow } from '../order-row.js';
 
 /** Whether the run that last worked on `o` is alive: unfinished, its lease not yet expired. */
 export const HOLDER_ALIVE = `EXISTS (SELECT 1 FROM runs r WHERE r.run_id = o.run_id AND r.finished_at IS NULL AND r.lease_expires_at > clock_timestamp())`;
 
 /** The columns of a batch, as arrays for unnest (one round trip whatever the batch's size). */
-function columnArrays(batch: readonly IntentColumns[]) {
+function columnArrays(batch: readonly IntentParams[]) {
   return [
     batch.map((c) => c.id),
     batch.map((c) => c.payloadHash),
@@ -44,9 +45,9 @@ export async function claimIntents(
   markSending: boolean,
 ): Promise<IntentResult[]> {
   // One entry per id, in id order (the lock order); a repeated id is answered after its first copy.
-  const firsts = new Map<string, { intent: OrderIntent; columns: IntentColumns }>();
+  const firsts = new Map<string, { intent: OrderIntent; columns: IntentParams }>();
   for (const intent of intents) {
-    const columns = intentColumns(intent);
+    const columns = intentParams(intent, runId);
     if (!firsts.has(columns.id)) firsts.set(columns.id, { intent, columns });
   }
   const batch = [...firsts.values()].map((f) => f.columns).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -64,7 +65,8 @@ export async function claimIntents(
   );
   for (const { customer_order_id: id } of inserted.rows) {
     const first = firsts.get(id)!;
-    const record = newOrderRecord(first.columns, first.intent, runId, now, markSending);
+    const pending = newRecord(first.columns, first.intent, now);
+    const record = markSending ? { ...pending, state: 'sending' as const, attempts: 1, firstSubmittedAt: now } : pending;
     results.set(id, { action: decideIntent(null, runId), record, previous: null, payloadChanged: false });
   }
 
@@ -75,12 +77,12 @@ export async function claimIntents(
     // taken after the locks were granted, so it sees the lease a holder renewed in the commit we
     // waited for (one statement would judge the holder by its snapshot from before the wait).
     await client.query('SELECT 1 FROM orders WHERE customer_order_id = ANY($1::text[]) ORDER BY customer_order_id FOR UPDATE', [ids]);
-    const locked = await client.query<PgOrderRow & { held: boolean }>(`SELECT o.*, ${HOLDER_ALIVE} AS held FROM orders o WHERE o.customer_order_id = ANY($1::text[])`, [ids]);
-    const toSend: IntentColumns[] = [];
+    const locked = await client.query<OrderRow & { held: boolean }>(`SELECT o.*, ${HOLDER_ALIVE} AS held FROM orders o WHERE o.customer_order_id = ANY($1::text[])`, [ids]);
+    const toSend: IntentParams[] = [];
     const toLookUp: string[] = [];
     const previousById = new Map<string, OrderRecord>();
     for (const row of locked.rows) {
-      const previous = toOrderRecord(row);
+      const previous = toRecord(row);
       previousById.set(previous.customerOrderId, previous);
       const payloadChanged = previous.payloadHash !== firsts.get(previous.customerOrderId)!.columns.payloadHash;
       const heldElsewhere = row.held && previous.runId !== runId && previous.state !== 'accepted';
@@ -90,7 +92,7 @@ export async function claimIntents(
       else if (action === 'lookup') toLookUp.push(previous.customerOrderId);
     }
     for (const row of await takeOver(client, toSend, toLookUp, runId, now, markSending)) {
-      const record = toOrderRecord(row);
+      const record = toRecord(row);
       const result = results.get(record.customerOrderId)!;
       results.set(record.customerOrderId, { ...result, record });
     }
@@ -105,7 +107,7 @@ export async function claimIntents(
       return result;
     }
     // The same id again in this batch: this run holds it already, as a later batch would find.
-    const hash = intentColumns(intent).payloadHash;
+    const hash = intentParams(intent, runId).payloadHash;
     return { action: 'duplicate_in_run', record: result.record, previous: result.record, payloadChanged: result.record.payloadHash !== hash };
   });
 }
@@ -116,18 +118,18 @@ export async function claimIntents(
  */
 async function takeOver(
   client: pg.ClientBase,
-  toSend: readonly IntentColumns[],
+  toSend: readonly IntentParams[],
   toLookUp: readonly string[],
   runId: string,
   now: string,
   markSending: boolean,
-): Promise<PgOrderRow[]> {
-  const rows: PgOrderRow[] = [];
+): Promise<OrderRow[]> {
+  const rows: OrderRow[] = [];
   if (toSend.length > 0) {
     const sending = markSending
       ? `state = 'sending', attempts = o.attempts + 1, first_submitted_at = COALESCE(o.first_submitted_at, $10)`
       : `state = 'pending'`;
-    const { rows: sent } = await client.query<PgOrderRow>(
+    const { rows: sent } = await client.query<OrderRow>(
       `UPDATE orders o SET ${sending}, http_status = NULL, request_id = NULL, message = NULL, run_id = $11, updated_at = $10,
          payload_hash = v.payload_hash, payload = v.payload, source_file = v.source_file, source_sha256 = v.source_sha256,
          source_rows = v.source_rows::jsonb, marketplace_order_id = v.marketplace_order_id, source_of_sale = v.source_of_sale,
@@ -139,7 +141,7 @@ async function takeOver(
     rows.push(...sent);
   }
   if (toLookUp.length > 0) {
-    const { rows: claimed } = await client.query<PgOrderRow>(
+    const { rows: claimed } = await client.query<OrderRow>(
       'UPDATE orders o SET run_id = $2, updated_at = $3 WHERE o.customer_order_id = ANY($1::text[]) RETURNING o.*',
       [toLookUp, runId, now],
     );

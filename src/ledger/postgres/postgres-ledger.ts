@@ -14,6 +14,7 @@ import { classifyPostgresError } from './errors.js';
 import { isProcessAlive, machineIdentity } from './machine.js';
 import { ForeignDatabaseError, migrateLedger, PostgresSchemaTooNewError } from './migrate.js';
 import { PostgresReads } from './reads.js';
+import { ROW_TYPES } from './row-types.js';
 import { PostgresRun, type RunContext } from './run.js';
 import { openPostgresSendGate } from './send-gate.js';
 
@@ -40,6 +41,7 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
     application_name: 'order-batch',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    types: ROW_TYPES,
     // Server settings the URL gives (?options=...) are the user's; otherwise ours.
     ...(/[?&]options=/.test(url) ? {} : { options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}` }),
   };

@@ -5,10 +5,11 @@
 import type pg from 'pg';
 import { ORDER_STATES, type OrderRecord, type OrderState, type RunRecord, type SubmittedOrder } from '../types.js';
 import type { CreateOrderPayload } from '../../contract/schemas.js';
-import { toOrderRecord, toRunRecord, type PgOrderRow, type PgRunRow } from './rows.js';
+import { toRecord, type OrderRow } from '../order-row.js';
+import { toRun, type RunRow } from '../run-store.js';
 
 type Query = pg.Pool['query'];
-type SubmittedRow = { customer_order_id: string; payload: string; submitted_at: Date };
+type SubmittedRow = { customer_order_id: string; payload: string; submitted_at: string };
 
 /** The most records a page of pagesSubmittedSince holds (the SQLite ledger's limit too). */
 const PAGE_MAX = 500;
@@ -17,13 +18,13 @@ export class PostgresReads {
   constructor(private readonly query: Query) {}
 
   async get(customerOrderId: string): Promise<OrderRecord | null> {
-    const { rows } = await this.query<PgOrderRow>('SELECT * FROM orders WHERE customer_order_id = $1', [customerOrderId]);
-    return rows[0] ? toOrderRecord(rows[0]) : null;
+    const { rows } = await this.query<OrderRow>('SELECT * FROM orders WHERE customer_order_id = $1', [customerOrderId]);
+    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async getMany(customerOrderIds: Iterable<string>): Promise<Map<string, OrderRecord>> {
-    const { rows } = await this.query<PgOrderRow>('SELECT * FROM orders WHERE customer_order_id = ANY($1::text[])', [[...new Set(customerOrderIds)]]);
-    return new Map(rows.map((row) => [row.customer_order_id, toOrderRecord(row)]));
+    const { rows } = await this.query<OrderRow>('SELECT * FROM orders WHERE customer_order_id = ANY($1::text[])', [[...new Set(customerOrderIds)]]);
+    return new Map(rows.map((row) => [row.customer_order_id, toRecord(row)]));
   }
 
   async statesOf(customerOrderIds: Iterable<string>): Promise<Map<string, OrderState>> {
@@ -35,11 +36,11 @@ export class PostgresReads {
   }
 
   async listSubmittedSince(since: Date | string): Promise<OrderRecord[]> {
-    const { rows } = await this.query<PgOrderRow>(
+    const { rows } = await this.query<OrderRow>(
       `SELECT * FROM orders WHERE state = 'accepted' AND submitted_at >= $1 ORDER BY submitted_at, customer_order_id`,
       [new Date(since).toISOString()],
     );
-    return rows.map(toOrderRecord);
+    return rows.map(toRecord);
   }
 
   /** Keyset pages on (submitted_at, customer_order_id): each page one query, other calls may interleave. */
@@ -53,7 +54,7 @@ export class PostgresReads {
         yield rows.map((row) => ({
           customerOrderId: row.customer_order_id,
           payload: JSON.parse(row.payload) as CreateOrderPayload,
-          submittedAt: row.submitted_at.toISOString(),
+          submittedAt: row.submitted_at,
         }));
       }
       if (rows.length < size) return;
@@ -68,32 +69,32 @@ export class PostgresReads {
   }
 
   async summarizeSubmittedSince(since: Date | string, countUpTo?: number): Promise<{ count: number; earliestSubmittedAt: string | null }> {
-    const { rows } = await this.query<{ count: number; earliest: Date | null }>(
+    const { rows } = await this.query<{ count: number; earliest: string | null }>(
       `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM orders WHERE state = 'accepted' AND submitted_at >= $1 LIMIT $2) s) AS count,
          (SELECT min(submitted_at) FROM orders WHERE state = 'accepted' AND submitted_at >= $1) AS earliest`,
       [new Date(since).toISOString(), countUpTo ?? null],
     );
-    return { count: rows[0]!.count, earliestSubmittedAt: rows[0]!.earliest?.toISOString() ?? null };
+    return { count: rows[0]!.count, earliestSubmittedAt: rows[0]!.earliest };
   }
 
   async earliestOrderDateSince(since: Date | string): Promise<string | null> {
-    const { rows } = await this.query<{ earliest: Date | null }>(
+    const { rows } = await this.query<{ earliest: string | null }>(
       `SELECT min(order_date) AS earliest FROM orders WHERE state = 'accepted' AND submitted_at >= $1`,
       [new Date(since).toISOString()],
     );
-    return rows[0]!.earliest?.toISOString() ?? null;
+    return rows[0]!.earliest;
   }
 
   async *iterateRecords(options: { states?: readonly OrderState[]; pageSize?: number } = {}): AsyncGenerator<OrderRecord> {
     const pageSize = options.pageSize ?? 500;
     let after = '';
     for (;;) {
-      const { rows } = await this.query<PgOrderRow>(
+      const { rows } = await this.query<OrderRow>(
         `SELECT * FROM orders WHERE customer_order_id > $1 AND ($2::text[] IS NULL OR state = ANY($2::text[]))
          ORDER BY customer_order_id LIMIT $3`,
         [after, options.states ? [...options.states] : null, pageSize],
       );
-      for (const row of rows) yield toOrderRecord(row);
+      for (const row of rows) yield toRecord(row);
       if (rows.length < pageSize) return;
       after = rows[rows.length - 1]!.customer_order_id;
     }
@@ -107,13 +108,13 @@ export class PostgresReads {
   }
 
   async listRuns(limit = 20): Promise<RunRecord[]> {
-    const { rows } = await this.query<PgRunRow>('SELECT * FROM runs ORDER BY seq DESC LIMIT $1', [limit]);
-    return rows.map(toRunRecord);
+    const { rows } = await this.query<RunRow>('SELECT * FROM runs ORDER BY seq DESC LIMIT $1', [limit]);
+    return rows.map(toRun);
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {
-    const { rows } = await this.query<PgRunRow>('SELECT * FROM runs WHERE run_id = $1', [runId]);
-    return rows[0] ? toRunRecord(rows[0]) : null;
+    const { rows } = await this.query<RunRow>('SELECT * FROM runs WHERE run_id = $1', [runId]);
+    return rows[0] ? toRun(rows[0]) : null;
   }
 
   async getSetting(name: string): Promise<string | null> {

@@ -13,7 +13,7 @@ import type { Logger } from '../../log.js';
 import { LedgerClaimLostError, LedgerStateError } from '../errors.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, LedgerRun, OrderIntent, OrderState } from '../types.js';
 import { claimIntents } from './claims.js';
-import { intentColumns } from './rows.js';
+import { intentParams } from '../order-store.js';
 
 export interface RunContext {
   pool: pg.Pool;
@@ -83,7 +83,7 @@ export class PostgresRun implements LedgerRun {
       throw new Error(`markSending('${customerOrderId}') was handed the payload of '${intent.payload.orderDetails.customerOrderId}'`);
     }
     const now = this.timestamp();
-    const c = intent ? intentColumns(intent) : null;
+    const c = intent ? intentParams(intent, this.runId) : null;
     const replace = c
       ? `, payload_hash = $5, payload = $6, source_file = $7, source_sha256 = $8, source_rows = $9::jsonb,
          marketplace_order_id = $10, source_of_sale = $11, order_date = $12`
