@@ -15,12 +15,12 @@ import {
 } from '../../src/import/send-decision.js';
 import type { SubmissionJob } from '../../src/import/types.js';
 import type { OrderState } from '../../src/ledger/types.js';
-import { buildPayload } from '../ledger/builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const URL = 'https://api.example.com/api/v0/orders';
 const job: SubmissionJob = {
   order: { rows: [2, 3] } as unknown as SubmissionJob['order'],
-  payload: buildPayload('O-1'),
+  payload: buildOrderPayload('O-1'),
   sheet: { headers: ['customerOrderId', 'productId'], columns: ['customerOrderId', 'productId'] },
   file: 'orders.csv',
   sha256: 'abc',

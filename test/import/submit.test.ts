@@ -6,7 +6,7 @@ import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
 import { hashPayload, openLedger, type IntentResult, type Ledger, type LedgerRun, type OrderIntent } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
-import { buildPayload } from '../ledger/builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 function jobOf(payload: CreateOrderPayload): SubmissionJob {
   return { order: { rows: [2] } as unknown as SubmissionJob['order'], payload, sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file: 'orders.csv', sha256: 'abc' };
@@ -36,7 +36,7 @@ describe('submitOrders and the ledger', () => {
     const ledger = await openLedger(':memory:');
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const { client, posted } = recordingApi();
-    const jobs = Array.from({ length: 150 }, (_, i) => jobOf(buildPayload(`P-${i}`, 10 + i)));
+    const jobs = Array.from({ length: 150 }, (_, i) => jobOf(buildOrderPayload(`P-${i}`, { lines: [{ unitPrice: 10 + i }] })));
     const result = await submit(ledger, run, jobs, client, 8);
     expect(result.outcomes.every((o) => o.status === 'accepted')).toBe(true);
     for (const { payload } of jobs) {
@@ -52,11 +52,11 @@ describe('submitOrders and the ledger', () => {
   it('records the payload it sends after a lookup found nothing, not the one an earlier run left', async () => {
     const ledger = await openLedger(':memory:');
     const first = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
-    await first.prepareSends([{ payload: buildPayload('L-1', 10) }]);
+    await first.prepareSends([{ payload: buildOrderPayload('L-1', { lines: [{ unitPrice: 10 }] }) }]);
     await first.markUnknown('L-1', { message: 'timeout' });
     await first.finish({ summary: {} });
     // The sheet was corrected before the re-run; the API never got the first version.
-    const edited = buildPayload('L-1', 99);
+    const edited = buildOrderPayload('L-1', { lines: [{ unitPrice: 99 }] });
     const { client, posted } = recordingApi();
     const result = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(edited)], client);
     expect(result.outcomes[0]!.status).toBe('accepted');
@@ -69,7 +69,7 @@ describe('submitOrders and the ledger', () => {
     const ledger = await openLedger(':memory:');
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const { client } = recordingApi();
-    await submit(ledger, run, Array.from({ length: 300 }, (_, i) => jobOf(buildPayload(`Q-${i}`))), client, 16);
+    await submit(ledger, run, Array.from({ length: 300 }, (_, i) => jobOf(buildOrderPayload(`Q-${i}`))), client, 16);
     const original = globalThis.setImmediate;
     let scheduled = 0;
     globalThis.setImmediate = ((...args: Parameters<typeof setImmediate>) => {
@@ -88,7 +88,7 @@ describe('submitOrders and the ledger', () => {
   it('fails the run, not the process, on a payload that cannot be serialised', async () => {
     const ledger = await openLedger(':memory:');
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
-    const jobs = Array.from({ length: 200 }, (_, i) => jobOf(buildPayload(`S-${i}`)));
+    const jobs = Array.from({ length: 200 }, (_, i) => jobOf(buildOrderPayload(`S-${i}`)));
     // Reached by the fingerprints made ahead long before the ledger or the POSTs get there.
     Object.assign(jobs[100]!.payload.orderDetails, {
       toJSON() {
@@ -117,12 +117,12 @@ describe('submitOrders and the ledger', () => {
         return stored.has(id) ? { order: {}, requestId: 'g-1' } : null;
       },
     } as unknown as ApiClient;
-    const first = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildPayload('X-1'))], proxied, 1);
+    const first = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildOrderPayload('X-1'))], proxied, 1);
     expect(first.outcomes[0]!.status).toBe('failed');
     expect(first.stopped).toMatchObject({ kind: 'no_endpoint' });
     expect((await ledger.get('X-1'))!.state).toBe('unknown');
     const { client, posted } = recordingApi();
-    const second = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildPayload('X-1'))], { ...client, getOrder: proxied.getOrder } as ApiClient, 1);
+    const second = await submit(ledger, await ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(buildOrderPayload('X-1'))], { ...client, getOrder: proxied.getOrder } as ApiClient, 1);
     expect(second.outcomes[0]).toMatchObject({ status: 'accepted', posts: 0, requestId: 'g-1' });
     expect(posted.size).toBe(0);
     await ledger.close();
@@ -132,7 +132,7 @@ describe('submitOrders and the ledger', () => {
     const ledger = await openLedger(':memory:');
     // What a shared ledger answers while another host's run holds H-1 (SQLite's run lock never lets that happen).
     const holder = await ledger.startRun({ command: 'import', files: ['cron.csv'] });
-    await holder.prepareSends([{ payload: buildPayload('H-1') }]);
+    await holder.prepareSends([{ payload: buildOrderPayload('H-1') }]);
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const isHeld = (intent: OrderIntent) => intent.payload.orderDetails.customerOrderId === 'H-1';
     const sharing = new Proxy(run, {
@@ -146,7 +146,7 @@ describe('submitOrders and the ledger', () => {
       },
     });
     const { client, posted } = recordingApi();
-    const result = await submit(ledger, sharing, [jobOf(buildPayload('F-1')), jobOf(buildPayload('H-1')), jobOf(buildPayload('F-2'))], client, 2);
+    const result = await submit(ledger, sharing, [jobOf(buildOrderPayload('F-1')), jobOf(buildOrderPayload('H-1')), jobOf(buildOrderPayload('F-2'))], client, 2);
     expect(result.outcomes.map((o) => o.status)).toEqual(['accepted', 'in_progress_elsewhere', 'accepted']);
     const held = result.outcomes[1]!;
     expect(held.posts).toBe(0);
@@ -174,7 +174,7 @@ describe('submitOrders and the ledger', () => {
     } as unknown as ApiClient;
     const gate = await ledger.openSendGate(2);
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
-    const jobs = Array.from({ length: 40 }, (_, i) => jobOf(buildPayload(`G-${i}`)));
+    const jobs = Array.from({ length: 40 }, (_, i) => jobOf(buildOrderPayload(`G-${i}`)));
     const result = await submitOrders(jobs, { client, ledger, run, gate, concurrency: 8, maxAttempts: 2, logger: silentLogger });
     expect(result.outcomes.every((o) => o.status === 'accepted')).toBe(true);
     expect(most).toBe(2);

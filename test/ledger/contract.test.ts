@@ -8,7 +8,8 @@ import { LedgerBusyError, LedgerClaimLostError, LedgerStateError } from '../../s
 import { fingerprintPayload, hashPayload } from '../../src/ledger/hash.js';
 import type { Ledger, LedgerOptions, LedgerRun } from '../../src/ledger/types.js';
 import { BACKENDS, type LedgerUnderTest } from './backends.js';
-import { buildClock, buildIntent, buildPayload, collect } from './builders.js';
+import { buildOrderPayload, ORDER_DATE } from '../support/order-payload.js';
+import { buildClock, buildIntent, collect } from './builders.js';
 
 describe.each(BACKENDS)('the $name ledger', (backend) => {
   let store: LedgerUnderTest;
@@ -145,7 +146,7 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       expect(await ledger.get('F-own')).toMatchObject({ payloadHash: 'f'.repeat(64), payload: own.payload });
       // A fingerprint of another payload (a caller's slip) is not taken on trust: the ledger makes its own.
       const other = buildIntent('F-other', 99);
-      const stranger = fingerprintPayload(buildPayload('F-other', 10));
+      const stranger = fingerprintPayload(buildOrderPayload('F-other', { lines: [{ unitPrice: 10 }] }));
       await run.prepareSends([{ ...other, fingerprint: stranger }]);
       expect(await ledger.get('F-other')).toMatchObject({ payloadHash: hashPayload(other.payload), payload: other.payload });
     });
@@ -263,7 +264,7 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       expect(await ledger.summarizeSubmittedSince('2031-01-20T00:00:00Z', 100)).toEqual({ count: 7, earliestSubmittedAt: '2031-01-20T00:00:00.000Z' });
       expect(await ledger.summarizeSubmittedSince('2031-02-01T00:00:00Z')).toEqual({ count: 0, earliestSubmittedAt: null });
       expect(await collect(ledger.pagesSubmittedSince('2031-02-01T00:00:00Z'))).toEqual([]);
-      expect(await ledger.earliestOrderDateSince(since)).toBe('2024-01-02T00:00:00.000Z');
+      expect(await ledger.earliestOrderDateSince(since)).toBe(ORDER_DATE);
       expect(await ledger.earliestOrderDateSince('2031-02-01T00:00:00Z')).toBeNull();
     });
 
