@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideOrder, decideRun, decideSetting, decideWatermark } from '../../src/ledger/copy/decide.js';
 import type { CopiedOrder, TargetOrder } from '../../src/ledger/copy/types.js';
 import type { OrderRecord, RunRecord } from '../../src/ledger/types.js';
-import { buildPayload } from './builders.js';
+import { buildOrderPayload as buildPayload } from '../support/order-payload.js';
 
 function order(overrides: Partial<OrderRecord> = {}): CopiedOrder {
   const payload = buildPayload('A-1');

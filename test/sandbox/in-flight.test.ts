@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload as buildOrder } from '../support/order-payload.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
 
 let sb: TestSandbox;
 beforeEach(async () => {

@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { Logger } from '../../log.js';
 import { LedgerClaimLostError, LedgerStateError } from '../errors.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, LedgerRun, OrderIntent, OrderState } from '../types.js';
-import { claimIntents } from './claims.js';
+import { claimIntents, RENEW_LEASE } from './claims.js';
 import { intentParams } from '../order-store.js';
 
 export interface RunContext {
@@ -28,15 +28,6 @@ export interface RunContext {
 }
 
 const SENDABLE = `('pending', 'sending', 'unknown', 'failed')`;
-
-/**
- * Renews this run's lease ($1 run id, $2 lease in ms) while the run is unfinished, even once it has
- * expired: what another run took over meanwhile carries that run's id, and no transition of this run
- * touches it any more; what nobody took is still this run's.
- */
-const RENEW_LEASE = `UPDATE runs r SET lease_expires_at = clock_timestamp() + $2::int * interval '1 millisecond'
-  FROM (SELECT lease_expires_at FROM runs WHERE run_id = $1) AS before
-  WHERE r.run_id = $1 AND r.finished_at IS NULL RETURNING before.lease_expires_at < clock_timestamp() AS was_late`;
 
 export class PostgresRun implements LedgerRun {
   private renewal: NodeJS.Timeout | undefined;
@@ -193,11 +184,8 @@ export class PostgresRun implements LedgerRun {
   private async claim(intents: readonly OrderIntent[], markSending: boolean): Promise<IntentResult[]> {
     this.checkOpen();
     if (intents.length === 0) return [];
-    return this.ctx.transaction(async (client) => {
-      const lease = await client.query(RENEW_LEASE, [this.runId, this.ctx.leaseMs]);
-      if (lease.rowCount === 0) throw new Error(`Run ${this.runId} has finished already.`);
-      return claimIntents(client, intents, this.runId, this.timestamp(), markSending);
-    });
+    const db = { query: this.ctx.pool.query.bind(this.ctx.pool) as pg.ClientBase['query'], transaction: this.ctx.transaction };
+    return this.ctx.guard(() => claimIntents(db, intents, { runId: this.runId, leaseMs: this.ctx.leaseMs }, this.timestamp(), markSending));
   }
 
   private async markOutcome(customerOrderId: string, state: 'rejected' | 'unknown' | 'failed', info: AnswerInfo): Promise<void> {
