@@ -11,6 +11,7 @@ import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
+import { addLedgerCommand } from './ledger.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
   addServeCommand(program, run);
   addTemplateCommand(program, run);
   addSandboxCommand(program, run);
+  addLedgerCommand(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
