@@ -1,5 +1,6 @@
 /** The machine-readable report of PRODUCT.md section 4, printed by --json. */
 import { issueToJson, type Issue } from '../issues/index.js';
+import type { FileMapping } from './check-file.js';
 
 export interface JsonInput {
   file: string;
@@ -10,8 +11,10 @@ export interface JsonInput {
   error?: { code: string; message: string };
   /** File-level warnings and errors (unknown_column, missing_column). */
   issues?: ReturnType<typeof issueToJson>[];
-  /** How the file was read, when a user should know (a result workbook read on its Fix sheet). */
+  /** How the file was read, when a user should know (a result workbook read on its Fix sheet, its decimal mark). */
   notices?: string[];
+  /** The mapping profile the file was read with (detected from its headers, or named with --mapping). */
+  mapping?: FileMapping;
 }
 
 export interface JsonOrder {
