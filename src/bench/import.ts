@@ -99,7 +99,7 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
   }
 }
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const LATENCY_SERVER = fileURLToPath(new URL('./latency-server.js', import.meta.url));
 
 /** Requests per second of raw undici POSTs against a bare server answering after `latencyMs` (see latency-server.ts). */

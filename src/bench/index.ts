@@ -27,7 +27,7 @@ const line = (text: string) => process.stdout.write(`${text}\n`);
 
 interface ChildRun { ms: number; maxRssMb: number; orders: number }
 
-/** The V8 flags the order-batch bin runs with (src/cli.ts's shebang): the child measures what users get. */
+/** The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the child measures what users get. */
 const CLI_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 function runValidateChild(file: string, out: string, now: Date): ChildRun {

@@ -30,7 +30,7 @@ import type { Ledger } from '../ledger/types.js';
 import { measureTimerCeiling } from './import.js';
 import { silentLogger } from '../log.js';
 import { createApiReader } from '../reconcile/fetch.js';
-import { reconcile } from '../reconcile/index.js';
+import { reconcile } from '../commands/reconcile-run.js';
 
 export interface ReconcileBench {
   /** Selecting, fetching and matching: the reconciliation itself. */

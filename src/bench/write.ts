@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Issue } from '../issues/index.js';
-import { writeResultCsv } from '../report/write-result-csv.js';
-import { writeResultXlsx } from '../report/write-result-xlsx.js';
-import type { ResultRow, ResultSheetInput } from '../report/types.js';
+import { writeResultCsv } from '../output-files/write-result-csv.js';
+import { writeResultXlsx } from '../output-files/write-result-xlsx.js';
+import type { ResultRow, ResultSheetInput } from '../output-files/types.js';
 import { COLUMNS } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 

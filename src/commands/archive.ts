@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { describeFileSystemError, fileSystemErrorCode } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
-import type { JsonOutputError } from './json-report.js';
+import type { JsonOutputError } from '../run-report/json.js';
 
 /** What archiving needs of a processed file: its path, its orders' statuses and its file-level issues. */
 export interface ArchivableFile {

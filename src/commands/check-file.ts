@@ -2,7 +2,7 @@
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
-import { chooseReading, describeReading, type MappingChoice, type SheetReading } from '../mapping/choose.js';
+import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
 import { checkSheet, isLocaleDelimiter } from '../orders/check-sheet.js';
 import { countEvidence, decideDecimalMark, emptyCounts, type DecimalMark, type DecimalMarkDecision } from '../orders/decimal-mark.js';
@@ -22,15 +22,6 @@ export type CheckedFile =
       mapping?: FileMapping;
     }
   | { ok: false; file: string; code: InputError['code']; message: string };
-
-/** How a file read through a profile was read (the JSON report's `mapping`, the text output's first line for the file). */
-export interface FileMapping {
-  profile: string;
-  label: string;
-  detected: boolean;
-  /** "orders.csv: read as a Shopify orders export (...)". */
-  description: string;
-}
 
 export interface ReadSettings {
   /** How columns are matched to fields (default: detect among the built-in profiles). */

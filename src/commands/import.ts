@@ -30,11 +30,11 @@ import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
 import { describeApiTrouble } from '../api/error-message.js';
-import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from './json-report.js';
-import { writeOrRecordFailure } from './outcome.js';
+import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
+import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
-import { describeNotApplied } from './text-report.js';
+import { describeNotApplied } from '../run-report/text.js';
 import { countByStatus, type OrderOutcomeView } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
 

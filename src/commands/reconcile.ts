@@ -1,5 +1,6 @@
 /**
- * `order-batch reconcile`: the connection and the ledger around src/reconcile, for the CLI and the web app.
+ * `order-batch reconcile`: the connection and the ledger around one reconcile run (reconcile-run.ts),
+ * for the CLI and the web app.
  * "now" is --now when given; else the embedded sandbox's clock; else the API's clock, as the Date
  * header of its answers tells it (the local clock when it does not).
  */
@@ -9,7 +10,7 @@ import type { Logger } from '../log.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { ConnectionSettings } from '../options.js';
-import { reconcile, type ReconcileOptions, type ReconcileResult } from '../reconcile/index.js';
+import { reconcile, type ReconcileOptions, type ReconcileResult } from './reconcile-run.js';
 import { connect, connectWithLedger, sandboxStatePathFor, type Connection } from './connect.js';
 
 export interface ReconcileCommandOptions {

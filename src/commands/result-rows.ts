@@ -4,7 +4,7 @@
  */
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
-import type { ResultRow } from '../report/types.js';
+import type { ResultRow } from '../output-files/types.js';
 import { CompactRowStore } from '../orders/row-store.js';
 import type { CellValue } from '../sheet/types.js';
 

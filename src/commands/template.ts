@@ -1,6 +1,6 @@
 /** `order-batch template`: the blank order sheet, from the same column definitions the checker reads. */
 import { UsageError } from '../errors.js';
-import { writeTemplate } from '../report/index.js';
+import { writeTemplate } from '../output-files/write-template.js';
 import { formatOfPath } from './output-path.js';
 
 export async function templateCommand(options: { format?: 'xlsx' | 'csv'; out?: string; sourcesOfSale: readonly string[] }): Promise<string> {

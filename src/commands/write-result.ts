@@ -5,8 +5,8 @@ import { toOutputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CompactRowStore } from '../orders/row-store.js';
 import type { CheckedSheet } from '../orders/types.js';
-import { writeResultCsv } from '../report/write-result-csv.js';
-import type { ResultSheetInput } from '../report/types.js';
+import { writeResultCsv } from '../output-files/write-result-csv.js';
+import type { ResultSheetInput } from '../output-files/types.js';
 import { formatOfPath, XLSX_MAX_DATA_ROWS } from './output-path.js';
 import { buildResultRows, countByStatus, countIssueCodes, type OrderOutcomeView } from './result-rows.js';
 
@@ -68,7 +68,7 @@ export async function writeResultFile(options: WriteResultOptions): Promise<stri
     mkdirSync(dirname(path), { recursive: true });
     if (format === 'csv') await writeResultCsv(path, input, cellText);
     // exceljs is loaded only for a workbook result (~0.4 s of module loading a CSV run does without).
-    else await (await import('../report/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
+    else await (await import('../output-files/write-result-xlsx.js')).writeResultXlsx(path, input, { sourcesOfSale: options.sourcesOfSale });
   } catch (error) {
     throw toOutputError(error, path, 'the result file', RESULT_REMEDY) ?? error;
   }

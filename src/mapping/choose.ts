@@ -16,6 +16,15 @@ export type MappingChoice =
   /** --mapping <name|file>: this profile, whatever the headers. */
   | { kind: 'profile'; profile: Profile };
 
+/** How a file read through a profile was read (the JSON report's `mapping`, the text output's first line for the file). */
+export interface FileMapping {
+  profile: string;
+  label: string;
+  detected: boolean;
+  /** "orders.csv: read as a Shopify orders export (...)". */
+  description: string;
+}
+
 export type SheetReading =
   | { kind: 'template'; mapped: HeaderMapping; /** What detection saw but did not apply (a near miss, two matches). */ notices: string[] }
   | { kind: 'profile'; compiled: CompiledMapping; isDetected: boolean };

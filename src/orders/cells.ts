@@ -11,8 +11,8 @@ import { severityOf, type IssueCode } from '../issues/index.js';
 import type { ColumnDef, Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 import type { ClockChange, DateReader } from './dates.js';
-import { createEnumMatcher, type EnumMatcher } from './enums.js';
 import { parseLocaleInteger, parseLocaleMoney, type DecimalMark } from './decimal-mark.js';
+import { createEnumMatcher, type EnumMatcher } from './enum-matcher.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
 

@@ -6,7 +6,7 @@ import { COLUMNS, type ColumnDef, type Field } from '../sheet/columns.js';
 import type { CheckContext } from './types.js';
 import { FieldChecker, type CheckerDeps } from './cells.js';
 import { DateReader } from './dates.js';
-import { createEnumMatcher } from './enums.js';
+import { createEnumMatcher } from './enum-matcher.js';
 import { checkUsPostalCode, type PostalCheck } from './postal.js';
 
 export interface PlannedField {

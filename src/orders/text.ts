@@ -2,7 +2,7 @@
  * Text cells: trimming, Unicode spaces, the apostrophe our result CSV puts before formula-like text,
  * numbers that Excel stored in text columns, and the scientific notation Excel turns long digit strings into.
  */
-import { removeFormulaGuard } from '../report/cell-values.js';
+import { removeFormulaGuard } from '../output-files/cell-values.js';
 import type { CellValue } from '../sheet/types.js';
 
 const APOSTROPHE = 0x27;
@@ -20,7 +20,7 @@ const MAX_EXACT_NUMBER = 1e15;
  * Trimmed text with every Unicode space turned into a plain space (runs inside are kept).
  * `String.prototype.trim` already removes NBSP and the other Unicode spaces at the ends.
  * A result CSV's formula guard (`'+1 617 555 0100`, `'=x`) is not data: it goes, before trimming,
- * since it was put before the untrimmed text (see report/cell-values.ts).
+ * since it was put before the untrimmed text (see output-files/cell-values.ts).
  */
 export function cleanText(raw: string): string {
   const s = (raw.charCodeAt(0) === APOSTROPHE ? removeFormulaGuard(raw) : raw).trim();

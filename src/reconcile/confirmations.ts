@@ -14,9 +14,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
 import { toOutputError } from '../errors.js';
-import { writeFileAtomically } from '../report/atomic-file.js';
-import { RECONCILE_OUTPUT_REMEDY } from './workbook.js';
+import { writeFileAtomically } from '../output-files/atomic-file.js';
 import type { ReconciledOrder } from './types.js';
+
+/** What to do when a reconcile output (the workbook or the confirmations CSV) cannot be written. */
+export const RECONCILE_OUTPUT_REMEDY = 'Write it somewhere you can with --out (or --confirmations) <path>, or make that folder writable, and run reconcile again.';
 
 export const CONFIRMATION_COLUMNS = ['marketplaceOrderId', 'customerOrderId', 'sourceOfSale', 'trackingNumber', 'carrier', 'shipDate'] as const;
 

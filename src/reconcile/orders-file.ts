@@ -110,7 +110,7 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
  * contents, in the same run (import/outcomes.ts duplicateOutcome). Both end "this change was not applied".
  */
 const NOT_APPLIED = /with different contents\b.*\bthis change was not applied/i;
-/** How a warning reads in the issues column (report/issue-text.ts formatIssueLine): `column (warning): ...` or `warning: ...`. */
+/** How a warning reads in the issues column (output-files/issue-text.ts formatIssueLine): `column (warning): ...` or `warning: ...`. */
 const WARNING_LINE = /^(?:warning: |[^:\n]* \(warning\): )/;
 
 /**

@@ -6,7 +6,7 @@
  * The ledger, when there is one, supplies what we sent for each (the expected order).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { JsonInput } from '../commands/json-report.js';
+import type { JsonInput } from '../run-report/json.js';
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';

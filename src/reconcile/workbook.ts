@@ -7,8 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import ExcelJS from 'exceljs';
 import { toOutputError } from '../errors.js';
-import { writeFileAtomically } from '../report/atomic-file.js';
-import { confirmationRows, CONFIRMATION_COLUMNS } from './confirmations.js';
+import { writeFileAtomically } from '../output-files/atomic-file.js';
+import { confirmationRows, CONFIRMATION_COLUMNS, RECONCILE_OUTPUT_REMEDY } from './confirmations.js';
 import { unitsToShip } from './lines.js';
 import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';
 import { addTableSheet, dateCell, HEADER_STYLE, STATUS_STYLES, type TableColumn } from './workbook-sheet.js';
@@ -96,8 +96,6 @@ export async function writeReconcileWorkbook(path: string, orders: readonly Reco
     throw toOutputError(error, path, 'the reconciliation workbook', RECONCILE_OUTPUT_REMEDY) ?? error;
   }
 }
-
-export const RECONCILE_OUTPUT_REMEDY = 'Write it somewhere you can with --out (or --confirmations) <path>, or make that folder writable, and run reconcile again.';
 
 async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
   // Inline strings: shared strings would hold every distinct tracking number in memory.

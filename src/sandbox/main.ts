@@ -1,4 +1,4 @@
-/** `order-batch sandbox`: start the sandbox and say where it is and how to log in. cli.ts parses the flags. */
+/** `order-batch sandbox`: start the sandbox and say where it is and how to log in. src/cli/sandbox.ts parses the flags. */
 import { startSandbox } from './index.js';
 import type { SandboxOptions } from './options.js';
 

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputError } from '../errors.js';
-import { encodeInputCells, writePlainLine } from '../report/write-result-csv.js';
+import { encodeInputCells, writePlainLine } from '../output-files/write-result-csv.js';
 import { isPlainLine, packOddRows, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
 import { parseCsvFile } from './csv-records.js';
 import type { DecodedMessage } from './windows1252-rows.js';

@@ -21,7 +21,7 @@ export function toColumnLetter(index: number): string {
 }
 
 /**
- * The columns validate and import append to a result file (report/results-sheet.ts, write-result-csv.ts).
+ * The columns validate and import append to a result file (output-files/results-sheet.ts, write-result-csv.ts).
  * A result file given back (its Fix sheet, or a corrected result CSV) has them after the order columns:
  * they are ours, not the user's, and are passed over without a warning.
  */

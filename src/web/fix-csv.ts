@@ -8,11 +8,11 @@ import Papa from 'papaparse';
 import { buildResultRows } from '../commands/result-rows.js';
 import { validationOutcome } from '../commands/validate.js';
 import type { CheckedSheet } from '../orders/types.js';
-import { MAX_FIX_ROWS } from '../report/index.js';
-import { toCsvValue } from '../report/cell-values.js';
-import { createFixCollector } from '../report/fix-sheet.js';
-import { TEMPLATE_HEADERS } from '../report/template-form.js';
-import { UNPARSE_CONFIG } from '../report/write-result-csv.js';
+import { MAX_FIX_ROWS } from '../output-files/write-result-xlsx.js';
+import { toCsvValue } from '../output-files/cell-values.js';
+import { createFixCollector } from '../output-files/fix-sheet.js';
+import { TEMPLATE_HEADERS } from '../output-files/template-form.js';
+import { UNPARSE_CONFIG } from '../output-files/write-result-csv.js';
 
 /** Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written). */
 export async function writeFixCsv(path: string, sheet: CheckedSheet): Promise<number> {

@@ -12,7 +12,7 @@ import { openLedger } from '../ledger/index.js';
 import type { Ledger, OrderRecord, RunRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ImportResult } from '../commands/import.js';
-import type { JsonOrder } from '../commands/json-report.js';
+import type { JsonOrder } from '../run-report/json.js';
 import { countOutcome, estimateSecondsLeft, type ProgressCounts } from './progress.js';
 import { VERDICT_FILE } from './uploads.js';
 import { validOrderIds, type Verdict } from './verdict.js';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ReconcileResult } from '../reconcile/index.js';
+import type { ReconcileResult } from '../commands/reconcile-run.js';
 import { ROLL_UP_STATUSES } from '../reconcile/types.js';
 import { newId, type WorkDir } from './work-dir.js';
 

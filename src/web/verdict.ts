@@ -5,7 +5,7 @@
  */
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
-import { formatSheetDate } from '../report/index.js';
+import { formatSheetDate } from '../output-files/cell-values.js';
 import { buildResultRows } from '../commands/result-rows.js';
 import { validationOutcome } from '../commands/validate.js';
 import type { CellValue } from '../sheet/types.js';

@@ -6,13 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/commands/import.js';
-import type { JsonOrder } from '../../src/commands/json-report.js';
-import { importExitCode, validateExitCode } from '../../src/commands/outcome.js';
-import { formatValidateText } from '../../src/commands/text-report.js';
+import type { JsonOrder } from '../../src/run-report/json.js';
+import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { formatValidateText } from '../../src/run-report/text.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
-import { readWorkbook, rowValues, sheet as worksheet } from '../report/xlsx-files.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { readWorkbook, rowValues, sheet as worksheet } from '../output-files/xlsx-files.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('missing-column');
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -7,12 +7,12 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../src/api/errors.js';
 import { importFiles } from '../../src/commands/import.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { startTestServer, type TestServer } from '../api/test-server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('token-endpoint');
 const NOW = new Date('2026-11-20T12:00:00Z');

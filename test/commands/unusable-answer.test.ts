@@ -10,13 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError, isRetryable, isUnusableAnswer, UnusableAnswerError } from '../../src/api/errors.js';
 import { importFiles } from '../../src/commands/import.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { issueOAuthTokens, json, reset, startTestServer, text, type Reply, type TestServer } from '../api/test-server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('unusable-answer');
 const NOW = new Date('2026-11-20T12:00:00Z');

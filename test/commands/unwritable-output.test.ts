@@ -7,11 +7,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
-import { formatOutputErrors, importExitCode, validateExitCode } from '../../src/commands/outcome.js';
+import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { formatOutputErrors } from '../../src/run-report/output-errors.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('unwritable');
 const lockedFolders: string[] = [];

@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../api/test-server.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { cleanEnv, hasStackTrace, ROOT, tempDir, type CliResult } from './run-cli.js';
 
-const CLI = resolve(ROOT, process.env.CLI_DIST ?? 'dist', 'cli.js');
+const CLI = resolve(ROOT, process.env.CLI_DIST ?? 'dist', 'cli', 'main.js');
 const NOW = '2026-11-20T12:00:00Z';
 
 function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {

@@ -1,11 +1,11 @@
-/** Spawns the built CLI (dist/cli.js, built by `pretest`) the way a user or cron would run it. */
+/** Spawns the built CLI (dist/cli/main.js, built by `pretest`) the way a user or cron would run it. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli.js');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 export const SAMPLES = join(ROOT, 'samples');
 /** The samples' orders were placed 2026-11-16..19; every date rule is evaluated as of this instant. */
 export const SAMPLE_NOW = '2026-11-20T12:00:00Z';

@@ -10,12 +10,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
-import type { JsonOrder } from '../../src/commands/json-report.js';
-import { importExitCode } from '../../src/commands/outcome.js';
+import type { JsonOrder } from '../../src/run-report/json.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const at = useTempDir('ledger-first');
 const START = new Date('2026-11-20T12:00:00Z');

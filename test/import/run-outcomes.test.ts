@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
-import type { JsonOrder } from '../../src/commands/json-report.js';
-import { importExitCode } from '../../src/commands/outcome.js';
-import { formatValidateText } from '../../src/commands/text-report.js';
+import type { JsonOrder } from '../../src/run-report/json.js';
+import { importExitCode } from '../../src/cli/exit-codes.js';
+import { formatValidateText } from '../../src/run-report/text.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../report/temp-dir.js';
-import { readWorkbook, rowValues, sheet } from '../report/xlsx-files.js';
+import { useTempDir } from '../output-files/temp-dir.js';
+import { readWorkbook, rowValues, sheet } from '../output-files/xlsx-files.js';
 
 const at = useTempDir('run-outcomes');
 const NOW = new Date('2026-11-20T12:00:00Z');

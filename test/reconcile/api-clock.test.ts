@@ -17,7 +17,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile, type ReconcileOptions } from '../../src/reconcile/index.js';
+import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';

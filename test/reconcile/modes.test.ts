@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
-import { reconcile, workbookPathFor } from '../../src/reconcile/index.js';
+import { reconcile, workbookPathFor } from '../../src/commands/reconcile-run.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { expected, nowAt, pkg, readOf } from './builders.js';
 import { createFakeApi } from './fake-api.js';

@@ -2,11 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
-import type { ResultRow } from '../../src/report/types.js';
-import { writeResultXlsx } from '../../src/report/write-result-xlsx.js';
+import type { ResultRow } from '../../src/output-files/types.js';
+import { writeResultXlsx } from '../../src/output-files/write-result-xlsx.js';
 import { openSheet } from '../../src/sheet/read-sheet.js';
-import { cells, issue, sampleInput } from '../report/builders.js';
-import { useTempDir } from '../report/temp-dir.js';
+import { cells, issue, sampleInput } from '../output-files/builders.js';
+import { useTempDir } from '../output-files/temp-dir.js';
 
 const file = useTempDir('orders-file');
 

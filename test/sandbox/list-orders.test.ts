@@ -3,7 +3,7 @@ import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { buildSeededCatalogue } from '../../src/sandbox/catalogue.js';
 import { DEFAULT_RATES } from '../../src/sandbox/model.js';
 import { createSandboxState, type SandboxState } from '../../src/sandbox/state.js';
-import { LIST_SLICE, listedOrdersJson } from '../../src/sandbox/views.js';
+import { LIST_SLICE, listedOrdersJson } from '../../src/sandbox/list-orders.js';
 import { buildOrder } from './helpers.js';
 
 const NOW = Date.UTC(2031, 0, 10);

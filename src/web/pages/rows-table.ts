@@ -4,7 +4,7 @@
  * marked by colour, a symbol and its message in the cell itself.
  */
 import type { Issue } from '../../issues/index.js';
-import { formatRelatedRows, groupCellIssues } from '../../report/issue-text.js';
+import { formatRelatedRows, groupCellIssues } from '../../output-files/issue-text.js';
 import { html, type SafeHtml } from '../html.js';
 import { hasWarning, type Verdict, type VerdictRow } from '../verdict.js';
 import { statusBadge } from './layout.js';

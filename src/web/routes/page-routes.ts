@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { writeTemplate } from '../../report/index.js';
+import { writeTemplate } from '../../output-files/write-template.js';
 import { renderHistoryPage, type HistoryEntry } from '../pages/history-page.js';
 import { APP_CSS } from '../public/app-css.js';
 import { APP_SCRIPT } from '../public/app-script.js';

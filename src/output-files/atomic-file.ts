@@ -8,8 +8,9 @@ let isExitHookInstalled = false;
 
 /**
  * Removes every temporary file still being written. Runs on process exit, so a second Ctrl-C (which
- * quits at once, see cli.ts) or a process.exit() mid-write leaves no `.partial` file behind. A SIGKILL
- * cannot be caught; its leftover is named after the dead process's pid and is never read as a result.
+ * quits at once, see src/cli/signals.ts) or a process.exit() mid-write leaves no `.partial` file
+ * behind. A SIGKILL cannot be caught; its leftover is named after the dead process's pid and is never
+ * read as a result.
  */
 export function removePendingTempFiles(): void {
   for (const tmp of pendingTempFiles) {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { expect, test } from 'vitest';
-import { writeResultsSheet } from '../../src/report/results-sheet.js';
-import type { ResultRow } from '../../src/report/types.js';
-import { COLORS } from '../../src/report/xlsx-styles.js';
+import { writeResultsSheet } from '../../src/output-files/results-sheet.js';
+import type { ResultRow } from '../../src/output-files/types.js';
+import { COLORS } from '../../src/output-files/xlsx-styles.js';
 import { cells, col, issue, sampleInput } from './builders.js';
 import { useTempDir } from './temp-dir.js';
 import { fillOf, noteOf, readWorkbook, sheet } from './xlsx-files.js';

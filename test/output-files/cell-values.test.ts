@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatSheetDate, neutraliseFormula, toCsvValue } from '../../src/report/cell-values.js';
+import { formatSheetDate, neutraliseFormula, toCsvValue } from '../../src/output-files/cell-values.js';
 
 describe('formula neutralising', () => {
   test.each([

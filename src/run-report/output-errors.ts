@@ -1,11 +1,11 @@
 /**
- * After a validate or import run: the exit code (PRODUCT.md section 1) and what the CLI says on stderr
- * about files it could not write. A result file that cannot be written does not undo what was sent:
- * the run's report still stands and is printed first; the failure follows, with what to do.
+ * After a validate, import or reconcile run: the files it could not write, and what the CLI says on
+ * stderr about them. A result file that cannot be written does not undo what was sent: the run's
+ * report still stands and is printed first; the failure follows, with what to do.
  */
-import { EXIT, OutputError, UsageError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { JsonOutputError, JsonReport } from './json-report.js';
+import type { JsonOutputError, JsonReport } from './json.js';
 
 /**
  * The JSON form of a failed write of `path` (for `file`), or null when `error` is a bug that must not
@@ -32,21 +32,6 @@ export async function writeOrRecordFailure<T>(errors: JsonOutputError[], target:
     errors.push(failure);
     return undefined;
   }
-}
-
-export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
-  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
-  return result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
-}
-
-export function importExitCode(result: { apiUnusable?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
-  if (result.apiUnusable) return EXIT.apiUnusable;
-  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
-  return result.hasProblems ? EXIT.someFailed : EXIT.ok;
-}
-
-function hasOutputErrors(report: JsonReport): boolean {
-  return (report.outputErrors?.length ?? 0) > 0;
 }
 
 /**

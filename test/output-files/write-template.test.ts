@@ -5,10 +5,10 @@ import Papa from 'papaparse';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CARRIER_IDS, COUNTRY_CODES, DEFAULT_SOURCES_OF_SALE } from '../../src/contract/enums.js';
 import { dollarsToCents } from '../../src/contract/money.js';
-import { generateTemplates, TEMPLATES_DIR } from '../../src/report/generate-templates.js';
-import { exampleRows } from '../../src/report/template-content.js';
-import { columnLetter, TEMPLATE_HEADERS } from '../../src/report/template-form.js';
-import { EXAMPLE_DATE_NOTE, EXAMPLES_NOTE, writeTemplate } from '../../src/report/write-template.js';
+import { generateTemplates, TEMPLATES_DIR } from '../../src/output-files/generate-templates.js';
+import { exampleRows } from '../../src/output-files/template-content.js';
+import { columnLetter, TEMPLATE_HEADERS } from '../../src/output-files/template-form.js';
+import { EXAMPLE_DATE_NOTE, EXAMPLES_NOTE, writeTemplate } from '../../src/output-files/write-template.js';
 import { COLUMNS } from '../../src/sheet/columns.js';
 import { checkFile } from '../../src/commands/check-file.js';
 import { validateFiles } from '../../src/commands/validate.js';
@@ -193,7 +193,7 @@ function collectNotes(w: ExcelJS.Worksheet, r: number): string[] {
 }
 
 describe('the committed templates', () => {
-  test('are what the generator writes now (run `node dist/report/generate-templates.js` after changing the columns)', async () => {
+  test('are what the generator writes now (run `node dist/output-files/generate-templates.js` after changing the columns)', async () => {
     const dir = file('generated');
     await generateTemplates(dir, DEFAULT_SOURCES_OF_SALE);
     const committed = (name: string): string => join(TEMPLATES_DIR, name);

@@ -1,6 +1,9 @@
-/** The machine-readable report of PRODUCT.md section 4, printed by --json. */
+/**
+ * The run report of PRODUCT.md section 4: what validate, import and reconcile found, as --json prints
+ * it (text.ts words it for a person). The web app keeps it per job.
+ */
 import { issueToJson, type Issue } from '../issues/index.js';
-import type { FileMapping } from './check-file.js';
+import type { FileMapping } from '../mapping/choose.js';
 
 export interface JsonInput {
   file: string;

@@ -1,6 +1,6 @@
 /**
  * Regenerates the committed templates (templates/order-template.xlsx and .csv) from the column
- * definitions: `npm run build && node dist/report/generate-templates.js`. A test checks they are current.
+ * definitions: `npm run build && node dist/output-files/generate-templates.js`. A test checks they are current.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_SOURCES_OF_SALE } from '../contract/enums.js';
 import { writeTemplate } from './write-template.js';
 
-/** templates/ at the repository root, from src/report or dist/report alike. */
+/** templates/ at the repository root, from src/output-files or dist/output-files alike. */
 export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 export async function generateTemplates(dir: string = TEMPLATES_DIR, sourcesOfSale: readonly string[] = DEFAULT_SOURCES_OF_SALE): Promise<string[]> {

@@ -1,7 +1,8 @@
 /** Exit codes and messages for files a run could not write: clear words, the file meant, exit 2, never "internal error". */
 import { describe, expect, it } from 'vitest';
-import { formatOutputErrors, importExitCode, outputErrorOf, validateExitCode } from '../../src/commands/outcome.js';
-import type { JsonReport } from '../../src/commands/json-report.js';
+import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { formatOutputErrors, outputErrorOf } from '../../src/run-report/output-errors.js';
+import type { JsonReport } from '../../src/run-report/json.js';
 import { describeFileFailure, OutputError, toOutputError, UsageError } from '../../src/errors.js';
 
 /** A Node file-system error as fs throws it. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatIssueLine, formatRowIssues, groupCellIssues } from '../../src/report/issue-text.js';
+import { formatIssueLine, formatRowIssues, groupCellIssues } from '../../src/output-files/issue-text.js';
 import { issue } from './builders.js';
 
 describe('issue text', () => {

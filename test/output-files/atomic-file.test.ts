@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, readdirSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pendingTempFilePaths, removePendingTempFiles, writeFileAtomically } from '../../src/report/atomic-file.js';
+import { pendingTempFilePaths, removePendingTempFiles, writeFileAtomically } from '../../src/output-files/atomic-file.js';
 import { useTempDir } from './temp-dir.js';
 
 const at = useTempDir('atomic');

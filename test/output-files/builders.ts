@@ -2,7 +2,7 @@
 import type { Issue } from '../../src/issues/index.js';
 import type { Field } from '../../src/sheet/columns.js';
 import type { CellValue } from '../../src/sheet/types.js';
-import type { ResultRow, ResultSheetInput } from '../../src/report/types.js';
+import type { ResultRow, ResultSheetInput } from '../../src/output-files/types.js';
 
 export const HEADERS = [
   'Customer Order ID', 'orderDate', 'sourceOfSale', 'salesTax', 'fullName', 'addressLine1', 'city', 'state', 'zip',

@@ -1,6 +1,6 @@
-/** The human summary printed when --json is not given: what happened, where the result is, the first problems. */
+/** The run report in words, printed when --json is not given: what happened, where the result is, the first problems. */
 import { basename } from 'node:path';
-import type { JsonReport } from './json-report.js';
+import type { JsonReport } from './json.js';
 
 /** Enough to act on at a glance; the result file holds every issue. */
 const MAX_LISTED_ISSUES = 20;

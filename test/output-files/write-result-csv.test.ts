@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, test } from 'vitest';
-import { toCsvValue } from '../../src/report/cell-values.js';
-import { formatRowIssues } from '../../src/report/issue-text.js';
-import { encodeInputCells, generateCsv, UNPARSE_CONFIG, writePlainLine, writeResultCsv } from '../../src/report/write-result-csv.js';
-import type { ResultRow } from '../../src/report/types.js';
+import { toCsvValue } from '../../src/output-files/cell-values.js';
+import { formatRowIssues } from '../../src/output-files/issue-text.js';
+import { encodeInputCells, generateCsv, UNPARSE_CONFIG, writePlainLine, writeResultCsv } from '../../src/output-files/write-result-csv.js';
+import type { ResultRow } from '../../src/output-files/types.js';
 import { cells, HEADERS, sampleInput } from './builders.js';
 import { useTempDir } from './temp-dir.js';
 

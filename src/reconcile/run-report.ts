@@ -1,4 +1,4 @@
-/** The reconcile --json shapes of PRODUCT.md section 4. */
+/** Reconcile's part of the run report (PRODUCT.md section 4): its order entries and its summary. */
 import { ROLL_UP_STATUSES, type ExceptionType, type ReconciledOrder } from './types.js';
 
 export interface JsonReconciledOrder {

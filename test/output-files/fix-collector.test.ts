@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createFixCollector, mapToTemplate } from '../../src/report/fix-sheet.js';
-import { TEMPLATE_HEADERS } from '../../src/report/template-form.js';
-import type { ResultRow } from '../../src/report/types.js';
+import { createFixCollector, mapToTemplate } from '../../src/output-files/fix-sheet.js';
+import { TEMPLATE_HEADERS } from '../../src/output-files/template-form.js';
+import type { ResultRow } from '../../src/output-files/types.js';
 import { cells, COLUMNS, issue } from './builders.js';
 
 const row = (n: number, order: string, needsFix = true): ResultRow => ({ rowNumber: n, cells: cells(order), status: needsFix ? 'invalid' : 'valid', issues: [], needsFix });

@@ -1,8 +1,8 @@
 /**
- * `order-batch reconcile`: pull orders, packages and tracking for the selected orders, match them
- * against what the ledger says we sent, and write the reconciliation workbook (and, on request, the
- * marketplace confirmations CSV). Returns the JSON report of PRODUCT.md section 4; the CLI decides
- * what to print and the exit code.
+ * One reconcile run, given a client and (optionally) a ledger: pull orders, packages and tracking for
+ * the selected orders, match them against what the ledger says we sent (src/reconcile/), and write
+ * the reconciliation workbook (and, on request, the marketplace confirmations CSV). Returns the run
+ * report of PRODUCT.md section 4; the CLI decides what to print and the exit code.
  *
  * A run that fails (the API unusable, a disk error) records nothing as done: the watermark moves
  * only after the workbook is written, so the next run covers what this one missed.
@@ -13,24 +13,24 @@ import { performance } from 'node:perf_hooks';
 import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { PackageRecord } from '../contract/schemas.js';
-import type { JsonOutputError, JsonReport } from '../commands/json-report.js';
-import { writeOrRecordFailure } from '../commands/outcome.js';
+import type { JsonOutputError, JsonReport } from '../run-report/json.js';
+import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
 import type { Ledger, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
-import { readRunNow } from './api-clock.js';
-import { createApiReader, type ApiReader, type ApiReaderOptions } from './fetch.js';
-import { gatherFromApi, GATHER_DEFAULTS, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from './gather.js';
-import { createMatchAhead, type MatchAheadOptions } from './match-ahead.js';
-import { matchOrders, orderMatcher } from './match-orders.js';
-import { createMemoryPackageStore, type PackageStore, type StoredOrderRead } from './package-store.js';
-import { openSqlitePackageStore, packageStorePathFor } from './package-store-sqlite.js';
-import { toJsonOrder, summarize } from './report.js';
-import { checkSelectOptions, resolveSince, selectOrders, type Selection } from './select.js';
-import type { ReconciledOrder } from './types.js';
-import { writeConfirmationsCsv } from './confirmations.js';
-import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from './window.js';
-import { writeReconcileWorkbook } from './workbook.js';
+import { readRunNow } from '../reconcile/api-clock.js';
+import { createApiReader, type ApiReader, type ApiReaderOptions } from '../reconcile/fetch.js';
+import { gatherFromApi, GATHER_DEFAULTS, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from '../reconcile/gather.js';
+import { createMatchAhead, type MatchAheadOptions } from '../reconcile/match-ahead.js';
+import { matchOrders, orderMatcher } from '../reconcile/match-orders.js';
+import { createMemoryPackageStore, type PackageStore, type StoredOrderRead } from '../reconcile/package-store.js';
+import { openSqlitePackageStore, packageStorePathFor } from '../reconcile/package-store-sqlite.js';
+import { toJsonOrder, summarize } from '../reconcile/run-report.js';
+import { checkSelectOptions, resolveSince, selectOrders, type Selection } from '../reconcile/select.js';
+import type { ReconciledOrder } from '../reconcile/types.js';
+import { writeConfirmationsCsv } from '../reconcile/confirmations.js';
+import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from '../reconcile/window.js';
+import { writeReconcileWorkbook } from '../reconcile/workbook.js';
 
 export interface ReconcileOptions {
   ledger?: Ledger;

@@ -1,0 +1,41 @@
+/**
+ * One run of the CLI: what it prints on stdout and stderr and the exit code its command decided.
+ * Commands print through it so that a `--json` run holds exactly one JSON object on stdout.
+ */
+import { formatOutputErrors } from '../run-report/output-errors.js';
+import type { JsonReport } from '../run-report/json.js';
+import { EXIT } from '../errors.js';
+
+export class CliRun {
+  exitCode: number = EXIT.ok;
+  /** Set once a command printed its --json report: an error after it must not print a second object. */
+  #hasPrintedJson = false;
+
+  get hasPrintedJson(): boolean {
+    return this.#hasPrintedJson;
+  }
+
+  printJson(value: unknown): void {
+    this.#hasPrintedJson = true;
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  printLine(line: string): void {
+    process.stdout.write(`${line}\n`);
+  }
+
+  /** A line on stderr, prefixed like every message of the tool. */
+  warn(message: string): void {
+    process.stderr.write(`order-batch: ${message}\n`);
+  }
+
+  /**
+   * The report of validate, import or reconcile: JSON with --json, else the human text; then, on
+   * stderr, the files that could not be written (the report is printed first: it still stands).
+   */
+  printReport<R extends JsonReport>(report: R, options: { json: boolean }, formatText: (report: R) => string): void {
+    if (options.json) this.printJson(report);
+    else process.stdout.write(formatText(report));
+    process.stderr.write(formatOutputErrors(report));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Every exit code of the CLI is decided here (PRODUCT.md section 1): 0 everything valid or accepted;
+ * 1 some orders invalid, rejected or failed (or a reconciliation with exceptions); 2 usage,
+ * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all.
+ */
+import { CommanderError } from 'commander';
+import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
+import type { JsonReport } from '../run-report/json.js';
+import { EXIT, ApiUnusableError, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
+import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
+
+export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
+  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
+  return result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
+}
+
+export function importExitCode(result: { apiUnusable?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
+  if (result.apiUnusable) return EXIT.apiUnusable;
+  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
+  return result.hasProblems ? EXIT.someFailed : EXIT.ok;
+}
+
+/** A workbook that could not be written is the user's to fix (2); an order in exception or not found is 1. */
+export function reconcileExitCode(result: { hasExceptions: boolean; report: JsonReport }): number {
+  if (hasOutputErrors(result.report)) return EXIT.usage;
+  return result.hasExceptions ? EXIT.someFailed : EXIT.ok;
+}
+
+function hasOutputErrors(report: JsonReport): boolean {
+  return (report.outputErrors?.length ?? 0) > 0;
+}
+
+/** What stopped a run: its exit code, what `--json` says of it (kind null for --help and --version), and its stderr text. */
+export interface Failure {
+  exitCode: number;
+  kind: 'usage' | 'file' | 'api_unusable' | 'internal' | null;
+  message: string;
+  /** What goes to stderr: one line, '' when commander has printed its own. */
+  stderr: string;
+}
+
+/** The failure an exception thrown out of a command stands for. */
+export function failureOf(err: unknown): Failure {
+  if (err instanceof CommanderError) {
+    // Commander has already printed its message; --help and --version end here with code 0.
+    if (err.exitCode === 0) return { exitCode: EXIT.ok, kind: null, message: '', stderr: '' };
+    return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, ''), stderr: '' };
+  }
+  if (err instanceof UsageError || err instanceof InputError) {
+    // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
+    // flag, a setting or another run holding the ledger.
+    const isFile = err instanceof InputError || err instanceof OutputError || (err instanceof LedgerError && !(err instanceof LedgerBusyError));
+    return withLine({ exitCode: EXIT.usage, kind: isFile ? 'file' : 'usage', message: err.message });
+  }
+  if (err instanceof AuthError || err instanceof ForbiddenError || isRetryable(err)) {
+    return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: `the fulfillment API could not be used: ${(err as Error).message}` });
+  }
+  if (err instanceof ApiUnusableError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: err.message });
+  // A file the run could not use (a folder not writable, a full disk) is the machine's state, not a bug.
+  const fileProblem = describeFileFailure(err);
+  if (fileProblem !== null) return withLine({ exitCode: EXIT.usage, kind: 'file', message: fileProblem });
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    exitCode: EXIT.someFailed,
+    kind: 'internal',
+    message: `internal error: ${message}`,
+    stderr: `order-batch: internal error: ${message}\nThis is a bug; please report it with the command you ran (add --log-level debug for details).\n`,
+  };
+}
+
+function withLine(failure: Omit<Failure, 'stderr'>): Failure {
+  return { ...failure, stderr: `order-batch: ${failure.message}\n` };
+}

@@ -1,0 +1,47 @@
+/** `order-batch import <file...>`: flags to ImportOptions, Ctrl-C winds the run down, the report and the exit code. */
+import type { Command } from 'commander';
+import { formatValidateText } from '../run-report/text.js';
+import type { RawFlags } from '../options.js';
+import type { CliRun } from './cli-run.js';
+import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { importExitCode } from './exit-codes.js';
+import { onInterrupt } from './signals.js';
+
+export function addImportCommand(program: Command, run: CliRun): void {
+  addCommonOptions(
+    program
+      .command('import')
+      .description('validate, submit the valid orders, and write a result file beside each sheet')
+      .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
+      .option('--concurrency <n>', 'orders sent at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
+      .option('--dry-run', 'do everything but send the orders')
+      .option('--sandbox', 'start the embedded sandbox and send the orders there')
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
+  ).action(async (files: string[], flags: RawFlags) => {
+    const options = resolveFlags(flags);
+    const logger = loggerFor(options);
+    const interruption = onInterrupt(
+      'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
+    );
+    const { importFiles } = await import('../commands/import.js');
+    const result = await importFiles({
+      ...apiSettingsOf(options),
+      files,
+      out: options.out,
+      sheet: options.sheet,
+      context: checkContextOf(options),
+      dryRun: options.dryRun,
+      archiveDir: options.archiveDir,
+      logger,
+      progress: byteProgressOf(options),
+      orderProgress: orderProgressOf(options),
+      signal: interruption.signal,
+    }).finally(interruption.dispose);
+    run.printReport(result.report, options, formatValidateText);
+    if (result.apiUnusable) run.warn(result.apiUnusable.message);
+    if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
+    run.exitCode = importExitCode(result);
+  });
+}

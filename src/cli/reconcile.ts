@@ -1,0 +1,61 @@
+/** `order-batch reconcile`: flags to ReconcileCommandOptions, the report printed, the exit code. */
+import type { Command } from 'commander';
+import { formatReconcileText } from '../run-report/text.js';
+import { parseHours, parseSince, type RawFlags } from '../options.js';
+import type { CliRun } from './cli-run.js';
+import { addCommonOptions, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
+import { reconcileExitCode } from './exit-codes.js';
+import { exitOnSignal } from './signals.js';
+
+/** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
+interface ReconcileFlags extends RawFlags {
+  since?: string;
+  hours?: string;
+  orders?: string;
+  all?: boolean;
+  confirmations?: string;
+}
+
+export function addReconcileCommand(program: Command, run: CliRun): void {
+  addCommonOptions(
+    program
+      .command('reconcile')
+      .description('pull orders, packages and tracking; write the reconciliation workbook')
+      .option('--since <iso>', 'orders the ledger submitted since this instant (default: the last 30 days)')
+      .option('--hours <n>', 'orders the ledger submitted in the last n hours (n from 1)')
+      .option('--orders <result file>', 'the orders of a validate/import result file (no ledger needed)')
+      .option('--all', 'every order the API lists, no ledger needed: the last 30 days, or --since / --hours rounded up to whole days (at most 365)')
+      .option('--late-after-days <n>', 'a line not shipped this many whole days after its order date is late (default 3)')
+      .option('--confirmations <csv>', 'also write tracking confirmations for the marketplaces')
+      .option('--concurrency <n>', 'requests at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
+      .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
+    { sheet: true, sheetHelp: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)' },
+  ).action(async (flags: ReconcileFlags) => {
+    // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
+    exitOnSignal();
+    const options = resolveFlags(flags);
+    const logger = loggerFor(options);
+    const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
+    const since = flags.since === undefined ? undefined : parseSince(flags.since);
+    const { reconcileCommand } = await import('../commands/reconcile.js');
+    const result = await reconcileCommand({
+      ...apiSettingsOf(options),
+      now: options.now,
+      isNowPinned: options.isNowPinned,
+      since,
+      hours,
+      ordersFile: flags.orders,
+      all: flags.all,
+      out: options.out,
+      confirmationsPath: flags.confirmations,
+      lateAfterDays: options.lateAfterDays,
+      sheet: options.sheet,
+      timezone: options.timezone,
+      logger,
+    });
+    run.printReport(result.report, options, formatReconcileText);
+    run.exitCode = reconcileExitCode(result);
+  });
+}

@@ -1,0 +1,57 @@
+/** `order-batch serve`: the web app until Ctrl-C or SIGTERM, which lets the submissions in flight finish. */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import type { RawFlags } from '../options.js';
+import type { CliRun } from './cli-run.js';
+import { addCommonOptions, apiSettingsOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { onInterrupt } from './signals.js';
+
+interface ServeFlags extends RawFlags {
+  port?: string;
+  host?: string;
+  maxUploadMb?: string;
+}
+
+export function addServeCommand(program: Command, run: CliRun): void {
+  addCommonOptions(
+    program
+      .command('serve')
+      .description('the local web app for operations staff')
+      .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
+      .option('--host <host>', 'address to bind (default: this computer only)', '127.0.0.1')
+      .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
+      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--concurrency <n>', 'orders sent at once (default 8)')
+      .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
+      .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
+      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
+    { out: false, sheet: false },
+  ).action(async (flags: ServeFlags) => {
+    const options = resolveFlags(flags);
+    const port = Number(flags.port ?? '8080');
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
+    const maxUploadMb = Number(flags.maxUploadMb ?? '50');
+    if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    const { runServe } = await import('../web/server.js');
+    const app = await runServe({
+      ...apiSettingsOf(options),
+      port,
+      host: flags.host ?? '127.0.0.1',
+      context: checkContextOf(options),
+      lateAfterDays: options.lateAfterDays,
+      maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
+      logger: loggerFor(options),
+      ...(options.isNowPinned ? { now: options.now } : {}),
+      print: (line: string) => run.printLine(line),
+    });
+    // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
+    // flight come back (the submission's result is written); a second one quits at once.
+    const interruption = onInterrupt(
+      'order-batch: stopping: sending no more orders; the ones in flight finish, the result is written and queued submissions do not start',
+    );
+    await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
+    const { describeStopped } = await import('../web/jobs.js');
+    for (const line of describeStopped(await app.close())) run.warn(line);
+    interruption.dispose();
+  });
+}
