@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addReadOptions, readSettingsOf, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
   addCommonOptions(
-    program
+    addReadOptions(program
       .command('import')
       .description('validate, submit the valid orders, and write a result file beside each sheet')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
@@ -18,7 +18,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
-      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
+      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled')),
   ).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
@@ -32,6 +32,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
+      readSettings: readSettingsOf(options),
       dryRun: options.dryRun,
       archiveDir: options.archiveDir,
       logger,

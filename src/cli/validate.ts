@@ -3,19 +3,19 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addReadOptions, readSettingsOf, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
   addCommonOptions(
-    program
+    addReadOptions(program
       .command('validate')
       .description('check order sheets offline and write a result file beside each')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
       .option('--online', 'also ask the API: unknown products, stock, orders it already has')
       .option('--sandbox', 'with --online: ask the embedded sandbox')
-      .option('--ledger <path>', 'with --online: the ledger that tells our own orders apart'),
+      .option('--ledger <path>', 'with --online: the ledger that tells our own orders apart')),
   ).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);
@@ -25,6 +25,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
+      readSettings: readSettingsOf(options),
       online: options.online ? apiSettingsOf(options) : undefined,
       logger: loggerFor(options),
       progress: byteProgressOf(options),

@@ -55,7 +55,9 @@ export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, n
     columns: { columns: columnFields, issues: [...compiled.issues, ...(unread ? [unread] : [])], ...(compiled.summed.length > 0 && { summed: compiled.summed }) },
     rebase(checked) {
       const toSource = (issue: Issue): Issue => pointAtSource(issue, compiled);
-      const isComputed = compiled.profile.totals === 'computed';
+      // A profile that maps no total has them computed, as one that says so: a warning on every order would tell nothing.
+      const fields = compiled.profile.fields;
+      const isComputed = compiled.profile.totals === 'computed' || (fields.subTotal === undefined && fields.discountTotal === undefined && fields.grandTotal === undefined);
       for (const order of checked.orders) {
         const extra: Issue[] = [];
         for (const row of order.rows) {

@@ -1,0 +1,47 @@
+/** The mapping commands and flags as a user runs them: the built CLI, real files, exit codes. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, SAMPLE_NOW, tempDir } from './run-cli.js';
+
+const SHOPIFY = join(ROOT, 'test', 'fixtures', 'marketplaces', 'shopify-orders.csv');
+
+describe('order-batch with a marketplace export', () => {
+  it('says first how the file was read, lists warnings too, and exits 1 for the invalid orders', async () => {
+    const dir = tempDir();
+    const result = await runCli(['validate', SHOPIFY, '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--log-level', 'silent']);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe(`${SHOPIFY}: read as a Shopify orders export (mapping profile shopify, detected from its columns).`);
+    expect(result.stdout).toContain('row 5, Shipping Zip: Shipping Zip is empty');
+  });
+
+  it('suggests a draft profile for an unknown export, which then reads it', async () => {
+    const dir = tempDir();
+    const sheet = join(dir, 'custom.csv');
+    writeFileSync(sheet, [
+      'Order Number,Order Date,Ship To Name,Ship To Street,Ship To City,Ship To State,Ship To Zip,Ship To Country,Ship To Phone,Billing Name,Billing Phone,SKU,Item Title,Qty,Unit Price,Tax',
+      'A-1,2026-11-18,Ann Lee,1 Main St,Springfield,IL,62704,United States,217-555-0134,Bob Pay,217-555-0000,PRD-1001,Mug,2,5.00,0.80',
+    ].join('\n'));
+    const suggested = await runCli(['mapping', 'suggest', sheet, '--out', join(dir, 'custom.json')]);
+    expect(suggested.code).toBe(0);
+    expect(suggested.stderr).toMatch(/fullName +<- "Ship To Name" \(exact\)/);
+    expect(JSON.parse(readFileSync(join(dir, 'custom.json'), 'utf8')).fields.phone).toEqual({ column: 'Ship To Phone' });
+
+    const checked = await runCli(['validate', sheet, '--mapping', join(dir, 'custom.json'), '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--json']);
+    expect(checked.code).toBe(0);
+    const report = JSON.parse(checked.stdout);
+    expect(report.summary).toEqual({ valid: 1 });
+    expect(report.input[0].mapping).toMatchObject({ profile: 'custom', detected: false });
+  });
+
+  it('lists the profiles, and refuses a bad date order or an unknown profile with exit 2', async () => {
+    const list = await runCli(['mapping', 'list']);
+    expect(list.stdout).toContain('shopify        Shopify orders export (built-in)');
+    const badOrder = await runCli(['validate', SHOPIFY, '--date-order', 'ymd']);
+    expect(badOrder.code).toBe(2);
+    expect(badOrder.stderr).toContain('--date-order takes mdy (month first, 11/24/2026) or dmy (day first, 24.11.2026), not "ymd".');
+    const badProfile = await runCli(['validate', SHOPIFY, '--mapping', 'shopfy']);
+    expect(badProfile.code).toBe(2);
+    expect(badProfile.stderr).toContain('--mapping shopfy: no profile of that name and no such file.');
+  });
+});
