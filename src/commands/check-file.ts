@@ -2,6 +2,7 @@
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
+import { applyCellEdits, type CellEdit } from '../mapping/cell-edits.js';
 import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
 import { checkSheet, isLocaleDelimiter } from '../orders/check-sheet.js';
@@ -30,6 +31,8 @@ export interface ReadSettings {
   decimalMark?: DecimalMark;
   /** The context's dateOrder was set for the run (--date-order): it wins over a profile's. */
   isDateOrderForced?: boolean;
+  /** Cells corrected by hand (the web app's verdict table), laid over the file's. */
+  edits?: readonly CellEdit[];
 }
 
 export async function checkFile(
@@ -38,7 +41,8 @@ export async function checkFile(
 ): Promise<CheckedFile> {
   let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
-    const sheet = (opened = await openSheet(file, { ...options.read, sheet: options.sheet }));
+    opened = await openSheet(file, { ...options.read, sheet: options.sheet });
+    const sheet = options.settings?.edits?.length ? applyCellEdits(opened, options.settings.edits) : opened;
     // Which worksheet was read when that is not the obvious one (the Fix sheet of a result workbook).
     for (const notice of sheet.notices ?? []) options.logger.warn({ file, sheet: sheet.sheetName }, notice);
     const settings = options.settings ?? {};

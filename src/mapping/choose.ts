@@ -57,7 +57,7 @@ export function chooseReading(file: string, headers: readonly string[], headerRo
 
 /** "read as a Shopify orders export": the first thing said of a file read through a profile. */
 export function describeReading(file: string, reading: Extract<SheetReading, { kind: 'profile' }>): string {
-  const how = reading.isDetected ? 'detected from its columns' : 'as --mapping asked';
+  const how = reading.isDetected ? 'detected from its columns' : 'chosen for this file';
   return `${file}: read as ${withArticle(reading.compiled.profile.label)} (mapping profile ${reading.compiled.profile.name}, ${how}).`;
 }
 

@@ -19,10 +19,13 @@ import { registerJobRoutes } from './routes/job-routes.js';
 import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
+import { registerMappingRoutes } from './routes/mapping-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
+import { createFileMappingStore } from './mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
 
@@ -69,8 +72,11 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const runImport: ImportRun = (job, outDir, onOrderDone, signal) =>
+  const mappings = createFileMappingStore(workDir.root);
+  // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({
+      readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
       ...(job.sheet ? { sheet: job.sheet } : {}),
@@ -91,7 +97,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     options,
     maxUploadBytes,
     workDir,
-    uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
+    uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
+    mappings,
     jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
     reconciler: createReconciler({
       workDir,
@@ -143,6 +150,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     });
     installGuards(app, services, guard);
     registerUploadRoutes(app, services);
+    registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
