@@ -13,6 +13,7 @@ import { formatValidateText } from '../../src/run-report/text.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { silentLogger } from '../../src/log.js';
+import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxImportOptions } from '../import/sandbox-import-options.js';
 import { useTempDir } from '../output-files/temp-dir.js';
@@ -142,5 +143,13 @@ describe('imported with no option', () => {
     expect(woo.customerDetails.shippingAddress).toMatchObject({ fullName: 'Mia Receiver', addressLines: ['450 Castro St'], phone: '(415) 555-0101', countryCode: 'US' });
     expect(woo.orderDetails.lineItems[0]).toEqual({ productId: 'PRD-1014', customerLineItemId: '301', name: 'Linen shirt - M', quantity: 2, unitPrice: 20, discount: 2 });
     expect(orders.get('5002')!.customerDetails.shippingAddress.countryCode).toBe('US');
+
+    // Reconcile --orders reads the result of an export the same way import read the export.
+    const sentFile = await readOrdersFile(join(at('imported'), 'shopify-orders.import-result.xlsx'), { logger: silentLogger });
+    expect(sentFile.customerOrderIds).toEqual(['#1041', '#1042', '#1046']);
+    expect(sentFile.skipped).toEqual({ invalid: 4 });
+    const expected = sentFile.expected.get('#1041')!;
+    expect(expected).toMatchObject({ marketplaceOrderId: '#1041', sourceOfSale: 'OtherMarketplace', orderDate: '2026-11-17T14:12:40.000Z' });
+    expect(expected.lines.map((l) => [l.customerLineItemId, l.productId, l.quantity])).toEqual([['1', 'PRD-1001', 2], ['2', 'PRD-1002', 1]]);
   });
 });
