@@ -4,19 +4,16 @@
  * upload; a bad cell of a Shopify export is corrected in the page, checked again at once, and the
  * corrected order is submitted without another upload, the result workbook holding the new value.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startTestApp, type TestApp } from './support.js';
+import { canRunChromium, launchChromium, REPO_ROOT, startTestApp, type Chromium, type TestApp } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const SHOTS = join(REPO_ROOT, 'test-output', 'screenshots');
 const SHOPIFY = join(REPO_ROOT, 'test', 'fixtures', 'marketplaces', 'shopify-orders.csv');
 
-type Browser = import('playwright-core').BrowserContext;
 type Page = import('playwright-core').Page;
 
 const CUSTOM = [
@@ -25,33 +22,24 @@ const CUSTOM = [
   'CX-2,2026-11-18 11:00,Kim Park,8 Ocean Ave,San Diego,CA,92101,USA,619-555-0101,PRD-1002,Towel,1,9.00,0.70,Kim Park,619-555-0101',
 ].join('\n');
 
-describe.skipIf(!hasChromium && !process.env.CI)('mapping and correcting in a browser', () => {
+describe.skipIf(!canRunChromium)('mapping and correcting in a browser', () => {
   let web: TestApp;
-  let browser: Browser;
+  let chromium: Chromium;
   let page: Page;
-  let profile: string;
   let dir: string;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     web = await startTestApp();
     dir = mkdtempSync(join(tmpdir(), 'order-batch-mapping-'));
-    profile = mkdtempSync(join(tmpdir(), 'order-batch-chromium-'));
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 768 },
-      acceptDownloads: true,
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    chromium = await launchChromium();
+    page = chromium.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await web?.close();
-    for (const d of [profile, dir]) if (d) rmSync(d, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
