@@ -193,7 +193,7 @@ function mapValue(d: DerivedColumn, cell: CellValue, rule: { values?: Record<str
   let value: CellValue = cell;
   if (rule.values !== undefined) {
     const text = textOf(cell);
-    const mapped = text === null ? undefined : lookup(rule.values, text);
+    const mapped = text === null ? undefined : valueMapOf(rule.values).get(text.toLowerCase());
     if (mapped !== undefined) value = mapped;
     else if (rule.otherwise === 'blank') return null;
   }
@@ -201,10 +201,16 @@ function mapValue(d: DerivedColumn, cell: CellValue, rule: { values?: Record<str
   return value;
 }
 
-function lookup(values: Record<string, string>, text: string): string | undefined {
-  const key = text.trim().toLowerCase();
-  for (const [from, to] of Object.entries(values)) if (from.trim().toLowerCase() === key) return to;
-  return undefined;
+/** A rule's value map keyed by lower-case source value, built once per rule. */
+const valueMaps = new WeakMap<Record<string, string>, Map<string, string>>();
+
+function valueMapOf(values: Record<string, string>): Map<string, string> {
+  let map = valueMaps.get(values);
+  if (map === undefined) {
+    map = new Map(Object.entries(values).map(([from, to]) => [from.trim().toLowerCase(), to]));
+    valueMaps.set(values, map);
+  }
+  return map;
 }
 
 function shown(cell: Exclude<CellValue, null>): string {
