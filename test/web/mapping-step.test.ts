@@ -51,6 +51,8 @@ describe('the mapping step over HTTP', () => {
     const badName = await form({ ...guesses, 'col-9': 'productId', name: 'my mapping!' });
     expect(badName.statusCode).toBe(400);
     expect(await badName.body.text()).toContain('Mapping profile mapping &quot;my mapping!&quot; is not valid: name: use letters, digits, - and _');
+    const builtIn = await form({ ...guesses, 'col-9': 'productId', name: 'Shopify' });
+    expect(await builtIn.body.text()).toContain('Shopify is the name of a built-in profile: choose another name for this mapping.');
   });
 
   it('reads the sheet with the chosen columns, and takes corrections only of cells it shows', async () => {

@@ -4,6 +4,7 @@
  * is checked again at once, so the page, its downloads and a submission all read the sheet the same way.
  */
 import type { FastifyInstance } from 'fastify';
+import { findBuiltinProfile } from '../../mapping/builtin/index.js';
 import type { CellEdit } from '../../mapping/cell-edits.js';
 import { parseProfile, type Profile, type Rule } from '../../mapping/profile.js';
 import { COLUMNS, FIELDS, type Field } from '../../sheet/columns.js';
@@ -79,6 +80,7 @@ function profileFromForm(body: Record<string, string>, headers: readonly string[
   const missing = COLUMNS.filter((c) => c.requiredColumn && fields[c.field] === undefined).map((c) => c.field);
   if (missing.length > 0) return { error: `Every order needs ${missing.join(', ')}: choose the column that feeds ${missing.length === 1 ? 'it' : 'each'}.`, chosen };
   const name = (body.name ?? '').trim();
+  if (findBuiltinProfile(name) !== undefined) return { error: `${name} is the name of a built-in profile: choose another name for this mapping.`, chosen };
   const json = {
     name: name === '' ? `upload-${uploadId.slice(0, 8).replace(/[^A-Za-z0-9]/g, 'x')}` : name,
     label: name === '' ? 'sheet mapped in the web app' : `${name} export`,
