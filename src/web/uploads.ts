@@ -13,6 +13,7 @@ import { writeFixCsv } from './fix-csv.js';
 import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { suggestProfile } from '../mapping/suggest.js';
+import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
 import type { MappingStore, SavedMapping } from './mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import type { WorkDir } from './work-dir.js';
@@ -93,7 +94,7 @@ export function createUploadChecker(options: {
         const fixName = `${stem}.fix.csv`;
         const fixRows = await writeFixCsv(join(dir, fixName), sheet);
         const built = buildVerdict(sheet, meta);
-        const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved) : undefined;
+        const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
         verdict = {
           ...built,
           ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),
@@ -120,8 +121,12 @@ export function createUploadChecker(options: {
   };
 }
 
-/** What the mapping step offers: a few values per column (from the rows the page keeps) and the best guesses. */
-function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[]): MappingStep {
+/**
+ * What the mapping step offers: a few values per column (from the rows the page keeps) and the best guesses.
+ * Undefined when the step cannot help (a template sheet that simply lacks a column, and has no other): then
+ * the verdict says what to add.
+ */
+function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[]): MappingStep | undefined {
   const samples: string[][] = verdict.headers.map(() => []);
   for (const row of verdict.rows) {
     row.cells.forEach((cell, i) => {
@@ -130,6 +135,14 @@ function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: rea
     });
   }
   const draft = suggestProfile({ headers: verdict.headers, samples, known: [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)] });
+  const covered = new Set(templateColumns);
+  const isMissing = (field: Field) => !covered.has(field) && COLUMN_BY_FIELD.get(field)?.requiredColumn === true;
+  // The step can help when a column the template ignores may be the missing field, or a constant can fill it.
+  const helps =
+    draft.guesses.some((g) => isMissing(g.field)) ||
+    verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
+    (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
+  if (!helps) return undefined;
   return { samples, guesses: draft.guesses.map((g) => ({ field: g.field, column: g.column, confidence: g.confidence })), missing: draft.missing };
 }
 

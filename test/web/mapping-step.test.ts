@@ -72,4 +72,14 @@ describe('the mapping step over HTTP', () => {
     expect(bad.statusCode).toBe(200);
     expect(await bad.body.json()).toMatchObject({ status: 'invalid', issues: [expect.objectContaining({ row: 2, column: 'Tel', severity: 'error' })] });
   });
+
+  it('is not offered for a sheet in template form that only lacks a column: the verdict says what to add', async () => {
+    const sheet = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,productId,customerLineItemId,name,quantity,unitPrice,salesTax\nT-1,2026-11-18,OtherMarketplace,Ann Lee,1 Main St,Springfield,IL,62704,US,PRD-1001,1,Mug,1,5.00,0\n';
+    const response = await request(`${web.app.url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName: 'no-phone.csv', content: sheet }), headers: { cookie: session.cookie, origin: web.app.url } });
+    const location = response.headers.location as string;
+    await response.body.text();
+    const page = await (await request(`${web.app.url}${location}`, { headers: { cookie: session.cookie } })).body.text();
+    expect(page).not.toContain('which column is which?');
+    expect(page).toContain('The sheet has no phone column');
+  });
 });

@@ -62,6 +62,7 @@ ${csrfField(ctx)}
 <p class="help">A saved mapping is applied, and said, on the next upload with these columns, for everyone using this app.</p>
 </fieldset>
 <button type="submit" class="button button-primary">Read the sheet with these columns</button>
-</form>`;
+</form>
+<p><a href="/uploads/${verdict.id}?columns=as-is">Check the sheet with its columns as they are</a> (every column the template lacks is then an error).</p>`;
   return layout({ title: `Columns of ${verdict.fileName}`, section: 'upload', ctx, body });
 }
