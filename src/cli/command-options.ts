@@ -12,7 +12,7 @@ import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOp
 import type { CheckContext } from '../orders/types.js';
 import type { ReadSettings } from '../commands/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
-import type { Profile } from '../mapping/profile.js';
+import { openMappingStore } from '../mapping/mapping-store.js';
 
 export function resolveFlags(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
@@ -28,8 +28,12 @@ export function checkContextOf(options: ResolvedOptions): CheckContext {
   return { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale, ...(options.dateOrder && { dateOrder: options.dateOrder }) };
 }
 
-/** How sheets are read: the mapping profile (or detection), the decimal mark, whether the date order was set for this run. */
-export function readSettingsOf(options: ResolvedOptions, saved: readonly Profile[] = []): ReadSettings {
+/**
+ * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
+ * ledger), the decimal mark, whether the date order was set for this run.
+ */
+export async function readSettingsOf(options: ResolvedOptions): Promise<ReadSettings> {
+  const saved = (await openMappingStore(options.ledgerPath).list()).map((m) => m.profile);
   return {
     mapping: resolveMappingChoice(options.mapping, saved),
     ...(options.decimalComma && { decimalMark: 'comma' as const }),

@@ -32,7 +32,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
-      readSettings: readSettingsOf(options),
+      readSettings: await readSettingsOf(options),
       dryRun: options.dryRun,
       archiveDir: options.archiveDir,
       logger,

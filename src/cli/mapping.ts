@@ -2,7 +2,17 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describeFileSystemError, UsageError } from '../errors.js';
+import { openMappingStore } from '../mapping/mapping-store.js';
+import type { Profile } from '../mapping/profile.js';
+import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
+import { resolveFlags } from './command-options.js';
+
+/** The mappings saved beside the ledger the flags name (the web app's mapping step saves them there). */
+async function savedProfiles(flags: RawFlags): Promise<Profile[]> {
+  const options = resolveFlags(flags);
+  return (await openMappingStore(options.ledgerPath).list()).map((m) => m.profile);
+}
 
 export function addMappingCommand(program: Command, run: CliRun): void {
   const mapping = program.command('mapping').description('mapping profiles: how the columns of a marketplace export feed the order fields');
@@ -13,9 +23,12 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .argument('<file>', 'a CSV or XLSX sheet (an export whose columns are not the template\'s)')
     .option('--sheet <name>', 'worksheet of an xlsx file')
     .option('--out <file>', 'write the draft profile to this file instead of stdout')
-    .action(async (file: string, flags: { sheet?: string; out?: string }) => {
+    .option('--ledger <path>', 'the ledger whose saved mappings are known (default .order-batch/ledger.db)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (file: string, flags: RawFlags & { sheet?: string; out?: string }) => {
       const { suggestMapping } = await import('../commands/mapping.js');
-      const result = await suggestMapping(file, flags.sheet === undefined ? {} : { sheet: flags.sheet });
+      const saved = await savedProfiles(flags);
+      const result = await suggestMapping(file, { saved, ...(flags.sheet !== undefined && { sheet: flags.sheet }) });
       for (const line of result.summary) process.stderr.write(`${line}\n`);
       if (flags.out === undefined) {
         process.stdout.write(result.json);
@@ -34,9 +47,11 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .command('list')
     .description('the mapping profiles --mapping can name')
     .option('--json', 'print them as JSON')
-    .action(async (flags: { json?: boolean }) => {
+    .option('--ledger <path>', 'the ledger whose saved mappings are listed (default .order-batch/ledger.db)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (flags: RawFlags) => {
       const { listMappings } = await import('../commands/mapping.js');
-      const profiles = listMappings();
+      const profiles = listMappings(await savedProfiles(flags));
       if (flags.json) run.printJson(profiles);
       else for (const p of profiles) run.printLine(`${p.name.padEnd(14)} ${p.label} (${p.origin})`);
     });

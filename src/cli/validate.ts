@@ -25,7 +25,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
-      readSettings: readSettingsOf(options),
+      readSettings: await readSettingsOf(options),
       online: options.online ? apiSettingsOf(options) : undefined,
       logger: loggerFor(options),
       progress: byteProgressOf(options),

@@ -24,7 +24,7 @@ import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, 
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
-import { createFileMappingStore } from './mapping-store.js';
+import { openMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
@@ -72,7 +72,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const mappings = createFileMappingStore(workDir.root);
+  const mappings = openMappingStore(options.ledgerPath);
   // What is sent is what the page showed: the upload's profile and its corrected cells.
   const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({

@@ -12,7 +12,7 @@ import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
 import type { Csrf } from './security.js';
 import type { UploadChecker } from './uploads.js';
-import type { MappingStore } from './mapping-store.js';
+import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
 
 declare module 'fastify' {

@@ -7,7 +7,7 @@ import type { ReadSettings } from '../commands/check-file.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import type { CellEdit } from '../mapping/cell-edits.js';
 import type { Profile } from '../mapping/profile.js';
-import type { SavedMapping } from './mapping-store.js';
+import type { SavedMapping } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
 
 export interface UploadReading {

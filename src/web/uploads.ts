@@ -14,7 +14,7 @@ import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { suggestProfile } from '../mapping/suggest.js';
 import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
-import type { MappingStore, SavedMapping } from './mapping-store.js';
+import type { MappingStore, SavedMapping } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import type { WorkDir } from './work-dir.js';
 

@@ -44,4 +44,21 @@ describe('order-batch with a marketplace export', () => {
     expect(badProfile.code).toBe(2);
     expect(badProfile.stderr).toContain('--mapping shopfy: no profile of that name and no such file.');
   });
+
+  it('knows the mappings saved beside the ledger: listed, detected and named with --mapping', async () => {
+    const dir = tempDir();
+    const sheet = join(dir, 'acme.csv');
+    writeFileSync(sheet, [
+      'Ref,When,Who,Where,Town,Region,Zip,Nation,Tel,Article,Item,Count,Each,Tax',
+      'AC-1,2026-11-18,Ann Lee,1 Main St,Springfield,IL,62704,US,217-555-0134,PRD-1001,Mug,2,5.00,0.80',
+    ].join('\n'));
+    const fields = { customerOrderId: { column: 'Ref' }, orderDate: { column: 'When' }, sourceOfSale: { constant: 'OtherMarketplace' }, salesTax: { column: 'Tax' }, fullName: { column: 'Who' }, addressLine1: { column: 'Where' }, city: { column: 'Town' }, provinceOrState: { column: 'Region' }, postalOrZipCode: { column: 'Zip' }, countryCode: { column: 'Nation' }, phone: { column: 'Tel' }, productId: { column: 'Article' }, customerLineItemId: { generate: 'lineNumber' }, name: { column: 'Item' }, quantity: { column: 'Count' }, unitPrice: { column: 'Each' } };
+    writeFileSync(join(dir, 'mappings.json'), JSON.stringify([{ profile: { name: 'acme', label: 'Acme export', fields }, savedBy: 'local user', savedAt: '2026-11-20T12:00:00Z' }]));
+    const ledger = join(dir, 'ledger.db');
+    const list = await runCli(['mapping', 'list', '--ledger', ledger]);
+    expect(list.stdout).toContain('acme           Acme export (saved)');
+    const checked = await runCli(['validate', sheet, '--ledger', ledger, '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--json']);
+    expect(JSON.parse(checked.stdout).input[0].mapping).toMatchObject({ profile: 'acme', detected: true });
+    expect(checked.code).toBe(0);
+  });
 });

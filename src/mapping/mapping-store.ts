@@ -1,11 +1,12 @@
 /**
- * The mapping profiles saved from the web app's mapping step, for the whole team: applied (and said) on
- * the next upload whose headers they fit. Kept in one JSON file in the web app's work folder, written
- * whole and renamed into place, so a reader never sees half of it.
+ * The mapping profiles saved for the team (from the web app's mapping step): detected on the next file
+ * whose headers they fit, by the web app and the CLI alike, and named with --mapping. Kept beside the
+ * ledger they belong with (mappings.json in the ledger's folder), written whole and renamed into place,
+ * so a reader never sees half of it.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseProfile, type Profile } from '../mapping/profile.js';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseProfile, type Profile } from './profile.js';
 
 export interface SavedMapping {
   profile: Profile;
@@ -22,11 +23,18 @@ export interface MappingStore {
 
 const FILE = 'mappings.json';
 
-export function createFileMappingStore(root: string): MappingStore {
-  const path = join(root, FILE);
+/** The store of the ledger at `ledgerPath` (a file that need not exist yet). */
+export function openMappingStore(ledgerPath: string): MappingStore {
+  const path = join(dirname(ledgerPath), FILE);
   const read = (): SavedMapping[] => {
     if (!existsSync(path)) return [];
-    const stored = JSON.parse(readFileSync(path, 'utf8')) as SavedMapping[];
+    let stored: SavedMapping[];
+    try {
+      stored = JSON.parse(readFileSync(path, 'utf8')) as SavedMapping[];
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(stored)) return [];
     // A profile edited by hand in the file and broken is left out rather than breaking every upload.
     return stored.flatMap((m) => {
       try {
@@ -42,6 +50,7 @@ export function createFileMappingStore(root: string): MappingStore {
     },
     async save(mapping) {
       const others = read().filter((m) => m.profile.name !== mapping.profile.name);
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(`${path}.tmp`, JSON.stringify([...others, mapping], null, 2));
       renameSync(`${path}.tmp`, path);
     },
