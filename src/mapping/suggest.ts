@@ -6,6 +6,7 @@
  * reverse, the buyer's (`Billing *`) never for the recipient's, and a bare `Name` never for the item.
  */
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
+import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, tokensOf } from '../sheet/column-roles.js';
 import { detectProfile } from './detect.js';
 import type { Profile, Rule } from './profile.js';
 
@@ -28,39 +29,11 @@ export interface Draft {
   matched?: Profile;
 }
 
-type Role = 'recipient' | 'shipper' | 'buyer' | 'neutral';
-
 interface Candidate {
   field: Field;
   column: number;
   score: number;
 }
-
-const SHIPPER = ['shipper', 'sender', 'from', 'return', 'origin', 'warehouse', 'merchant', 'seller', 'vendor'];
-const BUYER = ['billing', 'bill', 'buyer', 'payer', 'purchaser', 'invoice'];
-const RECIPIENT = ['ship', 'shipping', 'shipto', 'recipient', 'delivery', 'deliver', 'consignee', 'addressee', 'to'];
-
-/** `Shipping Address1` -> ['shipping', 'address', '1']; `ship-postal-code` -> ['ship', 'postal', 'code']; `lineItemName` -> ['line', 'item', 'name']. */
-export function tokensOf(header: string): string[] {
-  return header
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Za-z])(\d)/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9#]+/)
-    .filter((t) => t !== '');
-}
-
-function roleOf(tokens: readonly string[]): Role {
-  if (tokens.some((t) => SHIPPER.includes(t))) return 'shipper';
-  if (tokens.some((t) => BUYER.includes(t))) return 'buyer';
-  if (tokens.some((t) => RECIPIENT.includes(t))) return 'recipient';
-  return 'neutral';
-}
-
-/** Fields about the recipient: never from a shipper's or a buyer's column. */
-const RECIPIENT_FIELDS: ReadonlySet<Field> = new Set(['fullName', 'addressLine1', 'addressLine2', 'addressLine3', 'city', 'provinceOrState', 'postalOrZipCode', 'countryCode', 'phone']);
-/** Fields about the shipper: only from a column that says so. */
-const SHIPPER_FIELDS: ReadonlySet<Field> = new Set(['shippingContactName', 'shippingContactPhoneNumber']);
 
 const has = (tokens: readonly string[], ...words: string[]) => words.some((w) => tokens.includes(w));
 
@@ -138,13 +111,6 @@ function scoreHeader(field: Field, t: readonly string[]): number {
   }
 }
 
-function isAllowedRole(field: Field, role: Role): boolean {
-  if (SHIPPER_FIELDS.has(field)) return role === 'shipper';
-  if (RECIPIENT_FIELDS.has(field)) return role === 'recipient' || role === 'neutral';
-  if (role === 'shipper') return false;
-  return true;
-}
-
 /** Values like `#1041` or `1041`: an order number, not an item's name. */
 function looksLikeOrderNumbers(samples: readonly string[]): boolean {
   return samples.length > 0 && samples.every((s) => /^#?[A-Z]{0,4}[-\d]{3,}$/i.test(s.trim()));
@@ -185,7 +151,7 @@ export function suggestProfile(input: SuggestInput): Draft {
       return;
     }
     for (const field of FIELDS) {
-      if (!isAllowedRole(field, role)) continue;
+      if (!isRoleAllowed(field, role)) continue;
       const score = scoreHeader(field, tokens);
       // A recipient's own column beats a neutral one (`Shipping City` over `City` of a store).
       if (score > 0) candidates.push({ field, column, score: score + (role === 'recipient' && RECIPIENT_FIELDS.has(field) ? 1 : 0) });
