@@ -9,6 +9,8 @@ import type { Verdict } from '../verdict.js';
 import { csrfField, layout, type PageContext } from './layout.js';
 
 export interface MappingStepView {
+  /** The configured sourceOfSale values, offered for the constant. */
+  sourcesOfSale?: readonly string[];
   /** Why the last attempt was refused (a field chosen twice, a required field missing, a bad name). */
   error?: string;
   /** The choices as last posted, to show them again after an error. */
@@ -51,10 +53,12 @@ ${csrfField(ctx)}
 </div>
 <fieldset class="panel"><legend>Values that are not in the sheet</legend>
 <p><label for="const-sourceOfSale" class="field-label">sourceOfSale, when no column feeds it</label>
-<input id="const-sourceOfSale" name="const-sourceOfSale" value="OtherMarketplace"></p>
+<select id="const-sourceOfSale" name="const-sourceOfSale">${(view.sourcesOfSale ?? ['OtherMarketplace']).map((v) => html`<option value="${v}">${v}</option>`)}</select></p>
 <p><label class="checkbox"><input type="checkbox" name="lineNumbers" value="1" checked> customerLineItemId, when no column feeds it: number each order's lines 1, 2, 3</label></p>
 <p><label for="dateOrder" class="field-label">Dates like 05/11/2026 are</label>
 <select id="dateOrder" name="dateOrder"><option value="mdy">month first (11/24/2026)</option><option value="dmy">day first (24.11.2026, 24/11/2026)</option></select></p>
+<p><label for="decimalMark" class="field-label">Amounts are written with</label>
+<select id="decimalMark" name="decimalMark"><option value="auto">the mark the file shows (12.50 or 12,50)</option><option value="dot">a point before the cents (1,234.50)</option><option value="comma">a comma before the cents (1.234,50)</option></select></p>
 </fieldset>
 <fieldset class="panel"><legend>Save for the team</legend>
 <p><label for="mapping-name" class="field-label">Name (letters, digits, - and _); leave it empty to use this mapping for this sheet only</label>

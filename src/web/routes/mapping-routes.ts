@@ -29,7 +29,7 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     const built = profileFromForm(body, verdict.headers, verdict.id);
     if ('error' in built) {
       const shown = verdict.mappingStep ? verdict : { ...verdict, mappingStep: { samples: verdict.headers.map(() => []), guesses: [], missing: [] } };
-      return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { error: built.error, chosen: built.chosen }), 400);
+      return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { error: built.error, chosen: built.chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 400);
     }
     if (built.isSaved) await services.mappings.save({ profile: built.profile, savedBy: LOCAL_USER, savedAt: new Date().toISOString() });
     saveReading(services.workDir, verdict.id, { profile: built.profile });
@@ -85,6 +85,7 @@ function profileFromForm(body: Record<string, string>, headers: readonly string[
     name: name === '' ? `upload-${uploadId.slice(0, 8).replace(/[^A-Za-z0-9]/g, 'x')}` : name,
     label: name === '' ? 'sheet mapped in the web app' : `${name} export`,
     ...(body.dateOrder === 'dmy' ? { dateOrder: 'dmy' } : {}),
+    ...(body.decimalMark === 'dot' || body.decimalMark === 'comma' ? { decimalMark: body.decimalMark } : {}),
     fields,
   };
   try {

@@ -62,7 +62,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     const verdict = verdictOf(services, request.params.id);
     if (!verdict) return notFound(services, request, reply);
     // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway).
-    if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict));
+    if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
     const page = Number.parseInt(request.query.page ?? '1', 10);
     return sendHtml(
       reply,
