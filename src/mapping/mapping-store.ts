@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { parseProfile, type Profile } from './profile.js';
 
 export interface SavedMapping {
@@ -23,8 +24,19 @@ export interface MappingStore {
 
 const FILE = 'mappings.json';
 
+const NO_STORE: MappingStore = {
+  async list() {
+    return [];
+  },
+  async save() {
+    throw new UsageError('Mappings cannot be saved beside a ledger named by a URL: save the profile as a .json file and name it with --mapping.');
+  },
+};
+
 /** The store of the ledger at `ledgerPath` (a file that need not exist yet). */
 export function openMappingStore(ledgerPath: string): MappingStore {
+  // A ledger named by a URL has no folder to keep a file in: no mapping is saved beside it.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ledgerPath)) return NO_STORE;
   const path = join(dirname(ledgerPath), FILE);
   const read = (): SavedMapping[] => {
     if (!existsSync(path)) return [];
