@@ -4,6 +4,7 @@
  * is checked again at once, so the page, its downloads and a submission all read the sheet the same way.
  */
 import type { FastifyInstance } from 'fastify';
+import { UsageError } from '../../errors.js';
 import { findBuiltinProfile } from '../../mapping/builtin/index.js';
 import type { CellEdit } from '../../mapping/cell-edits.js';
 import { parseProfile, type Profile, type Rule } from '../../mapping/profile.js';
@@ -31,7 +32,15 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       const shown = verdict.mappingStep ? verdict : { ...verdict, mappingStep: { samples: verdict.headers.map(() => []), guesses: [], missing: [] } };
       return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { error: built.error, chosen: built.chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 400);
     }
-    if (built.isSaved) await services.mappings.save({ profile: built.profile, savedBy: LOCAL_USER, savedAt: new Date().toISOString() });
+    if (built.isSaved) {
+      try {
+        await services.mappings.save({ profile: built.profile, savedBy: LOCAL_USER, savedAt: new Date().toISOString() });
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        const chosen = new Map(verdict.headers.flatMap((_, i) => (body[`col-${i}`] ? [[i, body[`col-${i}`] as Field] as const] : [])));
+        return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { error: error.message, chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 409);
+      }
+    }
     saveReading(services.workDir, verdict.id, { profile: built.profile });
     await services.uploads.check({ id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     return reply.redirect(`/uploads/${verdict.id}`, 303);
