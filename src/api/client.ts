@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { orderReadSchema, type OrderRead, type PackageRecord } from '../contract/schemas.js';
 import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } from './error-message.js';
-import { fastOrderRead, fastOrdersPage, fastPackagesPage, type FastPage } from './fast-pages.js';
 import { AuthError, ForbiddenError, HttpError, TransportError, UnusableAnswerError } from './errors.js';
 import { createHttpTransport, parseHttpDate, type HttpReply, type HttpRequest, type HttpTransport } from './http.js';
 import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPath } from './queries.js';
@@ -126,10 +125,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parseSuccess(call.method, await send(call), schema);
   }
 
-  /**
-   * A page of packages: the hand-written check first (reconcile reads a thousand pages), the
-   * schema when it is unsure, so a bad answer is still described by the schema.
-   */
+  /** A page of packages, read with the contract's schema. */
   async function getPackagesPage(call: Call): Promise<PageResult<PackageRecord>> {
     return (await fetchPackagesPage(call)).parse();
   }
@@ -140,8 +136,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!isSuccess(reply)) throw errorOf(call.method, reply);
     return {
       parse() {
-        const quick = readFast(reply, fastPackagesPage);
-        if (quick) return pageOf(quick.data, quick);
         const page = parseSuccess(call.method, reply, packagesPageSchema);
         return pageOf(page.data, page);
       },
@@ -163,8 +157,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // order into a failure (which a re-run would send again), so it is read leniently.
       const json = parseJsonLenient(reply.text)?.value;
       const echo = isRecord(json) && isRecord(json.data) ? json.data.orderDetails : undefined;
-      // One per order sent: the hand-written check first, the schema when it is unsure.
-      const order = fastOrderRead(echo) ?? readEcho(echo);
+      const order = readEcho(echo);
       if (!order) options.logger?.warn({ status: reply.status, path: call.path }, 'order accepted but its echo could not be read');
       return {
         status: reply.status,
@@ -190,11 +183,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         isLargeAnswer: true,
         ...optional('signal', callOptions?.signal),
       };
-      const reply = await send(call);
-      // Thousands of orders in one answer: the hand-written check first, the schema when it is unsure.
-      const quick = isSuccess(reply) ? readFast(reply, fastOrdersPage) : null;
-      if (quick) return pageOf(quick.data, quick);
-      const page = parseSuccess(call.method, reply, ordersPageSchema);
+      const page = parseSuccess(call.method, await send(call), ordersPageSchema);
       return pageOf(
         page.data.map((item) => item.orderDetails),
         page,
@@ -239,11 +228,6 @@ function readEcho(echo: unknown): OrderRead | null {
 
 function isSuccess(reply: HttpReply): boolean {
   return reply.status >= 200 && reply.status <= 299;
-}
-
-function readFast<T>(reply: HttpReply, fast: (json: unknown) => FastPage<T> | null): FastPage<T> | null {
-  const json = parseJsonLenient(reply.text);
-  return json ? fast(json.value) : null;
 }
 
 function pageOf<T>(data: T[], page: { pagination?: PageResult<T>['pagination'] | undefined; requestId?: string | undefined }): PageResult<T> {

@@ -3,28 +3,17 @@
  * the ledger, and write a result file for each sheet. Returns a result; the CLI or the web app
  * decides what to print and which exit code follows.
  */
-import { hasErrors, type Issue } from '../issues/index.js';
-import {
-  checkOrderOnline,
-  fetchOnlineFacts,
-  isInvalidOnlyByAge,
-  isSentAsIs,
-  isSentByThisTool,
-  payloadOfAgedOrder,
-  withoutAgeErrors,
-  type OnlineFacts,
-} from '../import/online-checks.js';
-import { sheetColumnsOf } from '../import/sheet-cells.js';
-import { contentsChangedIssue, isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
-import { submitOrders, type SubmissionJob, type SubmitOutcome, type StopReason } from '../import/submit.js';
+import { hasErrors } from '../issues/index.js';
+import { fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
+import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
+import { submitOrders, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { ApiUnusableError } from '../errors.js';
-import type { CreateOrderPayload } from '../contract/schemas.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger, OrderRecord } from '../ledger/types.js';
+import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
-import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import type { CheckContext } from '../orders/types.js';
 import { checkFile, type ReadSettings } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
@@ -35,8 +24,9 @@ import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
 import { describeNotApplied } from '../run-report/text.js';
-import { countByStatus, type OrderOutcomeView } from './result-rows.js';
+import { countByStatus } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
+import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judging.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -75,45 +65,12 @@ export interface ImportResult {
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
-  /** Where the time went, in ms: reading and checking, the online checks, sending, writing results. */
-  timings: { checkMs: number; onlineMs: number; submitMs: number; writeMs: number; sent: number };
-}
-
-interface FileState {
-  file: string;
-  sheet: CheckedSheet;
-  /** Outcome per order (same index as sheet.orders). */
-  outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
 }
 
 const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
 
-function outcomeView(
-  status: string,
-  issues: Issue[],
-  extra?: { httpStatus?: number; requestId?: string; submittedAt?: string },
-  contentsDiffer = false,
-): FileState['outcomes'][number] {
-  const needsFix = status === 'invalid' || status === 'rejected';
-  return {
-    status,
-    issues,
-    needsFix,
-    extra: { httpStatus: extra?.httpStatus ?? null, requestId: extra?.requestId ?? null, submittedAt: extra?.submittedAt ?? null },
-    ...extra,
-    ...(contentsDiffer ? { contentsDiffer } : {}),
-  };
-}
-
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
-  const timings = { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 0 };
-  let mark = performance.now();
-  const lap = (key: 'checkMs' | 'onlineMs' | 'submitMs' | 'writeMs') => {
-    const t = performance.now();
-    timings[key] += t - mark;
-    mark = t;
-  };
   const files = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
@@ -121,7 +78,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  lap('checkMs');
   const ledger = openLedger(options.ledgerPath, { logger });
   const lock = await ledger.acquireRunLock({ command: 'import' });
   let connection: Connection | undefined;
@@ -165,15 +121,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     }
     const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
-    lap('onlineMs');
     if (jobs.length > 0) {
-      timings.sent = jobs.length;
       const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
 
-    lap('submitMs');
     const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
     const notes = [
       sentTo,
@@ -182,7 +135,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    lap('writeMs');
     ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
@@ -212,7 +164,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(runId ? { runId } : {}),
-    timings,
   };
 }
 
@@ -235,105 +186,6 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };
-}
-
-const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
-
-/** The orders the ledger is asked about: every one that may go out, and every one invalid only because its date has aged. */
-function idsToLookUp(states: readonly FileState[]): string[] {
-  return states.flatMap((state) =>
-    state.sheet.orders.flatMap((order, index) => (order.customerOrderId !== null && (state.outcomes[index]!.status === 'valid' || isAged(state, index)) ? [order.customerOrderId] : [])),
-  );
-}
-
-/** What the ledger's records say of an order: sent by this tool, and sent with these very contents (hashed once per order). */
-interface LedgerJudge {
-  isOurs(customerOrderId: string): boolean;
-  isSentAsIs(payload: CreateOrderPayload): boolean;
-}
-
-function ledgerJudge(known: ReadonlyMap<string, OrderRecord>): LedgerJudge {
-  const sentAsIs = new Map<string, boolean>();
-  return {
-    isOurs: (id) => isSentByThisTool(known.get(id)),
-    isSentAsIs(payload) {
-      const id = payload.orderDetails.customerOrderId;
-      let is = sentAsIs.get(id);
-      if (is === undefined) sentAsIs.set(id, (is = isSentAsIs(known.get(id), payload)));
-      return is;
-    },
-  };
-}
-
-interface Candidate {
-  state: FileState;
-  order: CheckedSheet['orders'][number];
-  index: number;
-  payload: CreateOrderPayload;
-  issues: readonly Issue[];
-}
-
-/**
- * The orders that may go out. order.payload is rebuilt from the stored rows on every read: taken
- * once. An aged order the ledger holds with these very contents goes the way of one it holds,
- * without its date error.
- */
-function candidatesToSend(states: readonly FileState[], known: ReadonlyMap<string, OrderRecord>, logger: Logger): Candidate[] {
-  return states.flatMap((state) =>
-    state.sheet.orders.flatMap((order, index): Candidate[] => {
-      if (state.outcomes[index]!.status === 'valid') {
-        const payload = order.payload;
-        return payload ? [{ state, order, index, payload, issues: order.issues }] : [];
-      }
-      if (order.customerOrderId === null || !isAged(state, index)) return [];
-      const payload = payloadOfAgedOrder(order, known.get(order.customerOrderId));
-      if (!payload) return [];
-      logger.debug({ customerOrderId: order.customerOrderId }, 'orderDate too old now, but the ledger holds this very order: not judged on its age');
-      const issues = withoutAgeErrors(order.issues);
-      state.outcomes[index] = outcomeView('valid', [...issues]);
-      return [{ state, order, index, payload, issues }];
-    }),
-  );
-}
-
-type Job = SubmissionJob & { state: FileState; index: number; issues: readonly Issue[] };
-
-/**
- * Each candidate against the API's facts: invalid, not sent (the API could not be used), what a
- * dry run would do, or a job to send. Outcomes other than "send" are set on the file's state.
- */
-function judgeOnline(
-  candidates: readonly Candidate[],
-  context: { facts: OnlineFacts | undefined; apiUnusable: StopReason | undefined; dryRun: boolean; known: ReadonlyMap<string, OrderRecord>; judge: LedgerJudge },
-): Job[] {
-  const { facts, apiUnusable, known, judge } = context;
-  const jobs: Job[] = [];
-  for (const { state, order, index, payload, issues } of candidates) {
-    if (!facts) {
-      state.outcomes[index] = outcomeView('failed', [...issues, apiIssue(order.rows[0] ?? null, `Not sent: ${apiUnusable?.message ?? 'the API could not be used'}. Run the import again once the API answers again.`)]);
-      continue;
-    }
-    const online = checkOrderOnline(order, payload, sheetColumnsOf(state.sheet), facts, judge.isOurs, judge.isSentAsIs);
-    if (hasErrors(online)) {
-      state.outcomes[index] = outcomeView('invalid', [...issues, ...online]);
-      continue;
-    }
-    const id = payload.orderDetails.customerOrderId;
-    if (context.dryRun) {
-      const record = known.get(id);
-      if (record?.state === 'accepted') {
-        // As the real run would say: an edit of an order already sent is not applied.
-        const isChanged = !judge.isSentAsIs(payload);
-        const view = { submittedAt: record.submittedAt ?? undefined, requestId: record.requestId ?? undefined };
-        state.outcomes[index] = outcomeView('already_submitted', isChanged ? [...issues, contentsChangedIssue(sheetColumnsOf(state.sheet), order, id)] : [...issues], view, isChanged);
-      } else {
-        state.outcomes[index] = outcomeView('valid', [...issues, ...online]);
-      }
-      continue;
-    }
-    jobs.push({ order, payload, sheet: sheetColumnsOf(state.sheet), file: state.file, sha256: state.sheet.sha256, state, index, issues });
-  }
-  return jobs;
 }
 
 /**
@@ -434,10 +286,6 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
 
 function notAppliedNote(count: number): string[] {
   return count === 0 ? [] : [describeNotApplied(count)];
-}
-
-function apiIssue(row: number | null, message: string): Issue {
-  return { row, column: null, code: 'failed', severity: 'error', message };
 }
 
 function stopReasonOf(err: unknown): StopReason | undefined {

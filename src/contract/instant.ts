@@ -1,8 +1,8 @@
 /**
  * How the API reads a date-time (api-spec.md 2.1: orderDate, requestedDeliveryDate; section 4
  * tracking query dates): ISO 8601, a real calendar date and clock time, an explicit offset or
- * none (UTC). One parser for the contract's schema, the sandbox's rules and its fast path, so a
- * date one of them takes the others take too.
+ * none (UTC). One parser for the contract's schema and the sandbox's rules, so a date one of
+ * them takes the other takes too.
  */
 export const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 

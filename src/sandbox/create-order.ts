@@ -10,7 +10,6 @@ import { checkOrderDateWindow, computeTotals, expectedGrandTotalCents } from '..
 import { API_MESSAGES, type CreateOrderPayload, type createOrderSchema } from '../contract/schemas.js';
 import type { Product } from './catalogue.js';
 import { parseApiInstant, toIso } from './dates.js';
-import { fastParseCreateOrder } from './fast-create.js';
 
 export interface FieldError {
   field?: string;
@@ -21,8 +20,6 @@ export type PayloadCheck = { ok: true; payload: CreateOrderPayload } | { ok: fal
 
 export interface CheckContext {
   schema: ReturnType<typeof createOrderSchema>;
-  /** The allowed sourceOfSale values the schema was made with (for the fast path). */
-  sourcesOfSale: readonly string[];
   nowMs: number;
   products: ReadonlyMap<string, Product>;
 }
@@ -51,8 +48,6 @@ export function checkCreatePayload(body: unknown, ctx: CheckContext): PayloadChe
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, message: 'Request body must be a JSON object holding the order.', errors: [] };
   }
-  const fast = fastParseCreateOrder(body, ctx.sourcesOfSale);
-  if (fast) return checkParsed(fast, ctx, API_MESSAGES.invalidField);
   const parsed = ctx.schema.safeParse(body);
   const addressMissing = isAddressMissing(body);
   const message = addressMissing ? API_MESSAGES.noAddressLine : API_MESSAGES.invalidField;

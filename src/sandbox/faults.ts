@@ -22,6 +22,24 @@ export interface FaultSettings {
   statuses?: number[];
 }
 
+/**
+ * The real time injected latency is measured in: performance.now and timers. A test hands in one it
+ * moves by hand, so "never sooner than latencyMs" is checked without reading the wall clock.
+ */
+export interface LatencyClock {
+  now(): number;
+  /** Runs `run` once `ms` have passed; `cancel` forgets it. */
+  setTimer(run: () => void, ms: number): { cancel(): void };
+}
+
+export const REAL_LATENCY_CLOCK: LatencyClock = {
+  now: () => performance.now(),
+  setTimer(run, ms) {
+    const timer = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
 export const DEFAULT_FAULT_PATHS = ['/api/v0'];
 export const DEFAULT_ERROR_STATUSES = [429, 503, 500];
 

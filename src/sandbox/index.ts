@@ -11,7 +11,7 @@ import { createTokenService } from './auth.js';
 import { buildSeededCatalogue } from './catalogue.js';
 import { createSandboxClock } from './clock.js';
 import { parseApiInstant } from './dates.js';
-import { createFaultInjector, faultsFromRate } from './faults.js';
+import { createFaultInjector, faultsFromRate, REAL_LATENCY_CLOCK } from './faults.js';
 import type { SandboxContext } from './http/context.js';
 import { buildSandboxServer } from './http/server.js';
 import { readInventoryFile } from './inventory-file.js';
@@ -99,7 +99,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (stateWriter) state.onChange = () => stateWriter.schedule();
 
   const sourcesOfSale = options.sourcesOfSale ?? DEFAULT_SOURCES_OF_SALE;
-  const ctx: SandboxContext = { state, clock, tokens, faults, schema: createOrderSchema(sourcesOfSale), sourcesOfSale, logger, stats };
+  const latencyClock = options.latencyClock ?? REAL_LATENCY_CLOCK;
+  const ctx: SandboxContext = { state, clock, tokens, faults, latencyClock, schema: createOrderSchema(sourcesOfSale), logger, stats };
   const app = await buildSandboxServer(ctx, { logRequests: options.logRequests ?? false });
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   try {

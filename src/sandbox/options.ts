@@ -1,7 +1,7 @@
 /** What startSandbox takes and gives back. Every CLI flag of PRODUCT.md section 7 has a field here. */
 import type { Logger } from '../log.js';
 import type { ClientCredentials } from './auth.js';
-import type { FaultSettings } from './faults.js';
+import type { FaultSettings, LatencyClock } from './faults.js';
 import type { FulfillmentRates } from './model.js';
 
 export interface SandboxOptions {
@@ -20,6 +20,8 @@ export interface SandboxOptions {
   statePath?: string;
   /** Delay every /api/v0 answer by this many real ms. */
   latencyMs?: number;
+  /** For tests: the real time latency is measured in; default performance.now and timers. */
+  latencyClock?: LatencyClock;
   /** Share of /api/v0 requests answered 5xx/429 (3/4) or reset (1/4). */
   faultRate?: number;
   /** Token lifetime in seconds; default 3600. */

@@ -1,5 +1,5 @@
 /**
- * The Fix sheet as a CSV: the same rows the result workbook's Fix sheet holds (the report module's
+ * The Fix sheet as a CSV: the same rows the result workbook's Fix sheet holds (output-files' fix-sheet
  * collector picks them, in template form), for people who would rather correct a plain CSV and
  * upload it again. The `issues` column says what to correct; the checker ignores it on re-upload.
  */

@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { AuthError, HttpError, isOutcomeUnknown, isRetryable, TransportError } from '../../src/api/errors.js';
 import type { ApiClientOptions } from '../../src/api/types.js';
-import { createPayload, inventoryItem, orderDetails } from './fixtures.js';
-import { issueOAuthTokens, json, makeJwt, parseForm, startTestServer, text, type Reply, type TestServer } from './test-server.js';
+import { inventoryItem, orderDetails } from './fixtures.js';
+import { buildOrderPayload } from '../support/order-payload.js';
+import { issueOAuthTokens, json, makeJwt, parseForm, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 
 const T0 = Date.parse('2030-03-04T05:06:07Z');
 const OAUTH = '/api/v0/oauth/token';
@@ -96,7 +97,7 @@ describe('oauth token flow', () => {
 
   it('reports a failing token endpoint as a token-stage HttpError: retryable, outcome known', async () => {
     server.route('POST', OAUTH, text(503, 'down for maintenance'));
-    const error = await makeClient().createOrder(createPayload()).catch((e: unknown) => e);
+    const error = await makeClient().createOrder(buildOrderPayload('A-1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 503, stage: 'token', message: 'Token request failed: down for maintenance' });
     expect(isRetryable(error)).toBe(true);
@@ -158,7 +159,7 @@ describe('401 from a secured endpoint', () => {
   it('gives up with AuthError (token refused) on a second 401', async () => {
     issueOAuthTokens(server);
     server.route('POST', '/api/v0/orders', json(401, { message: 'Unauthorized' }));
-    const error = await makeClient().createOrder(createPayload()).catch((e: unknown) => e);
+    const error = await makeClient().createOrder(buildOrderPayload('A-1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toMatchObject({ reason: 'token', status: 401, stage: 'request' });
     expect(server.requestsTo('POST', '/api/v0/orders')).toHaveLength(2);
@@ -237,7 +238,7 @@ describe('secrets', () => {
     });
     const client = makeClient({ logger: pino({ level: 'trace' }, sink) });
     await client.getOrder('A-1');
-    await client.createOrder(createPayload()).catch(() => undefined);
+    await client.createOrder(buildOrderPayload('A-1')).catch(() => undefined);
     expect(lines.length).toBeGreaterThan(3);
     expectNoSecret(lines.join(''), 'very-secret-value', 'token-1', 'token-2');
   });

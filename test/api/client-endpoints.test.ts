@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { HttpError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { createPayload, inventoryItem, orderDetails, packageRecord } from './fixtures.js';
-import { issueOAuthTokens, json, startTestServer, text, type TestServer } from './test-server.js';
+import { inventoryItem, orderDetails, packageRecord } from './fixtures.js';
+import { buildOrderPayload } from '../support/order-payload.js';
+import { issueOAuthTokens, json, startTestServer, text, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 let client: ApiClient;
@@ -24,7 +25,7 @@ const last = () => server.requests[server.requests.length - 1]!;
 describe('createOrder', () => {
   it('POSTs the payload as JSON to /api/v0/orders with the bearer token', async () => {
     server.route('POST', '/api/v0/orders', json(201, { data: { orderDetails: orderDetails('A-1') }, requestId: 'req-1' }));
-    const result = await client.createOrder(createPayload('A-1'));
+    const result = await client.createOrder(buildOrderPayload('A-1'));
     expect(result).toEqual({ status: 201, requestId: 'req-1', order: expect.objectContaining({ customerOrderId: 'A-1' }) });
     const request = last();
     expect(request.method).toBe('POST');
@@ -32,24 +33,24 @@ describe('createOrder', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers.accept).toBe('application/json');
     expect(request.headers.authorization).toBe('Bearer token-1');
-    expect(JSON.parse(request.text)).toEqual(createPayload('A-1'));
+    expect(JSON.parse(request.text)).toEqual(buildOrderPayload('A-1'));
   });
 
   it('sends the JSON text it is given for the payload as it is', async () => {
     server.route('POST', '/api/v0/orders', json(201, { data: { orderDetails: orderDetails('A-2') }, requestId: 'req-2' }));
-    const json2 = JSON.stringify(createPayload('A-2'), null, 1);
-    expect((await client.createOrder(createPayload('A-2'), { json: json2 })).status).toBe(201);
+    const json2 = JSON.stringify(buildOrderPayload('A-2'), null, 1);
+    expect((await client.createOrder(buildOrderPayload('A-2'), { json: json2 })).status).toBe(201);
     expect(last().text).toBe(json2);
   });
 
   it('still reports an accepted order whose answer cannot be read', async () => {
     server.route('POST', '/api/v0/orders', text(201, 'Created', 'text/plain', { 'x-request-id': 'hdr-9' }));
-    expect(await client.createOrder(createPayload())).toEqual({ status: 201, requestId: 'hdr-9' });
+    expect(await client.createOrder(buildOrderPayload('A-1'))).toEqual({ status: 201, requestId: 'hdr-9' });
   });
 
   it('throws an HttpError with the status and the message of a rejection', async () => {
     server.route('POST', '/api/v0/orders', json(409, { message: "Order 'A-1' already exists.", requestId: 'req-409' }));
-    const error = await client.createOrder(createPayload()).catch((e: unknown) => e);
+    const error = await client.createOrder(buildOrderPayload('A-1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 409, message: "Order 'A-1' already exists.", requestId: 'req-409', method: 'POST', url: `${server.url}/api/v0/orders` });
   });

@@ -1,13 +1,13 @@
 import { getEventListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, TransportError } from '../../src/api/errors.js';
 import { retrying } from '../../src/api/retry.js';
 import type { ApiClientOptions } from '../../src/api/types.js';
-import { createPayload, orderDetails } from './fixtures.js';
-import { hang, issueOAuthTokens, json, reset, startTestServer, text, type TestServer } from './test-server.js';
+import { orderDetails } from './fixtures.js';
+import { buildOrderPayload } from '../support/order-payload.js';
+import { holdQuietAddress } from '../support/quiet-address.js';
+import { hang, issueOAuthTokens, json, reset, startTestServer, text, type TestServer } from '../support/test-server.js';
 
 const T0 = Date.parse('2030-06-07T08:09:10Z');
 const ORDERS = '/api/v0/orders';
@@ -43,7 +43,7 @@ afterEach(async () => {
 describe('HTTP failures', () => {
   it('reads Retry-After seconds from a 429: retryable, known not processed', async () => {
     server.route('POST', ORDERS, json(429, { message: 'Slow down', requestId: 'rl-1' }, { 'retry-after': '2' }));
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 429, retryAfterMs: 2000, message: 'Slow down', requestId: 'rl-1' });
     expect(isRetryable(error)).toBe(true);
@@ -52,7 +52,7 @@ describe('HTTP failures', () => {
 
   it('reads a Retry-After HTTP date against the injected clock', async () => {
     server.route('POST', ORDERS, text(503, '', 'text/plain', { 'retry-after': new Date(T0 + 30_000).toUTCString() }));
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toMatchObject({ status: 503, retryAfterMs: 30_000, message: 'Service Unavailable', body: '' });
     expect(isOutcomeUnknown(error)).toBe(false);
   });
@@ -61,7 +61,7 @@ describe('HTTP failures', () => {
     server.route('POST', ORDERS, json(429, { message: 'busy' }, { 'retry-after': '2' }), json(201, { data: { orderDetails: orderDetails('A-1') }, requestId: 'ok' }));
     const client = makeClient();
     const sleeps: number[] = [];
-    const result = await retrying(() => client.createOrder(createPayload()), {
+    const result = await retrying(() => client.createOrder(buildOrderPayload('A-1')), {
       maxAttempts: 3,
       policy: { baseMs: 500, maxMs: 30_000 },
       shouldRetry: (error) => isRetryable(error) && !isOutcomeUnknown(error),
@@ -75,7 +75,7 @@ describe('HTTP failures', () => {
 
   it('keeps a text/plain error body and uses it as the message', async () => {
     server.route('POST', ORDERS, text(400, '0 Shippable Quantity'));
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toMatchObject({ status: 400, message: '0 Shippable Quantity', body: '0 Shippable Quantity' });
     expect(isRetryable(error)).toBe(false);
   });
@@ -83,7 +83,7 @@ describe('HTTP failures', () => {
   it('turns an HTML 502 page into its title; the outcome of a create is then unknown', async () => {
     const html = '<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>';
     server.route('POST', ORDERS, text(502, html, 'text/html'));
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toMatchObject({ status: 502, message: '502 Bad Gateway', body: html });
     expect(isRetryable(error)).toBe(true);
     expect(isOutcomeUnknown(error)).toBe(true);
@@ -96,12 +96,12 @@ describe('HTTP failures', () => {
 
   it('reads field errors of the documented body shape into the message', async () => {
     server.route('POST', ORDERS, json(400, { message: 'Invalid order', errors: [{ field: 'orderDetails.subTotal', message: 'must equal 20.00' }], requestId: 'v-1' }));
-    await expect(makeClient().createOrder(createPayload())).rejects.toMatchObject({ message: 'Invalid order (orderDetails.subTotal: must equal 20.00)', requestId: 'v-1' });
+    await expect(makeClient().createOrder(buildOrderPayload('A-1'))).rejects.toMatchObject({ message: 'Invalid order (orderDetails.subTotal: must equal 20.00)', requestId: 'v-1' });
   });
 
   it('raises ForbiddenError on 403, which is not retried', async () => {
     server.route('POST', ORDERS, json(403, { message: 'Forbidden' }));
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error).toMatchObject({ status: 403, message: 'Forbidden' });
     expect(isRetryable(error)).toBe(false);
@@ -115,18 +115,16 @@ describe('HTTP failures', () => {
   it('never shows userinfo of the base URL in an error', async () => {
     server.route('POST', ORDERS, json(400, { message: 'no' }));
     const withUserinfo = server.url.replace('http://', 'http://user:hunter2@');
-    const error = (await failureOf(makeClient({ baseUrl: withUserinfo }).createOrder(createPayload()))) as HttpError;
+    const error = (await failureOf(makeClient({ baseUrl: withUserinfo }).createOrder(buildOrderPayload('A-1')))) as HttpError;
     expect(error.url).toBe(`${server.url}${ORDERS}`);
   });
 });
 
 describe('transport failures', () => {
   it('classifies a refused connection as never sent', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const error = await failureOf(makeClient({ baseUrl: `http://127.0.0.1:${port}` }).createOrder(createPayload()));
+    const quiet = await holdQuietAddress();
+    const error = await failureOf(makeClient({ baseUrl: `http://${quiet.host}:${quiet.port}` }).createOrder(buildOrderPayload('A-1')));
+    await quiet.release();
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ code: 'ECONNREFUSED', isSent: false, stage: 'token' });
     expect(isRetryable(error)).toBe(true);
@@ -135,7 +133,7 @@ describe('transport failures', () => {
 
   it('classifies a connection reset after the request as possibly processed', async () => {
     server.route('POST', ORDERS, reset());
-    const error = await failureOf(makeClient().createOrder(createPayload()));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1')));
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).code).toMatch(/^(ECONNRESET|socket)$/);
     expect(error).toMatchObject({ isSent: true, stage: 'request', method: 'POST', url: `${server.url}${ORDERS}` });
@@ -147,7 +145,7 @@ describe('transport failures', () => {
     server.route('POST', ORDERS, hang());
     const client = makeClient({ timeoutMs: 80 });
     await client.listInventory().catch(() => undefined); // fetch the token first, outside the hang
-    const error = await failureOf(client.createOrder(createPayload()));
+    const error = await failureOf(client.createOrder(buildOrderPayload('A-1')));
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ code: 'timeout', isSent: true });
     expect(isRetryable(error)).toBe(true);
@@ -167,7 +165,7 @@ describe('transport failures', () => {
     const client = makeClient();
     await client.listInventory().catch(() => undefined);
     const controller = new AbortController();
-    const pending = failureOf(client.createOrder(createPayload(), { signal: controller.signal }));
+    const pending = failureOf(client.createOrder(buildOrderPayload('A-1'), { signal: controller.signal }));
     setTimeout(() => controller.abort(), 20);
     const error = await pending;
     expect(error).toMatchObject({ name: 'TransportError', code: 'aborted', isSent: true });
@@ -186,7 +184,7 @@ describe('transport failures', () => {
   it('does not send anything when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await failureOf(makeClient().createOrder(createPayload(), { signal: controller.signal }));
+    const error = await failureOf(makeClient().createOrder(buildOrderPayload('A-1'), { signal: controller.signal }));
     expect(error).toMatchObject({ name: 'TransportError', code: 'aborted', isSent: false });
     expect(server.requests).toHaveLength(0);
   });

@@ -1,6 +1,4 @@
-/** Small builders of API payloads and answers for the client tests. */
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
-
+/** Small builders of API answers for the client tests (orders to send: test/support/order-payload.ts). */
 export function orderDetails(customerOrderId = 'A-1') {
   return {
     customerOrderId,
@@ -37,30 +35,4 @@ export function packageRecord(customerOrderId = 'A-1', packageId = 'PKG-1') {
 
 export function inventoryItem(productId = 'P-1') {
   return { productId, sku: 'SKU-1', upc: '0001', name: 'Widget', availableQuantity: 7, fulfillmentCenters: [{ id: 'FC1', availableQuantity: 7 }] };
-}
-
-export function createPayload(customerOrderId = 'A-1'): CreateOrderPayload {
-  return {
-    customerDetails: {
-      shippingAddress: {
-        fullName: 'Ada Lovelace',
-        addressLines: ['1 Main St'],
-        city: 'Springfield',
-        provinceOrState: 'IL',
-        postalOrZipCode: '62701',
-        countryCode: 'US',
-        phone: '217-555-0100',
-      },
-    },
-    orderDetails: {
-      customerOrderId,
-      orderDate: '2030-01-01T00:00:00Z',
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'P-1', customerLineItemId: 'L1', name: 'Widget', quantity: 2, unitPrice: 10, discount: 0.5 }],
-      discountTotal: 1,
-      subTotal: 20,
-      salesTax: 1.5,
-      grandTotal: 21.5,
-    },
-  };
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { parseHttpDate } from '../../src/api/http.js';
 import { inventoryItem } from './fixtures.js';
-import { startTestServer, type Reply, type TestServer } from './test-server.js';
+import { startTestServer, type Reply, type TestServer } from '../support/test-server.js';
 
 const LOCAL = Date.parse('2030-03-04T05:06:07Z');
 const AHEAD = LOCAL + 5 * 86_400_000;

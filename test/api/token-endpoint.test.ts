@@ -8,7 +8,7 @@ import { createApiClient } from '../../src/api/client.js';
 import { AuthError, HttpError, isOutcomeUnknown, isRetryable } from '../../src/api/errors.js';
 import type { ApiClientOptions } from '../../src/api/types.js';
 import { inventoryItem } from './fixtures.js';
-import { json, startTestServer, text, type Reply, type TestServer } from './test-server.js';
+import { json, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 
 const OAUTH = '/api/v0/oauth/token';
 const GET_TOKEN = '/api/v0/auth/getToken';

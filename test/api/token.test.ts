@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTokenCache, redactTokens, tokenExpiresAtMs } from '../../src/api/token.js';
-import { makeJwt } from './test-server.js';
+import { makeJwt } from '../support/test-server.js';
 
 const NOW = Date.parse('2031-02-03T04:05:06Z');
 const nowSeconds = Math.floor(NOW / 1000);

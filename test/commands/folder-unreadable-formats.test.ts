@@ -11,7 +11,7 @@ import { listFolderSheets } from '../../src/commands/input-files.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('folder-formats');
 const NOW = new Date('2026-11-20T12:00:00Z');

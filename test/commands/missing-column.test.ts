@@ -11,8 +11,8 @@ import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
-import { readWorkbook, rowValues, sheet as worksheet } from '../output-files/xlsx-files.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { readWorkbook, rowValues, sheet as worksheet } from '../support/xlsx-files.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('missing-column');
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -62,6 +62,7 @@ describe('a sheet without a required column', () => {
   it('import --dry-run: no order is valid and none would be sent', async () => {
     const file = writeSheetWithoutSourceOfSale('import.csv');
     const out = at('import.import-result.csv');
+    const sendsStarted: number[] = [];
     const result = await importFiles({
       files: [file],
       out,
@@ -73,11 +74,12 @@ describe('a sheet without a required column', () => {
       dryRun: true,
       ledgerPath: at('ledger.db'),
       logger: silentLogger,
+      orderProgress: { start: (total) => void sendsStarted.push(total), tick: () => undefined, stop: () => undefined },
     });
 
     expect(result.report.summary).toEqual({ invalid: 2 });
     expectEveryOrderInvalid(result.report.orders as JsonOrder[]);
-    expect(result.timings.sent).toBe(0);
+    expect(sendsStarted).toEqual([]);
     expect(importExitCode(result)).toBe(2);
     const lines = Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').replace(/^\ufeff/, ''), { header: true, skipEmptyLines: true }).data;
     expect(lines.map((l) => l.status)).toEqual(['invalid', 'invalid']);

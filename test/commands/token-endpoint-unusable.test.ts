@@ -10,9 +10,9 @@ import { importFiles } from '../../src/commands/import.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
-import { startTestServer, type TestServer } from '../api/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('token-endpoint');
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -14,9 +14,9 @@ import { importExitCode } from '../../src/cli/exit-codes.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
-import { issueOAuthTokens, json, reset, startTestServer, text, type Reply, type TestServer } from '../api/test-server.js';
+import { issueOAuthTokens, json, reset, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('unusable-answer');
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -12,7 +12,7 @@ import { formatOutputErrors } from '../../src/run-report/output-errors.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('unwritable');
 const lockedFolders: string[] = [];

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { CLI, ROOT, cleanEnv, runCli, tempDir } from './run-cli.js';
 import { writeOrdersCsv } from './make-sheet.js';
-import { freePort, startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { holdQuietAddress } from '../support/quiet-address.js';
 
 const running: SandboxProcess[] = [];
 afterEach(async () => {
@@ -102,22 +103,26 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
   });
 
   it('marks orders failed with exit 3 when the API is down, and the next run submits them', async () => {
-    const port = await freePort();
-    const dir = tempDir();
-    const sheet = join(dir, 'orders.csv');
-    writeOrdersCsv(sheet, { orders: 12, prefix: 'DOWN', orderDate: new Date(Date.now() - 3_600_000) });
-    const env = { FULFILLMENT_BASE_URL: `http://127.0.0.1:${port}`, FULFILLMENT_CLIENT_ID: 'e2e-client', FULFILLMENT_CLIENT_SECRET: 'e2e-secret' };
-    const args = ['import', sheet, '--ledger', join(dir, 'ledger.db'), '--out', join(dir, 'r.csv'), '--json', '--max-attempts', '2'];
-    const down = await runCli(args, { env });
-    expect(down.code).toBe(3);
-    expect(JSON.parse(down.stdout).summary).toEqual({ failed: 12 });
-    expect(down.stderr).toMatch(/could not be reached|unreachable|ECONNREFUSED/i);
+    const quiet = await holdQuietAddress();
+    try {
+      const dir = tempDir();
+      const sheet = join(dir, 'orders.csv');
+      writeOrdersCsv(sheet, { orders: 12, prefix: 'DOWN', orderDate: new Date(Date.now() - 3_600_000) });
+      const env = { FULFILLMENT_BASE_URL: `http://${quiet.host}:${quiet.port}`, FULFILLMENT_CLIENT_ID: 'e2e-client', FULFILLMENT_CLIENT_SECRET: 'e2e-secret' };
+      const args = ['import', sheet, '--ledger', join(dir, 'ledger.db'), '--out', join(dir, 'r.csv'), '--json', '--max-attempts', '2'];
+      const down = await runCli(args, { env });
+      expect(down.code).toBe(3);
+      expect(JSON.parse(down.stdout).summary).toEqual({ failed: 12 });
+      expect(down.stderr).toMatch(/could not be reached|unreachable|ECONNREFUSED/i);
 
-    const s = await sandbox(['--port', String(port)]);
-    const up = await runCli(args, { env: s.env });
-    expect(up.code).toBe(0);
-    expect(JSON.parse(up.stdout).summary).toEqual({ accepted: 12 });
-    expect((await s.stats()).orders).toBe(12);
+      const s = await sandbox(['--host', quiet.host, '--port', String(quiet.port)]);
+      const up = await runCli(args, { env: s.env });
+      expect(up.code).toBe(0);
+      expect(JSON.parse(up.stdout).summary).toEqual({ accepted: 12 });
+      expect((await s.stats()).orders).toBe(12);
+    } finally {
+      await quiet.release();
+    }
   });
 
   it('stops on a 403 and leaves the orders it never sent pending, so the next run sends them without lookups', async () => {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../api/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { cleanEnv, hasStackTrace, ROOT, tempDir, type CliResult } from './run-cli.js';
 

@@ -1,6 +1,5 @@
 /** A sandbox in its own process (`order-batch sandbox`), as a separate CLI run would meet it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { CLI, ROOT, cleanEnv } from './run-cli.js';
 
 export const CLIENT_ID = 'e2e-client';
@@ -14,18 +13,6 @@ export interface SandboxProcess {
   stats(): Promise<{ orders: number; postsReceived: number; duplicatesRejected: number; byStatus: Record<string, number> }>;
   setFaults(faults: Record<string, unknown>): Promise<void>;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {

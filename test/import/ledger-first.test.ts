@@ -15,7 +15,7 @@ import { importExitCode } from '../../src/cli/exit-codes.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('ledger-first');
 const START = new Date('2026-11-20T12:00:00Z');

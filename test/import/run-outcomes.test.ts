@@ -15,8 +15,8 @@ import { importExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../output-files/temp-dir.js';
-import { readWorkbook, rowValues, sheet } from '../output-files/xlsx-files.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { readWorkbook, rowValues, sheet } from '../support/xlsx-files.js';
 
 const at = useTempDir('run-outcomes');
 const NOW = new Date('2026-11-20T12:00:00Z');

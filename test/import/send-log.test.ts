@@ -13,7 +13,7 @@ import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { buildPayload } from '../ledger/builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 interface Line { level: number; msg: string; [key: string]: unknown }
 
@@ -62,7 +62,7 @@ async function run(client: ApiClient, options: { orders: number; maxAttempts?: n
   const ledger = openLedger(':memory:');
   const runId = ledger.startRun({ command: 'import', files: ['orders.csv'] });
   const { logger, lines } = capturingLogger(options.logLevel);
-  const jobs = Array.from({ length: options.orders }, (_, i) => jobOf(buildPayload(`N-${i}`, 10 + i)));
+  const jobs = Array.from({ length: options.orders }, (_, i) => jobOf(buildOrderPayload(`N-${i}`, { lines: [{ unitPrice: 10 + i }] })));
   const result = await submitOrders(jobs, {
     client,
     ledger,

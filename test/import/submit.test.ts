@@ -4,7 +4,7 @@ import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
 import { hashPayload, openLedger, type Ledger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
-import { buildPayload } from '../ledger/builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 function jobOf(payload: CreateOrderPayload): SubmissionJob {
   return { order: { rows: [2] } as unknown as SubmissionJob['order'], payload, sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file: 'orders.csv', sha256: 'abc' };
@@ -34,7 +34,7 @@ describe('submitOrders and the ledger', () => {
     const ledger = openLedger(':memory:');
     const runId = ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const { client, posted } = recordingApi();
-    const jobs = Array.from({ length: 150 }, (_, i) => jobOf(buildPayload(`P-${i}`, 10 + i)));
+    const jobs = Array.from({ length: 150 }, (_, i) => jobOf(buildOrderPayload(`P-${i}`, { lines: [{ unitPrice: 10 + i }] })));
     const result = await submit(ledger, runId, jobs, client, 8);
     expect(result.outcomes.every((o) => o.status === 'accepted')).toBe(true);
     for (const { payload } of jobs) {
@@ -50,11 +50,11 @@ describe('submitOrders and the ledger', () => {
   it('records the payload it sends after a lookup found nothing, not the one an earlier run left', async () => {
     const ledger = openLedger(':memory:');
     const first = ledger.startRun({ command: 'import', files: ['orders.csv'] });
-    ledger.prepareSends([{ payload: buildPayload('L-1', 10) }], first);
+    ledger.prepareSends([{ payload: buildOrderPayload('L-1', { lines: [{ unitPrice: 10 }] }) }], first);
     ledger.markUnknown('L-1', { message: 'timeout' });
     ledger.finishRun(first, { summary: {} });
     // The sheet was corrected before the re-run; the API never got the first version.
-    const edited = buildPayload('L-1', 99);
+    const edited = buildOrderPayload('L-1', { lines: [{ unitPrice: 99 }] });
     const { client, posted } = recordingApi();
     const result = await submit(ledger, ledger.startRun({ command: 'import', files: ['orders.csv'] }), [jobOf(edited)], client);
     expect(result.outcomes[0]!.status).toBe('accepted');
@@ -67,7 +67,7 @@ describe('submitOrders and the ledger', () => {
     const ledger = openLedger(':memory:');
     const runId = ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const { client } = recordingApi();
-    await submit(ledger, runId, Array.from({ length: 300 }, (_, i) => jobOf(buildPayload(`Q-${i}`))), client, 16);
+    await submit(ledger, runId, Array.from({ length: 300 }, (_, i) => jobOf(buildOrderPayload(`Q-${i}`))), client, 16);
     const original = globalThis.setImmediate;
     let scheduled = 0;
     globalThis.setImmediate = ((...args: Parameters<typeof setImmediate>) => {
@@ -86,7 +86,7 @@ describe('submitOrders and the ledger', () => {
   it('fails the run, not the process, on a payload that cannot be serialised', async () => {
     const ledger = openLedger(':memory:');
     const runId = ledger.startRun({ command: 'import', files: ['orders.csv'] });
-    const jobs = Array.from({ length: 200 }, (_, i) => jobOf(buildPayload(`S-${i}`)));
+    const jobs = Array.from({ length: 200 }, (_, i) => jobOf(buildOrderPayload(`S-${i}`)));
     // Reached by the fingerprints made ahead long before the ledger or the POSTs get there.
     Object.assign(jobs[100]!.payload.orderDetails, {
       toJSON() {

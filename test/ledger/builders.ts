@@ -1,38 +1,13 @@
-/** In-memory builders and temp-dir helpers for the ledger tests. */
+/** In-memory builders and temp-dir helpers for the ledger tests (orders: test/support/order-payload.ts). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import type { OrderIntent } from '../../src/ledger/index.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
-export function buildPayload(customerOrderId: string, unitPrice = 10): CreateOrderPayload {
-  return {
-    customerDetails: {
-      shippingAddress: {
-        fullName: 'Ada Lovelace',
-        addressLines: ['1 Main St'],
-        city: 'Springfield',
-        provinceOrState: 'IL',
-        postalOrZipCode: '62701',
-        countryCode: 'US',
-        phone: '555-123-4567',
-      },
-    },
-    orderDetails: {
-      customerOrderId,
-      marketplaceOrderId: `MP-${customerOrderId}`,
-      orderDate: '2024-01-02T00:00:00.000Z',
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'P-1', customerLineItemId: 'L1', name: 'Widget', quantity: 2, unitPrice }],
-      subTotal: unitPrice * 2,
-      salesTax: 1,
-      grandTotal: unitPrice * 2 + 1,
-    },
-  };
-}
-
+/** The intent to send an order whose one line costs `unitPrice`, read from rows 2 and 3 of orders.csv. */
 export function buildIntent(customerOrderId: string, unitPrice = 10): OrderIntent {
-  return { payload: buildPayload(customerOrderId, unitPrice), sourceFile: 'orders.csv', sourceSha256: 'abc', sourceRows: [2, 3] };
+  return { payload: buildOrderPayload(customerOrderId, { lines: [{ unitPrice }] }), sourceFile: 'orders.csv', sourceSha256: 'abc', sourceRows: [2, 3] };
 }
 
 /** A fixed, injected clock that tests move by hand; any date works. */

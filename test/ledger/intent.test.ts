@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, decideIntent, hashPayload } from '../../src/ledger/index.js';
-import { buildPayload } from './builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 describe('decideIntent', () => {
   it('sends an order the ledger has never seen', () => {
@@ -27,15 +27,15 @@ describe('decideIntent', () => {
 describe('payload hashing', () => {
   it('ignores key order and absent optional fields', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: undefined } })).toBe('{"a":{"d":[2,1]},"b":1}');
-    const payload = buildPayload('H-1');
+    const payload = buildOrderPayload('H-1');
     const reordered = { orderDetails: payload.orderDetails, customerDetails: payload.customerDetails };
     expect(hashPayload(reordered)).toBe(hashPayload(payload));
   });
 
   it('changes when an amount or the line order changes', () => {
-    const base = buildPayload('H-1');
-    expect(hashPayload(buildPayload('H-1', 11))).not.toBe(hashPayload(base));
-    const twoLines = buildPayload('H-1');
+    const base = buildOrderPayload('H-1');
+    expect(hashPayload(buildOrderPayload('H-1', { lines: [{ unitPrice: 11 }] }))).not.toBe(hashPayload(base));
+    const twoLines = buildOrderPayload('H-1');
     twoLines.orderDetails.lineItems.push({ productId: 'P-2', customerLineItemId: 'L2', name: 'Gadget', quantity: 1, unitPrice: 1 });
     const swapped = structuredClone(twoLines);
     swapped.orderDetails.lineItems.reverse();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { MIGRATIONS, migrateSchema, readSchemaVersion } from '../../src/ledger/schema.js';
 import { openDatabase } from '../../src/ledger/sqlite.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('migration-wait');
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintPayload, hashPayload, LedgerStateError, openLedger, type Ledger } from '../../src/ledger/index.js';
-import { buildClock, buildIntent, buildPayload } from './builders.js';
+import { buildClock, buildIntent } from './builders.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let clock: ReturnType<typeof buildClock>;
 let ledger: Ledger;
@@ -129,7 +130,7 @@ describe('prepareSends: intents and first-send marks in one commit', () => {
     expect(fingerprintPayload(own.payload)).toEqual({ payload: own.payload, json: JSON.stringify(own.payload), hash: hashPayload(own.payload) });
     // A fingerprint of another payload (a caller's slip) is not taken on trust: the ledger makes its own.
     const other = buildIntent('F-other', 99);
-    const stranger = fingerprintPayload(buildPayload('F-other', 10));
+    const stranger = fingerprintPayload(buildOrderPayload('F-other', { lines: [{ unitPrice: 10 }] }));
     expect(stranger.hash).not.toBe(hashPayload(other.payload));
     ledger.prepareSends([{ ...other, fingerprint: stranger }], runId);
     expect(ledger.get('F-other')).toMatchObject({ payloadHash: hashPayload(other.payload), payload: other.payload });

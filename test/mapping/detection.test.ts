@@ -11,7 +11,7 @@ import { BUILTIN_PROFILES } from '../../src/mapping/builtin/index.js';
 import { detectProfile } from '../../src/mapping/detect.js';
 import { resolveMappingChoice } from '../../src/mapping/profile-file.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('detection');
 const SHOPIFY = join(import.meta.dirname, '..', 'fixtures', 'marketplaces', 'shopify-orders.csv');

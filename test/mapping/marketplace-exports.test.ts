@@ -16,8 +16,8 @@ import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxImportOptions } from '../import/sandbox-import-options.js';
-import { useTempDir } from '../output-files/temp-dir.js';
-import { readWorkbook, sheet } from '../output-files/xlsx-files.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { readWorkbook, sheet } from '../support/xlsx-files.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'marketplaces');
 const SHOPIFY = join(FIXTURES, 'shopify-orders.csv');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_PROFILES } from '../../src/mapping/builtin/index.js';
 import { formatProfile, parseProfile, parseProfileText, ProfileError } from '../../src/mapping/profile.js';
 import { resolveMappingChoice } from '../../src/mapping/profile-file.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('profile');
 const base = { name: 'mine', label: 'My export', fields: { customerOrderId: { column: 'Order' } } };

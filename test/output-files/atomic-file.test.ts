@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, type WriteStream } from 'node:fs
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pendingTempFilePaths, removePendingTempFiles, writeFileAtomically } from '../../src/output-files/atomic-file.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('atomic');
 

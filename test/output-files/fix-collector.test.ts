@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createFixCollector, mapToTemplate } from '../../src/output-files/fix-sheet.js';
 import { TEMPLATE_HEADERS } from '../../src/output-files/template-form.js';
 import type { ResultRow } from '../../src/output-files/types.js';
-import { cells, COLUMNS, issue } from './builders.js';
+import { cells, COLUMNS, issue } from '../support/result-rows.js';
 
 const row = (n: number, order: string, needsFix = true): ResultRow => ({ rowNumber: n, cells: cells(order), status: needsFix ? 'invalid' : 'valid', issues: [], needsFix });
 

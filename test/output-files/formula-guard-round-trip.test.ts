@@ -13,8 +13,8 @@ import { silentLogger } from '../../src/log.js';
 import { FORMULA_LIKE, neutraliseFormula, removeFormulaGuard } from '../../src/output-files/cell-values.js';
 import { generateCsv } from '../../src/output-files/write-result-csv.js';
 import { writeFixCsv } from '../../src/web/fix-csv.js';
-import { cells, col, sampleInput } from './builders.js';
-import { useTempDir } from './temp-dir.js';
+import { cells, col, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const file = useTempDir('formula-guard');
 const context = { now: new Date('2026-11-20T12:00:00Z'), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };

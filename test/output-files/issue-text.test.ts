@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatIssueLine, formatRowIssues, groupCellIssues } from '../../src/output-files/issue-text.js';
-import { issue } from './builders.js';
+import { issue } from '../support/result-rows.js';
 
 describe('issue text', () => {
   test('puts the column first and marks a warning after it', () => {

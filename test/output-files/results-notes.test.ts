@@ -4,9 +4,9 @@ import { expect, test } from 'vitest';
 import { writeResultsSheet } from '../../src/output-files/results-sheet.js';
 import type { ResultRow } from '../../src/output-files/types.js';
 import { COLORS } from '../../src/output-files/xlsx-styles.js';
-import { cells, col, issue, sampleInput } from './builders.js';
-import { useTempDir } from './temp-dir.js';
-import { fillOf, noteOf, readWorkbook, sheet } from './xlsx-files.js';
+import { cells, col, issue, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { fillOf, noteOf, readWorkbook, sheet } from '../support/xlsx-files.js';
 
 const file = useTempDir('notes');
 

@@ -6,8 +6,8 @@ import { toCsvValue } from '../../src/output-files/cell-values.js';
 import { formatRowIssues } from '../../src/output-files/issue-text.js';
 import { encodeInputCells, generateCsv, UNPARSE_CONFIG, writePlainLine, writeResultCsv } from '../../src/output-files/write-result-csv.js';
 import type { ResultRow } from '../../src/output-files/types.js';
-import { cells, HEADERS, sampleInput } from './builders.js';
-import { useTempDir } from './temp-dir.js';
+import { cells, HEADERS, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const file = useTempDir('csv');
 

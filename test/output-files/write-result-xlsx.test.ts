@@ -8,9 +8,9 @@ import { writeResultXlsx } from '../../src/output-files/write-result-xlsx.js';
 import type { ResultRow } from '../../src/output-files/types.js';
 import { columnLetter, TEMPLATE_HEADERS } from '../../src/output-files/template-form.js';
 import type ExcelJS from 'exceljs';
-import { cells, HEADERS, sampleInput } from './builders.js';
-import { useTempDir } from './temp-dir.js';
-import { fillOf, noteOf, readParts, readWorkbook, rowValues, sheet, validationsOf } from './xlsx-files.js';
+import { cells, HEADERS, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { fillOf, noteOf, readParts, readWorkbook, rowValues, sheet, validationsOf } from '../support/xlsx-files.js';
 
 const file = useTempDir('xlsx');
 const STATUS = HEADERS.length + 1;

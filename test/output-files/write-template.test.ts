@@ -13,8 +13,8 @@ import { COLUMNS } from '../../src/sheet/columns.js';
 import { checkFile } from '../../src/commands/check-file.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import { silentLogger } from '../../src/log.js';
-import { useTempDir } from './temp-dir.js';
-import { noteOf, readWorkbook, rowValues, sheet, validationsOf } from './xlsx-files.js';
+import { useTempDir } from '../support/temp-dir.js';
+import { noteOf, readWorkbook, rowValues, sheet, validationsOf } from '../support/xlsx-files.js';
 
 const file = useTempDir('template');
 const letter = (field: string): string => columnLetter(TEMPLATE_HEADERS.indexOf(field as never) + 1);

@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
 import { reconcileCommand } from '../../src/commands/reconcile.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger, type Logger } from '../../src/log.js';
@@ -21,7 +20,7 @@ import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-r
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
-import { at, nowAt, pkg, readOf } from './builders.js';
+import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reconcile-clock-'));
@@ -31,22 +30,6 @@ const ORDERS = 30;
 /** This machine's clock, and the API's four days ahead of it. */
 const LOCAL_HOURS = 24;
 const API_HOURS = LOCAL_HOURS + 96;
-
-function payload(id: string, orderDate: string): CreateOrderPayload {
-  return {
-    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Springfield', provinceOrState: 'IL', postalOrZipCode: '62701', countryCode: 'US', phone: '2175550100' } },
-    orderDetails: {
-      customerOrderId: id,
-      marketplaceOrderId: `MP-${id}`,
-      orderDate,
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-      subTotal: 10,
-      salesTax: 1.5,
-      grandTotal: 11.5,
-    },
-  };
-}
 
 /**
  * 30 accepted orders; by the API's clock the first half shipped (packages updated after this
@@ -59,7 +42,7 @@ function world(serverTime: Date | null): { api: FakeApi; ledger: Ledger } {
   const runId = ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < ORDERS; i++) {
     const id = `O-${String(i).padStart(2, '0')}`;
-    const p = payload(id, at(0));
+    const p = sentPayload(id);
     ledger.recordIntent({ payload: p }, runId);
     ledger.markSending(id);
     ledger.markAccepted(id, { submittedAt: at(1) });
@@ -181,7 +164,7 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
       const ledgers = ledgerPaths.map((path) => openLedger(path, { now: () => sandbox.now() }));
       const runIds = ledgers.map((l) => l.startRun({ command: 'import', files: [] }));
       for (let i = 0; i < ORDERS; i++) {
-        const p = payload(`SB-${String(i).padStart(2, '0')}`, sandbox.now().toISOString());
+        const p = sentPayload(`SB-${String(i).padStart(2, '0')}`, sandbox.now().toISOString());
         p.orderDetails.lineItems[0]!.productId = CATALOGUE_IDS.samples[i % CATALOGUE_IDS.samples.length]!;
         expect((await client.createOrder(p)).status).toBe(201);
         ledgers.forEach((l, k) => {

@@ -1,6 +1,7 @@
 /** In-memory builders for reconciliation tests: orders as sent, as read, and packages. */
 import type { CreateOrderPayload, OrderRead, PackageRecord } from '../../src/contract/schemas.js';
 import type { ExpectedOrder } from '../../src/reconcile/types.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 export const T0 = '2030-03-01T10:00:00.000Z';
 export const DAY_MS = 86_400_000;
@@ -141,19 +142,7 @@ export function nowAt(hours: number): Date {
   return new Date(Date.parse(T0) + hours * 3_600_000);
 }
 
-/** A one-line order as the ledger records it (sent at T0): 1 x PRD-1001 at 10.00, 1.50 tax. */
-export function sentPayload(id: string): CreateOrderPayload {
-  return {
-    customerDetails: { shippingAddress: { fullName: 'A B', addressLines: ['1 Main St'], city: 'Town', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
-    orderDetails: {
-      customerOrderId: id,
-      marketplaceOrderId: `MP-${id}`,
-      orderDate: at(0),
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-      subTotal: 10,
-      salesTax: 1.5,
-      grandTotal: 11.5,
-    },
-  };
+/** The payload sent for `expected(id, [{ id: 'L1', productId: 'PRD-1001', quantity: 1 }])`: one unit at $10, tax $1.50, ordered at T0 (or `orderDate`). */
+export function sentPayload(id: string, orderDate = T0): CreateOrderPayload {
+  return buildOrderPayload(id, { orderDate, salesTax: 1.5, lines: [{ unitPrice: 10 }] });
 }

@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { CONFIRMATION_COLUMNS, writeConfirmationsCsv } from '../../src/reconcile/confirmations.js';
 import { reconcileOrder } from '../../src/reconcile/match.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 import { expected, nowAt, pkg, readOf } from './builders.js';
 
 const file = useTempDir('confirmations');

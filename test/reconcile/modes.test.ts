@@ -7,7 +7,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { reconcile, workbookPathFor } from '../../src/commands/reconcile-run.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
-import { expected, nowAt, pkg, readOf } from './builders.js';
+import { expected, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reconcile-modes-'));
@@ -59,19 +59,7 @@ describe('--orders <result file>', () => {
   it('reports an order of the file the API does not know, with what the ledger recorded', async () => {
     const ledger = openLedger(':memory:');
     const runId = ledger.startRun({ command: 'import', files: [] });
-    const payload = {
-      customerDetails: { shippingAddress: { fullName: 'A', addressLines: ['1'], city: 'c', provinceOrState: 'NY', postalOrZipCode: '10001', countryCode: 'US', phone: '5555550100' } },
-      orderDetails: {
-        customerOrderId: 'A-2',
-        orderDate: '2030-03-01T00:00:00Z',
-        sourceOfSale: 'OtherMarketplace',
-        lineItems: [{ productId: 'PRD-1001', customerLineItemId: 'L1', name: 'Mug', quantity: 1, unitPrice: 10 }],
-        subTotal: 10,
-        salesTax: 0,
-        grandTotal: 10,
-      },
-    };
-    ledger.recordIntent({ payload }, runId);
+    ledger.recordIntent({ payload: sentPayload('A-2', '2030-03-01T00:00:00Z') }, runId);
     ledger.markSending('A-2');
     ledger.markAccepted('A-2', { submittedAt: '2030-03-01T01:00:00Z' });
     const out = await reconcile({ ...base, ledger, client: apiWith(['A-1']), ordersFile: file, out: join(dir, 'orders-ledger.xlsx') });

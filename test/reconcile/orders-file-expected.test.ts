@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/log.js';
 import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const file = useTempDir('orders-file-expected');
 

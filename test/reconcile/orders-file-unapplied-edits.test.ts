@@ -13,7 +13,7 @@ import { reconcileCommand, type ReconcileCommandOptions } from '../../src/comman
 import { silentLogger, type Logger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('orders-file-unapplied-edits');
 const NOW = new Date('2026-11-20T12:00:00Z');

@@ -5,8 +5,8 @@ import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import type { ResultRow } from '../../src/output-files/types.js';
 import { writeResultXlsx } from '../../src/output-files/write-result-xlsx.js';
 import { openSheet } from '../../src/sheet/read-sheet.js';
-import { cells, issue, sampleInput } from '../output-files/builders.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { cells, issue, sampleInput } from '../support/result-rows.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const file = useTempDir('orders-file');
 

@@ -11,7 +11,7 @@ import { reconcileCommand, type ReconcileCommandOptions } from '../../src/comman
 import { silentLogger } from '../../src/log.js';
 import { packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { useTempDir } from '../output-files/temp-dir.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('orders-without-ledger');
 const NOW = new Date('2026-11-20T12:00:00Z');

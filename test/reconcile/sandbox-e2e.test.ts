@@ -16,6 +16,7 @@ import { silentLogger } from '../../src/log.js';
 import { reconcile } from '../../src/commands/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const ORDERS = 40;
 const START = '2031-05-04T08:00:00.000Z';
@@ -28,28 +29,11 @@ function payload(n: number, orderDate: string): CreateOrderPayload {
   const products = [...CATALOGUE_IDS.samples, ...CATALOGUE_IDS.bundles];
   const lines = Array.from({ length: 1 + (n % 3) }, (_, i) => ({
     productId: products[(n * 7 + i * 5) % products.length]!,
-    customerLineItemId: `L${i + 1}`,
-    name: `Item ${i + 1}`,
     quantity: 1 + ((n + i) % 4),
     unitPrice: 12.5,
     discount: i === 0 ? 2.5 : 0,
   }));
-  const sub = lines.reduce((s, l) => s + l.unitPrice * l.quantity, 0);
-  return {
-    customerDetails: { shippingAddress: { fullName: 'Ada Lovelace', addressLines: ['1 Main St'], city: 'Springfield', provinceOrState: 'IL', postalOrZipCode: '62701', countryCode: 'US', phone: '2175550100' } },
-    orderDetails: {
-      customerOrderId: `E2E-${String(n).padStart(3, '0')}`,
-      marketplaceOrderId: `MKT-${n}`,
-      orderDate,
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: lines,
-      subTotal: sub,
-      discountTotal: 2.5 * lines[0]!.quantity,
-      salesTax: 1.25,
-      grandTotal: sub + 1.25,
-    },
-    orderShippingDetails: { carrierId: n % 2 === 0 ? 'CarrierXGround' : 'CarrierX2Day' },
-  };
+  return buildOrderPayload(`E2E-${String(n).padStart(3, '0')}`, { orderDate, lines, salesTax: 1.25, carrierId: n % 2 === 0 ? 'CarrierXGround' : 'CarrierX2Day' });
 }
 
 beforeAll(async () => {

@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/log.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/commands/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const ORDERS = 40;
 /** This machine's clock (it stays put), and the sandbox's, frozen two days behind it. */
@@ -40,18 +41,8 @@ function newClient(): ApiClient {
 
 function payload(n: number, orderDate: string): CreateOrderPayload {
   const products = CATALOGUE_IDS.samples;
-  const lines = Array.from({ length: 1 + (n % 2) }, (_, i) => ({
-    productId: products[(n * 3 + i) % products.length]!,
-    customerLineItemId: `L${i + 1}`,
-    name: `Item ${i + 1}`,
-    quantity: 1 + ((n + i) % 3),
-    unitPrice: 10,
-  }));
-  const sub = lines.reduce((s, l) => s + l.unitPrice * l.quantity, 0);
-  return {
-    customerDetails: { shippingAddress: { fullName: 'Ada Lovelace', addressLines: ['1 Main St'], city: 'Springfield', provinceOrState: 'IL', postalOrZipCode: '62701', countryCode: 'US', phone: '2175550100' } },
-    orderDetails: { customerOrderId: `WC-${String(n).padStart(3, '0')}`, marketplaceOrderId: `MKT-${n}`, orderDate, sourceOfSale: 'OtherMarketplace', lineItems: lines, subTotal: sub, salesTax: 1, grandTotal: sub + 1 },
-  };
+  const lines = Array.from({ length: 1 + (n % 2) }, (_, i) => ({ productId: products[(n * 3 + i) % products.length]!, quantity: 1 + ((n + i) % 3), unitPrice: 10 }));
+  return buildOrderPayload(`WC-${String(n).padStart(3, '0')}`, { orderDate, lines, salesTax: 1 });
 }
 
 beforeAll(async () => {

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { MIGRATIONS, migrateSchema } from '../../src/ledger/schema.js';
 import { openDatabase } from '../../src/ledger/sqlite.js';
@@ -76,13 +75,6 @@ describe('the tracking window when the selection starts after the run’s now (-
   });
 });
 
-/** A payload of `sentPayload` with its own orderDate. */
-function placedAt(id: string, orderDate: string): CreateOrderPayload {
-  const p = sentPayload(id);
-  p.orderDetails.orderDate = orderDate;
-  return p;
-}
-
 describe('the ledger’s earliest order date of a selection', () => {
   it('is the earliest orderDate, as a UTC instant, of the orders accepted since then (offsets read, others left out)', () => {
     let clock = new Date('2030-03-03T00:00:00.000Z');
@@ -90,7 +82,7 @@ describe('the ledger’s earliest order date of a selection', () => {
     const runId = ledger.startRun({ command: 'import', files: [] });
     const accept = (id: string, orderDate: string, submittedAt: string) => {
       clock = new Date(submittedAt);
-      ledger.recordIntent({ payload: placedAt(id, orderDate) }, runId);
+      ledger.recordIntent({ payload: sentPayload(id, orderDate) }, runId);
       ledger.markSending(id);
       ledger.markAccepted(id);
     };
@@ -98,7 +90,7 @@ describe('the ledger’s earliest order date of a selection', () => {
     accept('B', '2030-03-01T20:00:00-05:00', '2030-03-03T00:00:00.000Z');
     accept('C', '2030-03-02T03:00:00+02:00', '2030-03-04T00:00:00.000Z');
     // Never accepted: not part of any selection.
-    ledger.recordIntent({ payload: placedAt('D', '2030-01-15T00:00:00Z') }, runId);
+    ledger.recordIntent({ payload: sentPayload('D', '2030-01-15T00:00:00Z') }, runId);
     expect(ledger.earliestOrderDateSince('2030-03-02T00:00:00Z')).toBe('2030-03-02T01:00:00.000Z');
     expect(ledger.earliestOrderDateSince(new Date('2030-02-01T00:00:00Z'))).toBe('2030-02-20T00:00:00.000Z');
     expect(ledger.earliestOrderDateSince('2030-03-05T00:00:00Z')).toBeNull();
@@ -111,8 +103,8 @@ describe('the ledger’s earliest order date of a selection', () => {
     migrateSchema(db, MIGRATIONS.slice(0, 2));
     const insert = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, recorded_at, updated_at, submitted_at)
       VALUES (?, 'h', ?, 'accepted', '2030-03-04T00:00:00.000Z', '2030-03-04T00:00:00.000Z', '2030-03-04T00:00:00.000Z')`);
-    insert.run('OLD-1', JSON.stringify(placedAt('OLD-1', '2030-03-02T23:30:00-01:00')));
-    insert.run('OLD-2', JSON.stringify(placedAt('OLD-2', '2030-03-03T12:00:00.000Z')));
+    insert.run('OLD-1', JSON.stringify(sentPayload('OLD-1', '2030-03-02T23:30:00-01:00')));
+    insert.run('OLD-2', JSON.stringify(sentPayload('OLD-2', '2030-03-03T12:00:00.000Z')));
     db.close();
     const ledger = openLedger(path);
     expect(ledger.earliestOrderDateSince('2030-03-01T00:00:00Z')).toBe('2030-03-03T00:30:00.000Z');
@@ -129,7 +121,7 @@ describe('a ledger selection whose orders were recorded days after their orderDa
     for (let i = 0; i < 10; i++) {
       const id = `O-${i}`;
       // The earliest orderDate given with an offset: 04:00-05:00 is at(-1), 09:00 UTC.
-      const p = placedAt(id, i === 3 ? '2030-03-01T04:00:00-05:00' : at(i));
+      const p = sentPayload(id, i === 3 ? '2030-03-01T04:00:00-05:00' : at(i));
       ledger.recordIntent({ payload: p }, runId);
       ledger.markSending(id);
       ledger.markAccepted(id);
@@ -178,7 +170,7 @@ describe('the instant a run without --now goes by', () => {
     try {
       const ledger = openLedger(':memory:', { now: () => new Date(localMs) });
       const runId = ledger.startRun({ command: 'import', files: [] });
-      const p = placedAt('EXACT-3', new Date(Date.parse(start) - 3 * 24 * H).toISOString());
+      const p = sentPayload('EXACT-3', new Date(Date.parse(start) - 3 * 24 * H).toISOString());
       p.orderDetails.lineItems[0]!.productId = CATALOGUE_IDS.samples[0]!;
       ledger.recordIntent({ payload: p }, runId);
       ledger.markSending('EXACT-3');

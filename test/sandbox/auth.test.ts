@@ -1,7 +1,8 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe('bearer tokens on secured endpoints', () => {
   it('lets the read-only client read but answers 403 Forbidden when it creates an order', async () => {
     const read = await sb.readToken();
     expect((await sb.call('GET', '/api/v0/inventory/items', { token: read })).status).toBe(200);
-    const res = await sb.call('POST', '/api/v0/orders', { token: read, body: buildOrder('RO-1') });
+    const res = await sb.call('POST', '/api/v0/orders', { token: read, body: buildOrderPayload('RO-1') });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Forbidden');
     expect(sb.stats().orders).toBe(0);

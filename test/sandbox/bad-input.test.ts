@@ -1,6 +1,7 @@
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -39,7 +40,7 @@ describe('bad input gets a 4xx with a message, never a 500', () => {
   });
 
   it('answers 413 to a body over 1 MiB', async () => {
-    const huge = JSON.stringify({ ...buildOrder('BIG-1'), padding: 'x'.repeat(1_100_000) });
+    const huge = JSON.stringify({ ...buildOrderPayload('BIG-1'), padding: 'x'.repeat(1_100_000) });
     const res = await sb.call('POST', '/api/v0/orders', { raw: huge, headers: { 'content-type': 'application/json' }, token });
     expect(res.status).toBe(413);
     expectErrorBody(res);
@@ -142,13 +143,13 @@ describe('sandbox controls', () => {
   it('reports stats and forgets everything on reset', async () => {
     const own = await startTestSandbox();
     try {
-      expect((await own.create(buildOrder('S-1', { lines: [{ quantity: 2 }, { productId: 'PRD-1002' }] }))).status).toBe(201);
-      expect((await own.create(buildOrder('S-1'))).status).toBe(409);
+      expect((await own.create(buildOrderPayload('S-1', { lines: [{ quantity: 2 }, { productId: 'PRD-1002' }] }))).status).toBe(201);
+      expect((await own.create(buildOrderPayload('S-1'))).status).toBe(409);
       const stats = (await own.call('GET', '/sandbox/stats')).body;
       expect(stats).toEqual({ orders: 1, postsReceived: 2, duplicatesRejected: 1, byStatus: { 'Waiting to Clear': 2 }, requestId: expect.any(String) });
       expect((await own.call('POST', '/sandbox/reset')).status).toBe(200);
       expect(own.stats()).toEqual({ orders: 0, postsReceived: 0, duplicatesRejected: 0, byStatus: {} });
-      expect((await own.create(buildOrder('S-1'))).status).toBe(201);
+      expect((await own.create(buildOrderPayload('S-1'))).status).toBe(201);
     } finally {
       await own.close();
     }

@@ -6,7 +6,8 @@ import { UsageError } from '../../src/errors.js';
 import { buildSeededCatalogue, CATALOGUE_IDS, listCatalogueProducts, makeUpc, SAMPLE_STOCK_PER_CENTER } from '../../src/sandbox/catalogue.js';
 import { parseInventory } from '../../src/sandbox/inventory-file.js';
 import { availableInCenter, availableInNetwork, reserveUnits } from '../../src/sandbox/stock.js';
-import { buildOrder, startTestSandbox } from './helpers.js';
+import { startTestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 describe('the seeded catalogue', () => {
   const catalogue = buildSeededCatalogue();
@@ -83,9 +84,9 @@ describe('a sandbox started with inventoryPath', () => {
     await writeFile(inventoryPath, JSON.stringify([{ productId: 'MUG-1', name: 'Mug', fulfillmentCenters: [{ id: 'FC-HOME', availableQuantity: 2 }] }]));
     const sb = await startTestSandbox({ inventoryPath });
     try {
-      expect((await sb.create(buildOrder('I-1', { lines: [{ productId: 'MUG-1', quantity: 2 }] }))).status).toBe(201);
-      expect((await sb.create(buildOrder('I-2', { lines: [{ productId: 'MUG-1' }] }))).status).toBe(409);
-      expect((await sb.create(buildOrder('I-3', { lines: [{ productId: 'PRD-1001' }] }))).status).toBe(400);
+      expect((await sb.create(buildOrderPayload('I-1', { lines: [{ productId: 'MUG-1', quantity: 2 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('I-2', { lines: [{ productId: 'MUG-1' }] }))).status).toBe(409);
+      expect((await sb.create(buildOrderPayload('I-3', { lines: [{ productId: 'PRD-1001' }] }))).status).toBe(400);
     } finally {
       await sb.close();
       await rm(dir, { recursive: true, force: true });

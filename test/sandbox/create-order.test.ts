@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrder, DAY, START_MS, startTestSandbox, withField, type TestSandbox } from './helpers.js';
+import { DAY, START_MS, startTestSandbox, type TestSandbox, withField } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -12,7 +13,7 @@ afterAll(() => sb.close());
 
 const nextId = () => `C-${++seq}`;
 const post = (payload: unknown) => sb.call('POST', '/api/v0/orders', { body: payload, token });
-const field = (path: string, value: unknown) => withField(buildOrder(nextId()), path, value);
+const field = (path: string, value: unknown) => withField(buildOrderPayload(nextId()), path, value);
 
 async function expectRejected(payload: unknown, fieldPath: string) {
   const res = await post(payload);
@@ -30,7 +31,7 @@ async function expectAccepted(payload: unknown) {
 
 describe('creating an order', () => {
   it('answers 201 with the order as read back, Waiting to Clear, and a requestId', async () => {
-    const res = await expectAccepted(buildOrder('NEW-1', { lines: [{ quantity: 2, unitPrice: 10.5, discount: 1 }] }));
+    const res = await expectAccepted(buildOrderPayload('NEW-1', { lines: [{ quantity: 2, unitPrice: 10.5, discount: 1 }] }));
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.body).toEqual({
       data: {
@@ -54,9 +55,9 @@ describe('creating an order', () => {
   });
 
   it("answers 409 \"Order '<id>' already exists.\" to a second order with the same customerOrderId", async () => {
-    await expectAccepted(buildOrder('DUP-1'));
+    await expectAccepted(buildOrderPayload('DUP-1'));
     const before = sb.stats().duplicatesRejected;
-    const res = await post(buildOrder('DUP-1'));
+    const res = await post(buildOrderPayload('DUP-1'));
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("Order 'DUP-1' already exists.");
     expect(sb.stats().duplicatesRejected).toBe(before + 1);
@@ -104,7 +105,7 @@ describe('field limits at their boundaries', () => {
     await expectRejected(field('orderDetails.sourceOfSale', 'othermarketplace'), 'orderDetails.sourceOfSale');
     const own = await startTestSandbox({ sourcesOfSale: ['OtherMarketplace', 'ShopA'] });
     try {
-      const res = await own.create(withField(buildOrder('S-1'), 'orderDetails.sourceOfSale', 'ShopA'));
+      const res = await own.create(withField(buildOrderPayload('S-1'), 'orderDetails.sourceOfSale', 'ShopA'));
       expect(res.status).toBe(201);
     } finally {
       await own.close();
@@ -158,9 +159,9 @@ describe('field limits at their boundaries', () => {
     await expectRejected(field('orderDetails.lineItems[0].quantity', 0), 'orderDetails.lineItems[0].quantity');
     await expectRejected(field('orderDetails.lineItems[0].quantity', 1.5), 'orderDetails.lineItems[0].quantity');
     await expectRejected(field('orderDetails.lineItems[0].quantity', '1'), 'orderDetails.lineItems[0].quantity');
-    const free = buildOrder(nextId(), { lines: [{ unitPrice: 0 }] });
+    const free = buildOrderPayload(nextId(), { lines: [{ unitPrice: 0 }] });
     await expectAccepted(free);
-    await expectRejected(buildOrder(nextId(), { lines: [{ unitPrice: -0.01 }] }), 'orderDetails.lineItems[0].unitPrice');
+    await expectRejected(buildOrderPayload(nextId(), { lines: [{ unitPrice: -0.01 }] }), 'orderDetails.lineItems[0].unitPrice');
   });
 
   it('rejects a missing required field with "is required"', async () => {
@@ -170,30 +171,30 @@ describe('field limits at their boundaries', () => {
   });
 
   it('rejects a customerLineItemId used twice in one order', async () => {
-    const payload = buildOrder(nextId(), { lines: [{ customerLineItemId: 'A' }, { customerLineItemId: 'A', productId: 'PRD-1002' }] });
+    const payload = buildOrderPayload(nextId(), { lines: [{ customerLineItemId: 'A' }, { customerLineItemId: 'A', productId: 'PRD-1002' }] });
     await expectRejected(payload, 'orderDetails.lineItems[1].customerLineItemId');
   });
 });
 
 describe('totals in exact cents', () => {
   it('accepts totals that are exact in cents even when floating point is not (3 x 0.1)', async () => {
-    await expectAccepted(buildOrder(nextId(), { lines: [{ unitPrice: 0.1, quantity: 3 }], salesTax: 0.2 }));
+    await expectAccepted(buildOrderPayload(nextId(), { lines: [{ unitPrice: 0.1, quantity: 3 }], salesTax: 0.2 }));
   });
 
   it('rejects a subTotal, discountTotal or grandTotal one cent off', async () => {
-    const base = () => buildOrder(nextId(), { lines: [{ unitPrice: 10, quantity: 2, discount: 0.5 }] });
+    const base = () => buildOrderPayload(nextId(), { lines: [{ unitPrice: 10, quantity: 2, discount: 0.5 }] });
     await expectRejected(withField(base(), 'orderDetails.subTotal', 20.01), 'orderDetails.subTotal');
     await expectRejected(withField(base(), 'orderDetails.discountTotal', 0.99), 'orderDetails.discountTotal');
     await expectRejected(withField(base(), 'orderDetails.grandTotal', 21.24), 'orderDetails.grandTotal');
   });
 
   it('does not subtract discounts from subTotal on creation (api-spec 2.1.2)', async () => {
-    const payload = buildOrder(nextId(), { lines: [{ unitPrice: 10, quantity: 1, discount: 2 }] });
+    const payload = buildOrderPayload(nextId(), { lines: [{ unitPrice: 10, quantity: 1, discount: 2 }] });
     await expectRejected(withField(withField(payload, 'orderDetails.subTotal', 8), 'orderDetails.grandTotal', 9.25), 'orderDetails.subTotal');
   });
 
   it('rejects amounts that are not whole cents', async () => {
-    await expectRejected(buildOrder(nextId(), { lines: [{ unitPrice: 1.005 }] }), 'orderDetails.lineItems[0].unitPrice');
+    await expectRejected(buildOrderPayload(nextId(), { lines: [{ unitPrice: 1.005 }] }), 'orderDetails.lineItems[0].unitPrice');
   });
 });
 
@@ -223,22 +224,22 @@ describe('orderDate window on the sandbox clock', () => {
 
 describe('products and stock', () => {
   it('rejects a productId the inventory does not know with 400', async () => {
-    const res = await post(buildOrder(nextId(), { lines: [{ productId: 'NOPE-1' }] }));
+    const res = await post(buildOrderPayload(nextId(), { lines: [{ productId: 'NOPE-1' }] }));
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ field: 'orderDetails.lineItems[0].productId', message: expect.stringMatching(/Unknown ProductId 'NOPE-1'/) });
   });
 
   it('answers 409 with the exact message when no fulfillment center has the product', async () => {
-    const res = await post(buildOrder(nextId(), { lines: [{ productId: 'PRD-1001' }, { productId: 'PRD-1999' }] }));
+    const res = await post(buildOrderPayload(nextId(), { lines: [{ productId: 'PRD-1001' }, { productId: 'PRD-1999' }] }));
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("Shippable Inventory out of stock for ProductId 'PRD-1999'.");
-    const bundle = await post(buildOrder(nextId(), { lines: [{ productId: 'BND-2009' }] }));
+    const bundle = await post(buildOrderPayload(nextId(), { lines: [{ productId: 'BND-2009' }] }));
     expect(bundle.status).toBe(409);
   });
 
   it('accepts a product stocked in one center only, and more units than one center holds', async () => {
-    await expectAccepted(buildOrder(nextId(), { lines: [{ productId: 'PRD-1151', quantity: 5 }] }));
-    await expectAccepted(buildOrder(nextId(), { lines: [{ productId: 'PRD-1182', quantity: 5 }] }));
+    await expectAccepted(buildOrderPayload(nextId(), { lines: [{ productId: 'PRD-1151', quantity: 5 }] }));
+    await expectAccepted(buildOrderPayload(nextId(), { lines: [{ productId: 'PRD-1182', quantity: 5 }] }));
   });
 
   it('decrements stock per center on acceptance, never on rejection', async () => {
@@ -247,16 +248,16 @@ describe('products and stock', () => {
       return res.body.data[0].availableQuantity as number;
     };
     const before = await readStock();
-    await expectAccepted(buildOrder(nextId(), { lines: [{ productId: 'PRD-1160', quantity: 7 }] }));
-    await expectRejected(withField(buildOrder(nextId(), { lines: [{ productId: 'PRD-1160', quantity: 7 }] }), 'orderDetails.subTotal', 1), 'orderDetails.subTotal');
+    await expectAccepted(buildOrderPayload(nextId(), { lines: [{ productId: 'PRD-1160', quantity: 7 }] }));
+    await expectRejected(withField(buildOrderPayload(nextId(), { lines: [{ productId: 'PRD-1160', quantity: 7 }] }), 'orderDetails.subTotal', 1), 'orderDetails.subTotal');
     expect(await readStock()).toBe(before - 7);
   });
 
   it('answers 409 once the network runs out, not before', async () => {
     const own = await startTestSandbox();
     try {
-      expect((await own.create(buildOrder('S-1', { lines: [{ productId: 'PRD-1183', quantity: 6 }] }))).status).toBe(201);
-      const res = await own.create(buildOrder('S-2', { lines: [{ productId: 'PRD-1183', quantity: 1 }] }));
+      expect((await own.create(buildOrderPayload('S-1', { lines: [{ productId: 'PRD-1183', quantity: 6 }] }))).status).toBe(201);
+      const res = await own.create(buildOrderPayload('S-2', { lines: [{ productId: 'PRD-1183', quantity: 1 }] }));
       expect(res.status).toBe(409);
       expect(res.body.message).toBe("Shippable Inventory out of stock for ProductId 'PRD-1183'.");
     } finally {

@@ -1,6 +1,39 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
+
+/**
+ * The real time the sandbox's latency is measured in, moved by the test: an answer held back waits
+ * for advance(), never for the wall clock.
+ */
+function manualLatencyClock() {
+  let nowMs = 0;
+  let timers: { dueMs: number; run: () => void }[] = [];
+  /** A few turns of the event loop: room for an answer written now to reach the client. */
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return {
+    now: () => nowMs,
+    setTimer(run: () => void, ms: number) {
+      const timer = { dueMs: nowMs + ms, run };
+      timers.push(timer);
+      return { cancel: () => void (timers = timers.filter((t) => t !== timer)) };
+    },
+    /** Resolves once an answer is held back, waiting for its time. */
+    async untilWaiting() {
+      while (timers.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+    async advance(ms: number) {
+      nowMs += ms;
+      const due = timers.filter((t) => t.dueMs <= nowMs);
+      timers = timers.filter((t) => t.dueMs > nowMs);
+      for (const timer of due) timer.run();
+      await settle();
+    },
+  };
+}
 
 let sb: TestSandbox | undefined;
 afterEach(async () => {
@@ -22,7 +55,7 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ errorRate: 1, statuses: [429] });
-    const res = await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-1'), token });
+    const res = await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-1'), token });
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.body).toEqual({ message: expect.stringMatching(/Too Many Requests/), requestId: expect.any(String) });
@@ -47,7 +80,7 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ resetRate: 1 });
-    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-2'), token }))).toBe('dropped');
+    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-2'), token }))).toBe('dropped');
     sb.setFaults({});
     expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 1 });
     expect((await sb.call('GET', '/api/v0/orders/F-2', { token })).status).toBe(404);
@@ -57,10 +90,10 @@ describe('fault injection', () => {
     sb = await startTestSandbox();
     const token = await sb.token();
     sb.setFaults({ lostReplyRate: 1, paths: ['/api/v0/orders'] });
-    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-3'), token }))).toBe('dropped');
+    expect(await outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-3'), token }))).toBe('dropped');
     sb.setFaults({});
     expect((await sb.call('GET', '/api/v0/orders/F-3', { token })).status).toBe(200);
-    const again = await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-3'), token });
+    const again = await sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-3'), token });
     expect(again.status).toBe(409);
   });
 
@@ -69,7 +102,7 @@ describe('fault injection', () => {
     const token = await sb.token();
     sb.setFaults({ latencyMs: 60_000, paths: ['/api/v0/orders'] });
     let settled = false;
-    const pending = outcome(sb.call('POST', '/api/v0/orders', { body: buildOrder('F-4'), token })).finally(() => (settled = true));
+    const pending = outcome(sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-4'), token })).finally(() => (settled = true));
     while (sb.stats().postsReceived === 0) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
@@ -79,23 +112,28 @@ describe('fault injection', () => {
   });
 
   it('answers latencyMs after the request arrived, never sooner, and does the work meanwhile', async () => {
-    sb = await startTestSandbox();
+    const clock = manualLatencyClock();
+    sb = await startTestSandbox({ latencyClock: clock });
     const token = await sb.token();
     sb.setFaults({ latencyMs: 300, paths: ['/api/v0/orders'] });
-    const started = performance.now();
-    let answeredAt = 0;
-    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrder('F-5'), token }).finally(() => (answeredAt = performance.now()));
+    let isAnswered = false;
+    const pending = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-5'), token }).finally(() => (isAnswered = true));
     // The order is stored while its answer waits, as a remote API's would be before the reply travels back.
-    while (sb.stats().orders === 0) await new Promise((r) => setTimeout(r, 5));
-    expect(performance.now() - started).toBeLessThan(300);
-    expect(answeredAt).toBe(0);
+    await clock.untilWaiting();
+    expect(sb.stats().orders).toBe(1);
+    await clock.advance(299);
+    expect(isAnswered).toBe(false);
+    await clock.advance(1);
     expect((await pending).status).toBe(201);
-    expect(answeredAt - started).toBeGreaterThanOrEqual(300);
     // Errors wait as long as answers do.
     sb.setFaults({ latencyMs: 200, errorRate: 1, statuses: [503], paths: ['/api/v0/orders'] });
-    const before = performance.now();
-    expect((await sb.call('POST', '/api/v0/orders', { body: buildOrder('F-6'), token })).status).toBe(503);
-    expect(performance.now() - before).toBeGreaterThanOrEqual(200);
+    let isRefused = false;
+    const refused = sb.call('POST', '/api/v0/orders', { body: buildOrderPayload('F-6'), token }).finally(() => (isRefused = true));
+    await clock.untilWaiting();
+    await clock.advance(199);
+    expect(isRefused).toBe(false);
+    await clock.advance(1);
+    expect((await refused).status).toBe(503);
   });
 
   it('limits faults to the given path prefixes and never touches /sandbox/ controls', async () => {

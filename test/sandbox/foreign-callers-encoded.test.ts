@@ -3,7 +3,8 @@
  * cannot reach a control as /%73andbox/... (the router decodes it; browsers send %73 as written).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -13,7 +14,7 @@ afterAll(() => sb.close());
 
 describe('sandbox controls reached under a percent-encoded path', () => {
   it('refuses a reset posted by another site as /%73andbox/reset, as it does /sandbox/reset', async () => {
-    expect((await sb.create(buildOrder('ENC-1'))).status).toBe(201);
+    expect((await sb.create(buildOrderPayload('ENC-1'))).status).toBe(201);
     const plain = await sb.call('POST', '/sandbox/reset', { headers: { origin: 'http://evil.example' } });
     expect(plain.status).toBe(403);
 

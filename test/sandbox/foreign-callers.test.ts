@@ -1,7 +1,8 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseForeignCaller } from '../../src/sandbox/http/control-routes.js';
-import { buildOrder, startTestSandbox, type TestSandbox } from './helpers.js';
+import { startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 import { startTestApp } from '../web/support.js';
 
 let sb: TestSandbox;
@@ -20,7 +21,7 @@ function expectRefused(res: { status: number; body: any; headers: Record<string,
 
 describe('the sandbox controls refuse other web pages', () => {
   it('refuses a reset posted by another site (Origin), and keeps the orders', async () => {
-    expect((await sb.create(buildOrder('FOREIGN-1'))).status).toBe(201);
+    expect((await sb.create(buildOrderPayload('FOREIGN-1'))).status).toBe(201);
     const res = await sb.call('POST', '/sandbox/reset', { headers: { origin: 'http://evil.example' } });
     expectRefused(res);
     expect(res.body.message).toContain('http://evil.example');

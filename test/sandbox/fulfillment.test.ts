@@ -5,13 +5,14 @@ import { DEFAULT_RATES, type StoredOrder } from '../../src/sandbox/model.js';
 import { rngFor } from '../../src/sandbox/random.js';
 import { reserveUnits, shuffled } from '../../src/sandbox/stock.js';
 import { packageLastUpdated, statusAt, viewOrder } from '../../src/sandbox/views.js';
-import { buildOrder, DAY, HOUR, START_MS } from './helpers.js';
+import { DAY, HOUR, START_MS } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const catalogue = buildSeededCatalogue();
 const ctx = { seed: 3, rates: { split: 0.3, replace: 0.2, cancel: 0.1 }, products: catalogue.products };
 
 function stored(id: string, lines: { productId: string; quantity: number }[]): StoredOrder {
-  const payload = buildOrder(id, { lines }) as unknown as StoredOrder['payload'];
+  const payload = buildOrderPayload(id, { lines }) as unknown as StoredOrder['payload'];
   const preference = shuffled(catalogue.centers, rngFor(ctx.seed, `reserve:${id}`));
   const allocations = lines.map((l) => reserveUnits(catalogue.stock, catalogue, catalogue.products.get(l.productId)!, l.quantity, preference));
   return { payload, createdAtMs: START_MS, allocations };

@@ -1,4 +1,4 @@
-/** Shared test fixtures for the sandbox: a started sandbox on a frozen clock, an HTTP helper, order builders. */
+/** Shared test fixtures for the sandbox: a started sandbox on a frozen clock, an HTTP helper (orders: test/support/order-payload.ts). */
 import { request } from 'undici';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -58,54 +58,9 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
   });
 }
 
-export interface LineSpec {
-  productId?: string;
-  customerLineItemId?: string;
-  quantity?: number;
-  unitPrice?: number;
-  discount?: number;
-}
-
-/** A valid order at `nowMs` (orderDate one hour earlier), totals computed in cents. */
-export function buildOrder(id: string, options: { lines?: LineSpec[]; nowMs?: number; carrierId?: string; salesTax?: number } = {}) {
-  const lines = (options.lines ?? [{}]).map((l, i) => ({
-    productId: l.productId ?? 'PRD-1001',
-    customerLineItemId: l.customerLineItemId ?? `L${i + 1}`,
-    name: `Item ${i + 1}`,
-    quantity: l.quantity ?? 1,
-    unitPrice: l.unitPrice ?? 12.5,
-    ...(l.discount === undefined ? {} : { discount: l.discount }),
-  }));
-  const cents = (n: number) => Math.round(n * 100);
-  const subCents = lines.reduce((s, l) => s + cents(l.unitPrice) * l.quantity, 0);
-  const discountCents = lines.reduce((s, l) => s + cents(l.discount ?? 0) * l.quantity, 0);
-  const taxCents = cents(options.salesTax ?? 1.25);
-  return {
-    customerDetails: {
-      shippingAddress: {
-        fullName: 'Ada Lovelace',
-        email: 'ada@example.com',
-        addressLines: ['12 Analytical Way', 'Suite 3'],
-        city: 'Springfield',
-        provinceOrState: 'IL',
-        postalOrZipCode: '62701',
-        countryCode: 'US',
-        phone: '(217) 555-0142',
-      },
-    },
-    orderDetails: {
-      customerOrderId: id,
-      marketplaceOrderId: `MP-${id}`,
-      orderDate: new Date((options.nowMs ?? START_MS) - HOUR).toISOString(),
-      sourceOfSale: 'OtherMarketplace',
-      lineItems: lines,
-      ...(discountCents > 0 ? { discountTotal: discountCents / 100 } : {}),
-      subTotal: subCents / 100,
-      salesTax: taxCents / 100,
-      grandTotal: (subCents + taxCents) / 100,
-    },
-    ...(options.carrierId ? { orderShippingDetails: { carrierId: options.carrierId } } : {}),
-  };
+/** The orderDate of an order placed an hour before `ms` (the sandbox accepts no order from its future). */
+export function hourBefore(ms: number): string {
+  return new Date(ms - HOUR).toISOString();
 }
 
 /** Deep-sets `path` (dot/bracket notation) on a copy of `value`; `undefined` deletes the key. */

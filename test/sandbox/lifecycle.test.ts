@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildOrder, DAY, HOUR, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { DAY, HOUR, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const CALM = { split: 0, replace: 0, cancel: 0 };
 
@@ -24,7 +25,7 @@ const eventTypes = (p: any) => p.trackingDetail.trackingEvents.map((e: any) => e
 describe('the clock-driven life of an order', () => {
   it('goes from Waiting to Clear to Shipped to delivered, with tracking events in order', async () => {
     await withSandbox({ rates: CALM }, async (sb) => {
-      expect((await sb.create(buildOrder('LIFE-1', { lines: [{ quantity: 2 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('LIFE-1', { lines: [{ quantity: 2 }] }))).status).toBe(201);
 
       sb.advanceClock(1);
       let s = await read(sb, 'LIFE-1');
@@ -66,7 +67,7 @@ describe('the clock-driven life of an order', () => {
     await withSandbox({ rates: CALM }, async (sb) => {
       const transit: Record<string, number> = {};
       for (const carrierId of ['CarrierXGround', 'CarrierX2Day', 'CarrierXOvernight']) {
-        expect((await sb.create(buildOrder(carrierId, { carrierId }))).status).toBe(201);
+        expect((await sb.create(buildOrderPayload(carrierId, { carrierId }))).status).toBe(201);
       }
       sb.advanceClock(24 * 10);
       for (const carrierId of ['CarrierXGround', 'CarrierX2Day', 'CarrierXOvernight']) {
@@ -82,7 +83,7 @@ describe('the clock-driven life of an order', () => {
 
   it('splits a shipment into several packages that add up to the order', async () => {
     await withSandbox({ rates: { ...CALM, split: 1 } }, async (sb) => {
-      expect((await sb.create(buildOrder('SPLIT-1', { lines: [{ quantity: 5 }, { productId: 'PRD-1002', quantity: 1 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('SPLIT-1', { lines: [{ quantity: 5 }, { productId: 'PRD-1002', quantity: 1 }] }))).status).toBe(201);
       sb.advanceClock(48);
       const { packages } = await read(sb, 'SPLIT-1');
       expect(packages.length).toBeGreaterThanOrEqual(2);
@@ -95,7 +96,7 @@ describe('the clock-driven life of an order', () => {
 
   it('ships a bundle as its components, keeping the ordered productId in lineItemProductId', async () => {
     await withSandbox({ rates: CALM }, async (sb) => {
-      expect((await sb.create(buildOrder('BUNDLE-1', { lines: [{ productId: 'BND-2002', quantity: 2 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('BUNDLE-1', { lines: [{ productId: 'BND-2002', quantity: 2 }] }))).status).toBe(201);
       sb.advanceClock(48);
       const [p] = (await read(sb, 'BUNDLE-1')).packages;
       expect(p.packageContents.map((c: any) => [c.productId, c.quantity, c.customerLineItemId, c.lineItemProductId])).toEqual([
@@ -108,7 +109,7 @@ describe('the clock-driven life of an order', () => {
   it('splits across centers when no single center holds enough, and cancels what none holds', async () => {
     await withSandbox({ rates: CALM }, async (sb) => {
       // PRD-1184: 3 units in each of two centers.
-      expect((await sb.create(buildOrder('SHORT-1', { lines: [{ productId: 'PRD-1184', quantity: 8 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('SHORT-1', { lines: [{ productId: 'PRD-1184', quantity: 8 }] }))).status).toBe(201);
       sb.advanceClock(48);
       const { lines, packages } = await read(sb, 'SHORT-1');
       expect(new Set(packages.map((p) => p.trackingDetail.originFc)).size).toBe(2);
@@ -122,7 +123,7 @@ describe('the clock-driven life of an order', () => {
 
   it('replaces a lost or damaged package: dateReplaced, replacedByPackageId, a replacement line', async () => {
     await withSandbox({ rates: { ...CALM, replace: 1 } }, async (sb) => {
-      expect((await sb.create(buildOrder('REPL-1', { lines: [{ quantity: 2 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('REPL-1', { lines: [{ quantity: 2 }] }))).status).toBe(201);
       sb.advanceClock(24 * 20);
       const { lines, packages } = await read(sb, 'REPL-1');
       expect(packages).toHaveLength(2);
@@ -147,7 +148,7 @@ describe('the clock-driven life of an order', () => {
 
   it('cancels a line at pick with a new line explaining why (out_of_stock_in_location)', async () => {
     await withSandbox({ rates: { ...CALM, cancel: 1 } }, async (sb) => {
-      expect((await sb.create(buildOrder('CXL-1', { lines: [{ quantity: 3 }] }))).status).toBe(201);
+      expect((await sb.create(buildOrderPayload('CXL-1', { lines: [{ quantity: 3 }] }))).status).toBe(201);
       sb.advanceClock(1);
       expect((await read(sb, 'CXL-1')).lines.map((l) => l.status)).toEqual(['Waiting to Clear']);
       sb.advanceClock(2);
@@ -167,7 +168,7 @@ describe('the clock-driven life of an order', () => {
 describe('determinism', () => {
   async function story(seed: number, ids: string[]) {
     return withSandbox({ seed }, async (sb) => {
-      for (const id of ids) expect((await sb.create(buildOrder(id, { lines: [{ quantity: 3 }, { productId: 'BND-2001' }] }))).status).toBe(201);
+      for (const id of ids) expect((await sb.create(buildOrderPayload(id, { lines: [{ quantity: 3 }, { productId: 'BND-2001' }] }))).status).toBe(201);
       sb.advanceClock(24 * 15);
       const out: Record<string, unknown> = {};
       for (const id of [...ids].sort()) out[id] = await read(sb, id);

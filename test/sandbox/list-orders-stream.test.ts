@@ -10,7 +10,8 @@ import { PARTS_PER_WRITE, writeInSlices, type SliceSink } from '../../src/sandbo
 import { DEFAULT_RATES } from '../../src/sandbox/model.js';
 import { stockToJson, type PersistedState } from '../../src/sandbox/persistence.js';
 import { createSandboxState } from '../../src/sandbox/state.js';
-import { buildOrder, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { hourBefore, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const dirs: string[] = [];
 const sandboxes: TestSandbox[] = [];
@@ -23,7 +24,7 @@ afterEach(async () => {
 async function sandboxWith(count: number): Promise<TestSandbox> {
   const catalogue = buildSeededCatalogue();
   const state = createSandboxState(catalogue, { seed: 1, rates: DEFAULT_RATES, products: catalogue.products });
-  for (let i = 0; i < count; i++) state.acceptOrder(buildOrder(`LS-${String(i).padStart(4, '0')}`, { nowMs: START_MS }) as CreateOrderPayload, START_MS);
+  for (let i = 0; i < count; i++) state.acceptOrder(buildOrderPayload(`LS-${String(i).padStart(4, '0')}`, { orderDate: hourBefore(START_MS) }) as CreateOrderPayload, START_MS);
   const saved: PersistedState = {
     format: 'order-batch-sandbox-state',
     version: 1,

@@ -4,7 +4,8 @@ import { buildSeededCatalogue } from '../../src/sandbox/catalogue.js';
 import { DEFAULT_RATES } from '../../src/sandbox/model.js';
 import { createSandboxState, type SandboxState } from '../../src/sandbox/state.js';
 import { LIST_SLICE, listedOrdersJson } from '../../src/sandbox/list-orders.js';
-import { buildOrder } from './helpers.js';
+import { hourBefore } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 const NOW = Date.UTC(2031, 0, 10);
 const ORDERS = LIST_SLICE + 500;
@@ -12,7 +13,7 @@ const ORDERS = LIST_SLICE + 500;
 function stateWithOrders(): SandboxState {
   const catalogue = buildSeededCatalogue();
   const state = createSandboxState(catalogue, { seed: 1, rates: DEFAULT_RATES, products: catalogue.products });
-  for (let i = 0; i < ORDERS; i++) state.acceptOrder(buildOrder(`LS-${i}`, { nowMs: NOW }) as CreateOrderPayload, NOW);
+  for (let i = 0; i < ORDERS; i++) state.acceptOrder(buildOrderPayload(`LS-${i}`, { orderDate: hourBefore(NOW) }) as CreateOrderPayload, NOW);
   state.allPackages(); // every order planned, as after a tracking request
   return state;
 }

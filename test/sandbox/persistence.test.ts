@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { loadStateFile } from '../../src/sandbox/persistence.js';
-import { buildOrder, startTestSandbox } from './helpers.js';
+import { hourBefore, startTestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -21,8 +22,8 @@ describe('state persisted to a file', () => {
   it('gives a restarted sandbox the same orders, stock, counters and clock', async () => {
     const statePath = join(dir, 'state.json');
     const first = await startTestSandbox({ statePath });
-    expect((await first.create(buildOrder('P-1', { lines: [{ productId: 'PRD-1170', quantity: 4 }] }))).status).toBe(201);
-    expect((await first.create(buildOrder('P-1'))).status).toBe(409);
+    expect((await first.create(buildOrderPayload('P-1', { lines: [{ productId: 'PRD-1170', quantity: 4 }] }))).status).toBe(201);
+    expect((await first.create(buildOrderPayload('P-1'))).status).toBe(409);
     first.advanceClock(72);
     const token = await first.token();
     const before = (await first.call('GET', '/api/v0/orders/P-1/packages', { token })).body.data;
@@ -66,7 +67,7 @@ describe('state persisted to a file', () => {
   it('leaves a complete JSON file and no temporary files behind', async () => {
     const statePath = join(dir, 'state.json');
     const sb = await startTestSandbox({ statePath });
-    for (let i = 0; i < 5; i++) expect((await sb.create(buildOrder(`W-${i}`))).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await sb.create(buildOrderPayload(`W-${i}`))).status).toBe(201);
     await sb.close();
     expect(await readdir(dir)).toEqual(['state.json']);
     expect(JSON.parse(await readFile(statePath, 'utf8')).orders).toHaveLength(5);
@@ -104,7 +105,7 @@ describe('state persisted to a file', () => {
       // Post orders until the kill lands: writes of the state file are in flight throughout.
       const posting = (async () => {
         for (;;) {
-          const body = JSON.stringify(buildOrder(`K${round}-${n++}`, { nowMs: Date.now() }));
+          const body = JSON.stringify(buildOrderPayload(`K${round}-${n++}`, { orderDate: hourBefore(Date.now()) }));
           const res = await request(`${url}/api/v0/orders`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
           await res.body.text();
         }

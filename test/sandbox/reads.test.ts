@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINE_ITEM_DISPOSITIONS } from '../../src/contract/enums.js';
-import { buildOrder, DAY, HOUR, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { DAY, HOUR, hourBefore, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
   // No trouble in fulfillment here: reads are checked against the order exactly as created.
   sb = await startTestSandbox({ rates: { split: 0, replace: 0, cancel: 0 } });
-  expect((await sb.create(buildOrder('OLD-1'))).status).toBe(201);
+  expect((await sb.create(buildOrderPayload('OLD-1'))).status).toBe(201);
   sb.advanceClock(31 * 24);
   const now = sb.now().getTime();
-  expect((await sb.create(buildOrder('NEW-1', { nowMs: now, lines: [{ unitPrice: 10, quantity: 3, discount: 1.5 }, { productId: 'PRD-1002', unitPrice: 4.99, quantity: 1 }] }))).status).toBe(201);
+  expect((await sb.create(buildOrderPayload('NEW-1', { orderDate: hourBefore(now), lines: [{ unitPrice: 10, quantity: 3, discount: 1.5 }, { productId: 'PRD-1002', unitPrice: 4.99, quantity: 1 }] }))).status).toBe(201);
 });
 afterAll(() => sb.close());
 
@@ -38,14 +39,14 @@ describe('reading one order', () => {
     const res = await get('/api/v0/orders/NOPE');
     expect(res.status).toBe(404);
     expect(res.body.message).toBe("Order 'NOPE' not found.");
-    expect((await sb.create(buildOrder('A/B #1', { nowMs: sb.now().getTime() }))).status).toBe(201);
+    expect((await sb.create(buildOrderPayload('A/B #1', { orderDate: hourBefore(sb.now().getTime()) }))).status).toBe(201);
     expect((await get(`/api/v0/orders/${encodeURIComponent('A/B #1')}`)).body.data.orderDetails.customerOrderId).toBe('A/B #1');
   });
 
   it('redacts orderRegionInfo from 00:00 UTC of the 30th day after the creation day', async () => {
     const own = await startTestSandbox();
     try {
-      expect((await own.create(buildOrder('R-1'))).status).toBe(201);
+      expect((await own.create(buildOrderPayload('R-1'))).status).toBe(201);
       const dayStart = Math.floor(START_MS / DAY) * DAY;
       own.advanceClock((dayStart + 30 * DAY - 1 - START_MS) / HOUR);
       const token = await own.token();

@@ -1,13 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { REAL_LATENCY_CLOCK } from '../../src/sandbox/faults.js';
 import { atReplyTime } from '../../src/sandbox/http/respond.js';
 
 const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 function requestWith(socket: (EventEmitter & { destroyed: boolean }) | undefined, dueInMs: number): FastifyRequest {
-  return { raw: { socket }, sbReplyAt: performance.now() + dueInMs } as unknown as FastifyRequest;
+  return { raw: { socket }, sbLatencyClock: REAL_LATENCY_CLOCK, sbReplyAt: REAL_LATENCY_CLOCK.now() + dueInMs } as unknown as FastifyRequest;
 }
 const reply = {} as FastifyReply;
 const liveSocket = () => Object.assign(new EventEmitter(), { destroyed: false });

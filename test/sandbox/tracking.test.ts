@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrder, HOUR, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { HOUR, hourBefore, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 
 let sb: TestSandbox;
 let token: string;
@@ -7,10 +8,10 @@ let lateFrom: string;
 beforeAll(async () => {
   // High trouble rates so splits and replacements show up in a small set.
   sb = await startTestSandbox({ rates: { split: 0.5, replace: 0.5, cancel: 0.1 } });
-  for (let i = 0; i < 20; i++) expect((await sb.create(buildOrder(`T-${i}`, { lines: [{ quantity: 2 }, { productId: 'PRD-1005' }] }))).status).toBe(201);
+  for (let i = 0; i < 20; i++) expect((await sb.create(buildOrderPayload(`T-${i}`, { lines: [{ quantity: 2 }, { productId: 'PRD-1005' }] }))).status).toBe(201);
   sb.advanceClock(1);
   lateFrom = sb.now().toISOString();
-  for (let i = 0; i < 5; i++) expect((await sb.create(buildOrder(`LATE-${i}`, { nowMs: sb.now().getTime() }))).status).toBe(201);
+  for (let i = 0; i < 5; i++) expect((await sb.create(buildOrderPayload(`LATE-${i}`, { orderDate: hourBefore(sb.now().getTime()) }))).status).toBe(201);
   sb.advanceClock(24 * 12);
   token = await sb.token();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeLargeCsv, writeLargeXlsx } from '../../src/bench/read-baseline.js';
+import { writeLargeCsv, writeLargeXlsx } from '../../bench/order-sheets.js';
 import { COLUMNS, type Field } from '../../src/sheet/columns.js';
 import { mapHeaders } from '../../src/sheet/headers.js';
 import type { CellValue } from '../../src/sheet/types.js';

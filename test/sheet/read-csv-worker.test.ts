@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { writeLargeCsv } from '../../src/bench/read-baseline.js';
+import { writeLargeCsv } from '../../bench/order-sheets.js';
 import { checkFile } from '../../src/commands/check-file.js';
 import { validationOutcome } from '../../src/commands/validate.js';
 import { writeResultFile } from '../../src/commands/write-result.js';

@@ -32,7 +32,6 @@ function importResult(file: string, summary: Record<string, number>): ImportResu
     hasUnusableInput: false,
     hasProblems: true,
     runId: '11111111-2222-3333-4444-555555555555',
-    timings: { checkMs: 0, onlineMs: 0, submitMs: 0, writeMs: 0, sent: 2 },
   };
 }
 

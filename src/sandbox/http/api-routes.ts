@@ -37,7 +37,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: SandboxContext): vo
       return sendError(request, reply, 409, API_MESSAGES.alreadyExists(rawId.trim()));
     }
     const nowMs = ctx.clock.nowMs();
-    const check = checkCreatePayload(request.body, { schema: ctx.schema, sourcesOfSale: ctx.sourcesOfSale, nowMs, products: ctx.state.catalogue.products });
+    const check = checkCreatePayload(request.body, { schema: ctx.schema, nowMs, products: ctx.state.catalogue.products });
     if (!check.ok) return sendError(request, reply, 400, check.message, check.errors);
     const outcome = ctx.state.acceptOrder(check.payload, nowMs);
     if (outcome.kind === 'duplicate') return sendError(request, reply, 409, API_MESSAGES.alreadyExists(check.payload.orderDetails.customerOrderId));

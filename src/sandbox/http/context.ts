@@ -3,7 +3,7 @@ import type { createOrderSchema } from '../../contract/schemas.js';
 import type { Logger } from '../../log.js';
 import type { TokenService } from '../auth.js';
 import type { SandboxClock } from '../clock.js';
-import type { FaultInjector } from '../faults.js';
+import type { FaultInjector, LatencyClock } from '../faults.js';
 import type { SandboxStats } from '../options.js';
 import type { SandboxState } from '../state.js';
 
@@ -12,8 +12,8 @@ export interface SandboxContext {
   clock: SandboxClock;
   tokens: TokenService;
   faults: FaultInjector;
+  latencyClock: LatencyClock;
   schema: ReturnType<typeof createOrderSchema>;
-  sourcesOfSale: readonly string[];
   logger: Logger;
   stats(): SandboxStats;
 }

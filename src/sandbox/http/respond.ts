@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenClaims } from '../auth.js';
+import type { LatencyClock } from '../faults.js';
 
 export const RESPONSE_TYPES = ['application/json', 'text/json', 'text/plain'] as const;
 export type ResponseType = (typeof RESPONSE_TYPES)[number];
@@ -16,8 +17,10 @@ export interface SandboxRequestFields {
   sbClient: TokenClaims | null;
   /** Request logging is on: answer through fastify's reply so the response is logged. */
   sbLogged: boolean;
-  /** performance.now() before which no answer leaves (injected latency); 0 for none. */
+  /** The instant, on sbLatencyClock, before which no answer leaves (injected latency); 0 for none. */
   sbReplyAt: number;
+  /** The real time latency is measured in, when there is latency (unset before the hooks ran). */
+  sbLatencyClock: LatencyClock | null | undefined;
   /** The sandbox clock: the Date header of the answer tells its time, not the real one. */
   sbNowMs: (() => number) | null;
 }
@@ -86,23 +89,24 @@ export function sendText(request: FastifyRequest, reply: FastifyReply, status: n
  * A client that gives up (or a sandbox that closes) does not leave the timer behind.
  */
 export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer: () => unknown): FastifyReply {
-  const due = asSandboxRequest(request).sbReplyAt;
-  const first = due - performance.now();
-  if (!(first > 0)) {
+  const { sbReplyAt: due, sbLatencyClock: clock } = asSandboxRequest(request);
+  // No latency, or a request answered before the hooks ran (a URL that cannot be decoded): at once.
+  const first = clock ? due - clock.now() : 0;
+  if (!clock || !(first > 0)) {
     answerThisTurn(request, answer);
     return reply;
   }
   const socket = request.raw.socket;
   // Gone while the request was handled: no one to answer, and no timer to keep the sandbox up.
   if (socket?.destroyed) return reply;
-  let timer: NodeJS.Timeout;
-  const forget = () => clearTimeout(timer);
+  let timer: { cancel(): void };
+  const forget = () => timer.cancel();
   // Timers count from the event loop's idea of now, which can lag the real one: a timer that fires
   // early is set again for what is left, so no answer leaves before its time.
   const wait = () => {
-    const left = due - performance.now();
+    const left = due - clock.now();
     if (left > 0) {
-      timer = setTimeout(wait, Math.ceil(left));
+      timer = clock.setTimer(wait, Math.ceil(left));
       return;
     }
     socket?.off('close', forget);
@@ -110,7 +114,7 @@ export function atReplyTime(request: FastifyRequest, reply: FastifyReply, answer
     answerThisTurn(request, answer);
   };
   socket?.once('close', forget);
-  timer = setTimeout(wait, Math.ceil(first));
+  timer = clock.setTimer(wait, Math.ceil(first));
   return reply;
 }
 

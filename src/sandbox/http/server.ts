@@ -65,6 +65,7 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
   app.decorateRequest('sbClient', null);
   app.decorateRequest('sbLogged', false);
   app.decorateRequest('sbReplyAt', 0);
+  app.decorateRequest('sbLatencyClock', null);
   app.decorateRequest('sbNowMs', null);
   // Only JSON bodies (and multipart on the oauth endpoint): text/plain bodies get a 415.
   app.removeContentTypeParser('text/plain');
@@ -95,7 +96,10 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     const isFaulted = ctx.faults.appliesTo(path);
     const latency = isFaulted ? ctx.faults.latencyMs() : 0;
     // Every answer on a faulted path waits, a 406 included.
-    if (latency > 0) r.sbReplyAt = performance.now() + latency;
+    if (latency > 0) {
+      r.sbLatencyClock = ctx.latencyClock;
+      r.sbReplyAt = ctx.latencyClock.now() + latency;
+    }
     const type = negotiateResponseType(request.headers.accept);
     if (!type) {
       sendError(request, reply, 406, 'Not acceptable: answers are application/json, text/json or text/plain.');

@@ -1,7 +1,7 @@
 /**
  * A bare node:http server that waits `latencyMs` after each request's body and answers 201 with a
  * fixed JSON body: what HTTP round trips with that latency cost on this machine, with no API
- * behind them. Run as its own process (`node dist/bench/latency-server.js <latencyMs>`), like the
+ * behind them. Run as its own process (`node dist-bench/bench/latency-server.js <latencyMs>`), like the
  * sandbox in the import bench; it prints `listening <url>`.
  */
 import { createServer } from 'node:http';

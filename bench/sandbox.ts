@@ -1,5 +1,5 @@
 /**
- * Sandbox throughput, by `npm run bench` (or `node dist/bench/sandbox.js`): requests per second
+ * Sandbox throughput, by `npm run bench` (or `node dist-bench/bench/sandbox.js`): requests per second
  * for order creation and for tracking-update pages at concurrency 16 on loopback, beside the same
  * figure for a bare node:http server answering a fixed JSON body (the ceiling).
  *
@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool, type Dispatcher } from 'undici';
-import { startSandbox } from '../sandbox/index.js';
+import { startSandbox } from '../src/sandbox/index.js';
 
 const CONCURRENCY = 16;
 const TRACKING_ORDERS = 500;

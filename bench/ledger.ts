@@ -1,20 +1,19 @@
 /**
  * What the ledger costs per order, on a temp file, as an import uses it: intents and first-send
- * marks in one commit per PREPARE_CHUNK orders (prepareSends), accepted answers in one commit per
- * 64 (markAcceptedMany). Beside it, the one-commit-per-transition way (recordIntent, markSending,
- * markAccepted for each order) that retries and lookups still use. better-sqlite3 is synchronous:
- * whatever the ledger takes is main-thread time the HTTP work cannot use (the budget for ~800
- * orders/s is 1.25 ms per order in total).
+ * marks in one commit per group of orders (prepareSends), accepted answers in one commit per group
+ * (markAcceptedMany); groups of 64, the size an import commits. Beside it, the one-commit-per-
+ * transition way (recordIntent, markSending, markAccepted for each order) that retries and lookups
+ * still use. better-sqlite3 is synchronous: whatever the ledger takes is main-thread time the HTTP
+ * work cannot use (the budget for ~800 orders/s is 1.25 ms per order in total).
  *
- * Run: `node dist/bench/ledger.js [orders]` prints the figures per durability mode.
+ * Run: `node dist-bench/bench/ledger.js [orders]` prints the figures per durability mode.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CreateOrderPayload } from '../contract/schemas.js';
-import { PREPARE_CHUNK } from '../import/send-ahead.js';
-import { openLedger, type Durability } from '../ledger/index.js';
+import type { CreateOrderPayload } from '../src/contract/schemas.js';
+import { openLedger, type Durability } from '../src/ledger/index.js';
 
 export interface LedgerBenchResult {
   /** As an import commits: grouped. */
@@ -24,7 +23,8 @@ export interface LedgerBenchResult {
   perOrderMsOneByOne: number;
 }
 
-const ACCEPT_GROUP = 64;
+/** Orders per commit, for intents and for accepted answers alike. */
+const GROUP = 64;
 
 export async function benchLedger(orders: number, options: { durability?: Durability } = {}): Promise<LedgerBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-'));
@@ -36,11 +36,11 @@ export async function benchLedger(orders: number, options: { durability?: Durabi
 
     const grouped = intentsFrom(0);
     const start = performance.now();
-    for (let from = 0; from < orders; from += PREPARE_CHUNK) {
-      const chunk = grouped.slice(from, from + PREPARE_CHUNK);
+    for (let from = 0; from < orders; from += GROUP) {
+      const chunk = grouped.slice(from, from + GROUP);
       ledger.prepareSends(chunk, runId);
-      for (let at = 0; at < chunk.length; at += ACCEPT_GROUP) {
-        ledger.markAcceptedMany(chunk.slice(at, at + ACCEPT_GROUP).map((intent, k) => ({ customerOrderId: intent.payload.orderDetails.customerOrderId, info: { httpStatus: 201, requestId: `req-${from + at + k}` } })));
+      for (let at = 0; at < chunk.length; at += GROUP) {
+        ledger.markAcceptedMany(chunk.slice(at, at + GROUP).map((intent, k) => ({ customerOrderId: intent.payload.orderDetails.customerOrderId, info: { httpStatus: 201, requestId: `req-${from + at + k}` } })));
       }
     }
     const elapsedMs = performance.now() - start;

@@ -1,10 +1,11 @@
 /**
- * `npm run bench`: every performance figure the issues ask for, printed, never asserted.
- * Data sets are generated into bench-data/ (kept between runs; delete it to regenerate).
- * Heavy measurements run in child processes so each peak memory is its own.
+ * `npm run bench`: every performance figure the issues ask for, printed, never asserted. It builds
+ * bench/ with the product sources it measures into dist-bench/ (bench/tsconfig.json), apart from the
+ * package's dist/. Data sets are generated into bench-data/ (kept between runs; delete it to
+ * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: sandbox, import, ledger, reconcile, writers)
+ *   npm run bench -- validate     only the validate figures (also: sandbox, import, reconcile, writers)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
-import { measureExcelJsBaseline, measurePapaparseBaseline, writeLargeCsv, writeLargeXlsx } from './read-baseline.js';
+import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
+import { measureExcelJsBaseline, measurePapaparseBaseline } from './read-baseline.js';
 import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { measureWriters } from './write.js';
@@ -118,8 +120,8 @@ async function benchReconcileFigures(): Promise<void> {
   line(`${fmt(r.packagesPerSecond)} packages/s; ratio to ceiling ${fmt(r.ratioToCeiling, 2)} (target >= 0.7); ${fmt(r.ms)} ms; peak RSS ${fmt(r.peakRssMb)} MB`);
   line(`phases (ms): ${r.requests}`);
   line(`bare setTimeout(20) x8 x 100 packages on this machine just before: ${fmt(r.timerPackagesPerSecond)} packages/s`);
-  line(`tracking pages alone through the same reader just after: ${fmt(r.pagesAlonePackagesPerSecond)} packages/s; ratio ${fmt(r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
-  line(`the same reader from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
+  line(`tracking pages alone through the same API client just after: ${fmt(r.pagesAlonePackagesPerSecond)} packages/s; ratio ${fmt(r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
+  line(`the same client from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
 const sections: Record<string, () => Promise<void>> = {

@@ -1,18 +1,18 @@
 /**
  * How fast the result writers go on synthetic rows shaped like a real order sheet (30 columns, a
- * few bad cells). `node --expose-gc dist/bench/write.js [rows]` prints the figures; measureWriters
+ * few bad cells). `node --expose-gc dist-bench/bench/write.js [rows]` prints the figures; measureWriters
  * returns them for the benchmark suite.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Issue } from '../issues/index.js';
-import { writeResultCsv } from '../output-files/write-result-csv.js';
-import { writeResultXlsx } from '../output-files/write-result-xlsx.js';
-import type { ResultRow, ResultSheetInput } from '../output-files/types.js';
-import { COLUMNS } from '../sheet/columns.js';
-import type { CellValue } from '../sheet/types.js';
+import type { Issue } from '../src/issues/index.js';
+import { writeResultCsv } from '../src/output-files/write-result-csv.js';
+import { writeResultXlsx } from '../src/output-files/write-result-xlsx.js';
+import type { ResultRow, ResultSheetInput } from '../src/output-files/types.js';
+import { COLUMNS } from '../src/sheet/columns.js';
+import type { CellValue } from '../src/sheet/types.js';
 
 export interface WriterTimings {
   rows: number;

@@ -1,4 +1,4 @@
-/** In-memory result inputs for the report tests: a small sheet in a user's own header spelling. */
+/** In-memory result-file inputs for the result-file tests: a small sheet in a user's own header spelling. */
 import type { Issue } from '../../src/issues/index.js';
 import type { Field } from '../../src/sheet/columns.js';
 import type { CellValue } from '../../src/sheet/types.js';

@@ -1,9 +1,9 @@
 /**
  * One measured validate run in a fresh process, so its peak memory is its own:
- * `node dist/bench/validate-child.js <sheet> <out>` prints `{ ms, maxRssMb, orders }` as JSON.
+ * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, maxRssMb, orders }` as JSON.
  */
-import { validateFiles } from '../commands/validate.js';
-import { silentLogger } from '../log.js';
+import { validateFiles } from '../src/commands/validate.js';
+import { silentLogger } from '../src/log.js';
 
 const [file, out, nowIso] = process.argv.slice(2);
 if (!file || !out) {

@@ -1,5 +1,5 @@
 /**
- * Reconcile throughput, by `npm run bench` (or `node dist/bench/reconcile.js [packages]`): a nightly
+ * Reconcile throughput, by `npm run bench` (or `node dist-bench/bench/reconcile.js [packages]`): a nightly
  * reconcile (ledger mode, first run, whole window) of about 100,000 packages from the sandbox with
  * 20 ms injected latency, at concurrency 8. Printed: packages per second, the ratio to the ceiling
  * (8 pages of 100 packages per 20 ms = 40,000 packages/s, i.e. tracking pages alone with perfect
@@ -9,28 +9,30 @@
  * share a core. Orders are seeded before timing, without latency: one or two lines of 3 to 5 units,
  * every shipment split into 2 or 3 packages (about 40,000 orders for 100,000 packages).
  * The timed run is the reconciliation: selecting from the ledger, paging tracking updates, reading
- * the orders and matching; writing the workbook is timed on its own. Then the same window is paged
- * alone through the same reader, with a new client: the share of the ceiling that paging reaches here
- * without any of reconcile's other work; and once more from a bare node:http server (serveBarePage),
- * for what is left without the sandbox's work per request. `--profile=<dir>` writes CPU profiles of the timed part
- * only, of both processes (reconcile.cpuprofile, sandbox.cpuprofile).
+ * the orders and matching; writing the workbook is timed on its own (the phases come from the run's
+ * own log line). Then the same window is paged alone through the same API client, with a new one:
+ * the share of the ceiling that paging reaches here without any of reconcile's other work; and once
+ * more from a bare node:http server (reconcile-servers.ts), for what is left without the sandbox's
+ * work per request. `--profile=<dir>` writes CPU profiles of the timed part only, of both processes
+ * (reconcile.cpuprofile, sandbox.cpuprofile).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { createApiClient } from '../api/client.js';
-import type { CreateOrderPayload } from '../contract/schemas.js';
-import { openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import { pino } from 'pino';
+import { createApiClient } from '../src/api/client.js';
+import { reconcile } from '../src/commands/reconcile-run.js';
+import type { CreateOrderPayload } from '../src/contract/schemas.js';
+import { openLedger } from '../src/ledger/index.js';
+import type { Ledger } from '../src/ledger/types.js';
+import type { Logger } from '../src/log.js';
 import { measureTimerCeiling } from './import.js';
-import { silentLogger } from '../log.js';
-import { createApiReader } from '../reconcile/fetch.js';
-import { reconcile } from '../commands/reconcile-run.js';
+import { forkServer, startProfiler, type ProfileMessage, type SandboxInfo } from './reconcile-servers.js';
 
 export interface ReconcileBench {
   /** Selecting, fetching and matching: the reconciliation itself. */
@@ -46,8 +48,9 @@ export interface ReconcileBench {
   /** 8 loops of bare setTimeout(20) x 100 packages, measured just before: what timers allow on this machine now. */
   timerPackagesPerSecond: number;
   /**
-   * The same tracking window paged right after through the same reader (every page parsed, checked
-   * and kept), with no selection, order reads or matching: what paging alone reaches here now.
+   * The same tracking window paged right after through the same API client, CONCURRENCY pages in
+   * flight (every page parsed, checked and kept), with no selection, order reads or matching: what
+   * paging alone reaches here now.
    */
   pagesAlonePackagesPerSecond: number;
   /**
@@ -63,36 +66,11 @@ const PAGE_SIZE = 100;
 /** Packages per second if every request were a full tracking page and 8 were always in flight. */
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
-const CHILD_FLAG = '--reconcile-bench-sandbox';
-const BARE_FLAG = '--reconcile-bench-bare-server';
 const PROFILE_FLAG = '--profile=';
-
-type ProfileMessage = { profile: 'start' } | { profile: 'stop'; file: string };
-
-/** Starts the V8 profiler in this process; the returned function stops it and writes the profile. */
-async function startProfiler(): Promise<(file: string) => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 
 async function askChild(child: ChildProcess, message: ProfileMessage): Promise<void> {
   child.send(message);
   await once(child, 'message');
-}
-
-interface SandboxInfo {
-  url: string;
-  clientId: string;
-  clientSecret: string;
-  nowMs: number;
 }
 
 function benchPayload(n: number, orderDate: string): CreateOrderPayload {
@@ -120,13 +98,8 @@ function benchPayload(n: number, orderDate: string): CreateOrderPayload {
   };
 }
 
-/** This script again, as the child that `flag` names (the sandbox, or the bare server). */
-function forkSelf(flag: string): ChildProcess {
-  return fork(fileURLToPath(import.meta.url), [flag], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
 async function startChild(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = forkSelf(CHILD_FLAG);
+  const child = forkServer('sandbox');
   const [info] = (await once(child, 'message')) as [SandboxInfo];
   return { child, info };
 }
@@ -152,6 +125,38 @@ async function countPackages(pool: Pool, headers: Record<string, string>, isWarm
   return (totalPages - 1) * PAGE_SIZE + (await page(totalPages)).data.length;
 }
 
+/** How long each phase of a run took, in ms, as its 'reconciliation written' log line says. */
+interface RunPhases {
+  selectMs: number;
+  fetchMs: number;
+  matchMs: number;
+  writeMs: number;
+}
+
+/**
+ * A logger for the timed run that keeps nothing but the phases of its 'reconciliation written'
+ * line (the JSON log a nightly job keeps): the run is measured from outside, through its own log.
+ */
+function runLog(): { logger: Logger; phases(): RunPhases } {
+  let phases: RunPhases | undefined;
+  const logger = pino(
+    { level: 'info', base: null },
+    {
+      write(line: string) {
+        const record = JSON.parse(line) as { msg?: string; timings?: RunPhases };
+        if (record.msg === 'reconciliation written') phases = record.timings;
+      },
+    },
+  );
+  return {
+    logger,
+    phases() {
+      if (!phases) throw new Error("bench: the reconcile run logged no 'reconciliation written' line with its phases");
+      return phases;
+    },
+  };
+}
+
 /** The timed run (see the header), with a new client; only its figures outlive it. */
 async function timedReconcile(run: {
   info: SandboxInfo;
@@ -171,6 +176,7 @@ async function timedReconcile(run: {
   }
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
+  const log = runLog();
   const result = await reconcile({
     ledger: run.ledger,
     client,
@@ -178,7 +184,7 @@ async function timedReconcile(run: {
     lateAfterDays: 3,
     out: run.out,
     concurrency: CONCURRENCY,
-    logger: silentLogger,
+    logger: log.logger,
   });
   const totalMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
@@ -188,7 +194,8 @@ async function timedReconcile(run: {
   }
   await client.close();
   const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
-  const ms = totalMs - result.timings.writeMs;
+  const phases = log.phases();
+  const ms = totalMs - phases.writeMs;
   const packagesPerSecond = fetched / (ms / 1000);
   return {
     ms,
@@ -196,24 +203,42 @@ async function timedReconcile(run: {
     ratioToCeiling: packagesPerSecond / CEILING_PACKAGES_PER_SECOND,
     // Taken before the pages are read alone: the peak is reconcile's.
     peakRssMb: process.resourceUsage().maxRSS / 1024,
-    writeMs: result.timings.writeMs,
+    writeMs: phases.writeMs,
     packages: fetched,
     orders: result.orders.length,
-    requests: `${Object.entries(result.timings).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}; CPU of the whole run ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
+    requests: `${Object.entries(phases).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}; CPU of the whole run ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
   };
 }
 
-/** Every tracking page of a window through reconcile's reader, each record kept as reconcile keeps them, timed with its token request. */
+/**
+ * Every tracking page of a window through the API client, timed with its token request: page 1,
+ * then CONCURRENCY lanes that each ask for the next page as soon as theirs is in and parse it after
+ * the pending I/O, as reconcile pages; every record kept, as reconcile keeps them.
+ */
 async function pagesAlone(api: SandboxInfo, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
   globalThis.gc?.();
   const client = createApiClient({ baseUrl: api.url, clientId: api.clientId, clientSecret: api.clientSecret, connections: CONCURRENCY, now: () => api.nowMs });
-  const reader = createApiReader({ client, logger: silentLogger, concurrency: CONCURRENCY });
+  const query = (pageNumber: number) => ({ searchBy: 'updated' as const, ...window, pageNumber, itemsPerPage: PAGE_SIZE });
   const kept: unknown[] = [];
   const started = performance.now();
   try {
-    await reader.readTrackingWindow({ searchBy: 'updated', ...window }, (records) => {
-      for (const record of records) kept.push(record);
-    });
+    const first = (await client.fetchTrackingUpdates(query(1))).parse();
+    for (const record of first.data) kept.push(record);
+    const totalPages = first.pagination?.totalPages ?? 1;
+    const parsing: Promise<void>[] = [];
+    let next = 2;
+    const lane = async (): Promise<void> => {
+      while (next <= totalPages) {
+        const unparsed = await client.fetchTrackingUpdates(query(next++));
+        parsing.push(
+          afterPendingIo().then(() => {
+            for (const record of unparsed.parse().data) kept.push(record);
+          }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    await Promise.all(parsing);
     return { packages: kept.length, ms: performance.now() - started };
   } finally {
     await client.close();
@@ -222,9 +247,9 @@ async function pagesAlone(api: SandboxInfo, window: { startDate: string; endDate
 
 /** pagesAlone from a bare node:http server (serveBarePage) that sends `page` for every page. */
 async function barePagesAlone(page: string, window: { startDate: string; endDate: string }): Promise<{ packages: number; ms: number }> {
-  const child = forkSelf(BARE_FLAG);
+  const child = forkServer('bare');
   try {
-    child.send({ page });
+    child.send({ page, latencyMs: LATENCY_MS });
     const [info] = (await once(child, 'message')) as [SandboxInfo];
     return await pagesAlone(info, window);
   } finally {
@@ -317,55 +342,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
   }
 }
 
-async function serveSandbox(): Promise<void> {
-  const { startSandbox } = await import('../sandbox/index.js');
-  // Every shipment split: dense packages per order. The clock moves only when told.
-  const sandbox = await startSandbox({ seed: 11, freezeClock: true, rates: { split: 1 } });
-  process.send!({ url: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, nowMs: sandbox.now().getTime() } satisfies SandboxInfo);
-  let stopProfiler: ((file: string) => Promise<void>) | undefined;
-  process.on('message', (message: ProfileMessage) => {
-    const done = () => process.send!({ profiled: message.profile });
-    if (message.profile === 'start') void startProfiler().then((stop) => ((stopProfiler = stop), done()));
-    else void stopProfiler?.(message.file).then(done);
-  });
-  // Leave cleanly when the bench is done (so --cpu-prof can write the child's profile too).
-  process.once('disconnect', () => {
-    void sandbox.close().then(() => process.exit(0));
-  });
-}
-
-/**
- * A bare node:http server for barePagesAlone: every GET gets the page it was sent (its pagination
- * unchanged, so the reader asks for as many pages as the sandbox had) after LATENCY_MS, every POST
- * a token at once. No auth, no routing, no work per request: what HTTP and the client cost alone.
- */
-async function serveBarePage(): Promise<void> {
-  const { createServer } = await import('node:http');
-  const [{ page }] = (await once(process, 'message')) as [{ page: string }];
-  const body = Buffer.from(page);
-  const token = Buffer.from(JSON.stringify({ accessToken: 'bench', expiresIn: 3600 }));
-  const server = createServer((request, response) => {
-    request.resume();
-    const answer = request.method === 'POST' ? token : body;
-    const send = () => {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': answer.length });
-      response.end(answer);
-    };
-    if (request.method === 'POST') send();
-    else setTimeout(send, LATENCY_MS);
-  });
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    process.send!({ url: `http://127.0.0.1:${port}`, clientId: 'bench', clientSecret: 'bench', nowMs: Date.now() } satisfies SandboxInfo);
-  });
-  process.once('disconnect', () => process.exit(0));
-}
-
-if (process.argv.includes(CHILD_FLAG)) {
-  await serveSandbox();
-} else if (process.argv.includes(BARE_FLAG)) {
-  await serveBarePage();
-} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
   const packages = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
@@ -378,11 +355,11 @@ if (process.argv.includes(CHILD_FLAG)) {
   console.log(`  phases (ms): ${r.requests}`);
   console.log(`  bare setTimeout(${LATENCY_MS}) x${CONCURRENCY} x ${PAGE_SIZE} packages on this machine just before: ${Math.round(r.timerPackagesPerSecond).toLocaleString('en-US')} packages/s`);
   console.log(
-    `  the same pages alone through the same reader just after (no selection, order reads or matching): ${Math.round(r.pagesAlonePackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
+    `  the same pages alone through the same client just after (no selection, order reads or matching): ${Math.round(r.pagesAlonePackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
       `${((r.pagesAlonePackagesPerSecond / CEILING_PACKAGES_PER_SECOND) * 100).toFixed(0)}% of the ceiling`,
   );
   console.log(
-    `  the same reader from a bare node:http server sending the sandbox's first page after ${LATENCY_MS} ms: ${Math.round(r.barePagesPackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
+    `  the same client from a bare node:http server sending the sandbox's first page after ${LATENCY_MS} ms: ${Math.round(r.barePagesPackagesPerSecond).toLocaleString('en-US')} packages/s, ` +
       `${((r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND) * 100).toFixed(0)}% of the ceiling`,
   );
 }
