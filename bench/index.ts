@@ -111,7 +111,7 @@ async function benchImportFigures(): Promise<void> {
   const fast = await benchImport({ rows: 24_000, latencyMs: 0 });
   line(`no latency:    sending ${fmt(fast.submitOrdersPerSecond)} orders/s; whole command ${fmt(fast.ms)} ms = ${fmt(fast.ordersPerSecond)} orders/s`);
   const ledger = await benchLedger(10_000);
-  line(`ledger cost per order (intent + sending + accepted, default durability): ${fmt(ledger.perOrderMs, 3)} ms grouped as import commits (${fmt(ledger.ordersPerSecond)} orders/s); ${fmt(ledger.perOrderMsOneByOne, 3)} ms with a commit per transition`);
+  line(`ledger cost per order (intent + sending + accepted): ${fmt(ledger.perOrderMs, 3)} ms grouped as import commits (${fmt(ledger.ordersPerSecond)} orders/s); ${fmt(ledger.perOrderMsOneByOne, 3)} ms with a commit per transition`);
 }
 
 async function benchReconcileFigures(): Promise<void> {

@@ -6,14 +6,14 @@
  * still use. better-sqlite3 is synchronous: whatever the ledger takes is main-thread time the HTTP
  * work cannot use (the budget for ~800 orders/s is 1.25 ms per order in total).
  *
- * Run: `node dist-bench/bench/ledger.js [orders]` prints the figures per durability mode.
+ * Run: `node dist-bench/bench/ledger.js [orders]` prints the figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CreateOrderPayload } from '../src/contract/schemas.js';
-import { openLedger, type Durability } from '../src/ledger/index.js';
+import { openLedger } from '../src/ledger/index.js';
 
 export interface LedgerBenchResult {
   /** As an import commits: grouped. */
@@ -26,11 +26,11 @@ export interface LedgerBenchResult {
 /** Orders per commit, for intents and for accepted answers alike. */
 const GROUP = 64;
 
-export async function benchLedger(orders: number, options: { durability?: Durability } = {}): Promise<LedgerBenchResult> {
+export async function benchLedger(orders: number): Promise<LedgerBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-'));
-  const ledger = openLedger(join(dir, 'ledger.db'), options.durability ? { durability: options.durability } : {});
+  const ledger = await openLedger(join(dir, 'ledger.db'));
   try {
-    const runId = ledger.startRun({ command: 'bench', files: [] });
+    const run = await ledger.startRun({ command: 'bench', files: [] });
     const intentsFrom = (first: number) =>
       Array.from({ length: orders }, (_, i) => ({ payload: buildBenchPayload(first + i), sourceFile: 'bench.csv', sourceRows: [i + 2] }));
 
@@ -38,9 +38,9 @@ export async function benchLedger(orders: number, options: { durability?: Durabi
     const start = performance.now();
     for (let from = 0; from < orders; from += GROUP) {
       const chunk = grouped.slice(from, from + GROUP);
-      ledger.prepareSends(chunk, runId);
+      await run.prepareSends(chunk);
       for (let at = 0; at < chunk.length; at += GROUP) {
-        ledger.markAcceptedMany(chunk.slice(at, at + GROUP).map((intent, k) => ({ customerOrderId: intent.payload.orderDetails.customerOrderId, info: { httpStatus: 201, requestId: `req-${from + at + k}` } })));
+        await run.markAcceptedMany(chunk.slice(at, at + GROUP).map((intent, k) => ({ customerOrderId: intent.payload.orderDetails.customerOrderId, info: { httpStatus: 201, requestId: `req-${from + at + k}` } })));
       }
     }
     const elapsedMs = performance.now() - start;
@@ -49,14 +49,14 @@ export async function benchLedger(orders: number, options: { durability?: Durabi
     const startOneByOne = performance.now();
     for (const [i, intent] of oneByOne.entries()) {
       const id = intent.payload.orderDetails.customerOrderId;
-      ledger.recordIntent(intent, runId);
-      ledger.markSending(id);
-      ledger.markAccepted(id, { httpStatus: 201, requestId: `req-${i}` });
+      await run.recordIntent(intent);
+      await run.markSending(id);
+      await run.markAccepted(id, { httpStatus: 201, requestId: `req-${i}` });
     }
     const oneByOneMs = performance.now() - startOneByOne;
     return { perOrderMs: elapsedMs / orders, ordersPerSecond: (orders * 1000) / elapsedMs, perOrderMsOneByOne: oneByOneMs / orders };
   } finally {
-    ledger.close();
+    await ledger.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -96,12 +96,8 @@ export function buildBenchPayload(i: number): CreateOrderPayload {
 
 async function main(): Promise<void> {
   const orders = Number(process.argv[2] ?? 10_000);
-  for (const durability of ['normal', 'before-send', 'full'] as const) {
-    const { perOrderMs, ordersPerSecond, perOrderMsOneByOne } = await benchLedger(orders, { durability });
-    console.log(
-      `ledger ${durability.padEnd(11)} ${orders} orders: ${perOrderMs.toFixed(3)} ms/order grouped (${Math.round(ordersPerSecond)} orders/s); ${perOrderMsOneByOne.toFixed(3)} ms/order one commit per transition`,
-    );
-  }
+  const { perOrderMs, ordersPerSecond, perOrderMsOneByOne } = await benchLedger(orders);
+  console.log(`ledger, ${orders} orders: ${perOrderMs.toFixed(3)} ms/order grouped (${Math.round(ordersPerSecond)} orders/s); ${perOrderMsOneByOne.toFixed(3)} ms/order one commit per transition`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -261,7 +261,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
   const pool = new Pool(info.url, { connections: SEED_CONCURRENCY });
-  const ledger = openLedger(join(dir, 'ledger.db'));
+  const ledger = await openLedger(join(dir, 'ledger.db'));
   let simulatedNowMs = info.nowMs;
   try {
     // Tokens expire on the simulated clock: a fresh one after each move.
@@ -280,13 +280,13 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
 
     // Seed: a probe batch tells how many packages an order makes; then enough orders for the target.
     const firstOrderMs = simulatedNowMs;
-    const runId = ledger.startRun({ command: 'bench', files: [] });
+    const run = await ledger.startRun({ command: 'bench', files: [] });
     let created = 0;
     const createBatch = async (count: number): Promise<void> => {
       const orderDate = new Date(simulatedNowMs).toISOString();
       const payloads = Array.from({ length: count }, (_, i) => benchPayload(created + i, orderDate));
       created += count;
-      ledger.recordIntents(payloads.map((payload) => ({ payload })), runId);
+      await run.recordIntents(payloads.map((payload) => ({ payload })));
       let next = 0;
       const worker = async () => {
         while (next < payloads.length) {
@@ -295,8 +295,8 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
           const text = await res.body.text();
           if (res.statusCode !== 201) throw new Error(`bench setup: create answered ${res.statusCode}: ${text}`);
           const id = p.orderDetails.customerOrderId;
-          ledger.markSending(id);
-          ledger.markAccepted(id, { submittedAt: new Date(simulatedNowMs) });
+          await run.markSending(id);
+          await run.markAccepted(id, { submittedAt: new Date(simulatedNowMs) });
         }
       };
       await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
@@ -318,7 +318,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     // Likewise the orders' JSON, which list orders (one request of the run, every order in it) is built from.
     const listed = await pool.request({ method: 'GET', path: '/api/v0/orders?lastDays=30&orderDisposition=all', headers });
     await listed.body.text();
-    ledger.finishRun(runId, { summary: { created, packages: total } });
+    await run.finish({ summary: { created, packages: total } });
 
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
@@ -335,7 +335,7 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
       barePagesPackagesPerSecond: bare.packages / (bare.ms / 1000),
     };
   } finally {
-    ledger.close();
+    await ledger.close();
     await pool.close();
     child.disconnect();
     rmSync(dir, { recursive: true, force: true });

@@ -24,9 +24,22 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * Why the API cannot be used: refused credentials or token (auth), 403 (forbidden), no API at the
+ * address (no_endpoint: 404/405, or a page that is not the API's answer), unreachable or failing
+ * wholesale (unavailable), or any other refusal of a request the tool needs (refused).
+ */
+export type ApiUnusableKind = 'auth' | 'forbidden' | 'no_endpoint' | 'unavailable' | 'refused';
+
 /** The API cannot be used at all (auth refused, unreachable, 403): exit 3. */
 export class ApiUnusableError extends Error {
   override readonly name = 'ApiUnusableError';
+  readonly kind: ApiUnusableKind;
+
+  constructor(message: string, options: { cause?: unknown; kind?: ApiUnusableKind } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = options.kind ?? 'no_endpoint';
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { parseLedgerLocation } from './ledger/location.js';
 import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
@@ -79,7 +80,7 @@ export interface ResolvedOptions {
   maxAttempts: number;
   dryRun: boolean;
   useSandbox: boolean;
-  /** The ledger file; by default one for the real API and a separate one for the sandbox (see ledgerPathFor). */
+  /** The ledger: a file path (SQLite) or a postgres:// URL; by default a file for the real API and another for the sandbox. */
   ledgerPath: string;
   archiveDir?: string;
   online: boolean;
@@ -183,6 +184,15 @@ export function checkTimezone(zone: string, from = '--timezone'): string {
   return zone;
 }
 
+/** A ledger location (PRODUCT.md section 8): a file path, or a postgres:// or postgresql:// URL. */
+function checkLedgerLocation(location: string, from: string): void {
+  try {
+    parseLedgerLocation(location);
+  } catch (error) {
+    throw new UsageError(`${from}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 function pick<T>(...values: (T | undefined)[]): T | undefined {
   for (const v of values) if (v !== undefined && v !== '') return v;
   return undefined;
@@ -214,6 +224,8 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     const from = sourceOf([env.FULFILLMENT_BASE_URL, 'FULFILLMENT_BASE_URL'], [config.baseUrl, inConfig('baseUrl')]);
     throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
   }
+  const ledger = pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger);
+  if (ledger !== undefined) checkLedgerLocation(ledger, sourceOf([flags.ledger, '--ledger'], [env.ORDER_BATCH_LEDGER, 'ORDER_BATCH_LEDGER'], [config.ledger, inConfig('ledger')]));
   return {
     out: flags.out,
     json: flags.json ?? false,

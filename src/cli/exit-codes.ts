@@ -4,9 +4,9 @@
  * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all.
  */
 import { CommanderError } from 'commander';
-import { AuthError, ForbiddenError, isRetryable } from '../api/errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
-import { EXIT, ApiUnusableError, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
+import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
 import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
@@ -52,10 +52,8 @@ export function failureOf(err: unknown): Failure {
     const isFile = err instanceof InputError || err instanceof OutputError || (err instanceof LedgerError && !(err instanceof LedgerBusyError));
     return withLine({ exitCode: EXIT.usage, kind: isFile ? 'file' : 'usage', message: err.message });
   }
-  if (err instanceof AuthError || err instanceof ForbiddenError || isRetryable(err)) {
-    return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: `the fulfillment API could not be used: ${(err as Error).message}` });
-  }
-  if (err instanceof ApiUnusableError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: err.message });
+  const unusable = apiUnusableOf(err);
+  if (unusable) return withLine({ exitCode: EXIT.apiUnusable, kind: 'api_unusable', message: unusable.message });
   // A file the run could not use (a folder not writable, a full disk) is the machine's state, not a bug.
   const fileProblem = describeFileFailure(err);
   if (fileProblem !== null) return withLine({ exitCode: EXIT.usage, kind: 'file', message: fileProblem });

@@ -17,7 +17,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
-      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled')),
   ).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);

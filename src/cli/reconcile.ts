@@ -30,7 +30,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       .option('--concurrency <n>', 'requests at once (default 8)')
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
       .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
-      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)'),
+      .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL'),
     { sheet: true, sheetHelp: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)' },
   ).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.

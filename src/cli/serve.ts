@@ -20,7 +20,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
       .option('--host <host>', 'address to bind (default: this computer only)', '127.0.0.1')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
-      .option('--ledger <path>', 'the ledger file (default .order-batch/ledger.db; the sandbox has its own)')
+      .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')

@@ -15,7 +15,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
       .option('--online', 'also ask the API: unknown products, stock, orders it already has')
       .option('--sandbox', 'with --online: ask the embedded sandbox')
-      .option('--ledger <path>', 'the ledger: its saved mappings are known; with --online it tells our own orders apart')),
+      .option('--ledger <path|url>', 'the ledger (a file or a postgres:// URL): its saved mappings are known; with --online it tells our own orders apart')),
   ).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);

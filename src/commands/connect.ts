@@ -80,15 +80,15 @@ export function sandboxStatePathFor(ledgerPath: string): string {
 const ENDPOINT_KEY = 'endpoint';
 
 /** Ties a ledger to the API it records orders for on first use, and refuses to mix them later. */
-export function bindLedgerToEndpoint(ledger: Ledger, identity: string): void {
-  const bound = ledger.getSetting(ENDPOINT_KEY);
+export async function bindLedgerToEndpoint(ledger: Ledger, identity: string): Promise<void> {
+  const bound = await ledger.getSetting(ENDPOINT_KEY);
   if (bound === null) {
-    ledger.setSetting(ENDPOINT_KEY, identity);
+    await ledger.setSetting(ENDPOINT_KEY, identity);
     return;
   }
   if (bound !== identity) {
     throw new UsageError(
-      `The ledger ${ledger.path} records orders sent to ${bound}, not ${identity}. ` +
+      `The ledger ${ledger.location} records orders sent to ${bound}, not ${identity}. ` +
         'Use --ledger <file> to keep a separate ledger for each API (the sandbox has its own by default).',
     );
   }
@@ -113,7 +113,7 @@ export async function connectWithLedger(
       logger: options.logger,
     }));
   try {
-    bindLedgerToEndpoint(ledger, endpointIdentity(connection));
+    await bindLedgerToEndpoint(ledger, endpointIdentity(connection));
   } catch (err) {
     if (!options.connectionOverride) await connection.close();
     throw err;

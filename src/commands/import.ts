@@ -5,12 +5,10 @@
  */
 import { hasErrors } from '../issues/index.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
-import { isMissingEndpoint, missingEndpointMessage, unusableAnswerMessage } from '../import/outcomes.js';
 import { submitOrders, type SubmitOutcome, type StopReason } from '../import/submit.js';
-import { AuthError, ForbiddenError, HttpError, isRetryable, isUnusableAnswer } from '../api/errors.js';
-import { ApiUnusableError } from '../errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import { openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
@@ -18,7 +16,6 @@ import { checkFile, type ReadSettings } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
-import { describeApiTrouble } from '../api/error-message.js';
 import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
@@ -53,6 +50,8 @@ export interface ImportOptions {
   onOrderDone?: (done: number, total: number, status: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
+  /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
+  teamConcurrency?: number;
 }
 
 export interface ImportResult {
@@ -78,14 +77,15 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  const ledger = openLedger(options.ledgerPath, { logger });
-  const lock = await ledger.acquireRunLock({ command: 'import' });
+  const ledger = await openLedger(options.ledgerPath, { logger });
+  let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
-  let runId: string | undefined;
+  let run: LedgerRun | undefined;
   const written: WrittenResults = { outputs: [], outputErrors: [], archived: [] };
   try {
+    lock = await ledger.acquireRunLock({ command: 'import' });
     connection = await connectWithLedger(ledger, {
       connection: options.connection,
       useSandbox: options.useSandbox,
@@ -95,11 +95,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       logger,
       connectionOverride: options.connectionOverride,
     });
-    runId = ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+    run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
 
     // What the ledger knows comes before verdicts that depend on when the check runs: look up every
     // order that may go out, and every order invalid only because its date has aged since.
-    const known = ledger.getMany(idsToLookUp(states));
+    const known = await ledger.getMany(idsToLookUp(states));
     const judge = ledgerJudge(known);
     const candidates = candidatesToSend(states, known, logger);
 
@@ -114,7 +114,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         logger,
       });
     } catch (err) {
-      apiUnusable = stopReasonOf(err);
+      apiUnusable = apiUnusableOf(err) ?? undefined;
       if (!apiUnusable) throw err;
       // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
       logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
@@ -122,7 +122,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
 
     if (jobs.length > 0) {
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, runId });
+      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
       if (stopped?.kind === 'interrupted') interrupted = true;
       else if (stopped) apiUnusable = stopped;
     }
@@ -135,11 +135,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    ledger.finishRun(runId, { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
+    await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    lock.release();
-    ledger.close();
+    await lock?.release();
+    await ledger.close();
   }
 
   const orders = jsonOrdersOf(states);
@@ -163,7 +163,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
     ...(interrupted ? { interrupted } : {}),
-    ...(runId ? { runId } : {}),
+    ...(run ? { runId: run.runId } : {}),
   };
 }
 
@@ -195,14 +195,16 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
  */
 async function sendJobs(
   jobs: readonly Job[],
-  options: ImportOptions & { client: Connection['client']; ledger: Ledger; runId: string },
+  options: ImportOptions & { client: Connection['client']; ledger: Ledger; run: LedgerRun },
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
+  const gate = options.teamConcurrency === undefined ? undefined : await options.ledger.openSendGate(options.teamConcurrency);
   const result = await submitOrders(jobs, {
+    ...(gate ? { gate } : {}),
     client: options.client,
     ledger: options.ledger,
-    runId: options.runId,
+    run: options.run,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     logger: options.logger,
@@ -213,7 +215,7 @@ async function sendJobs(
       options.orderProgress?.tick(outcome.status);
       options.onOrderDone?.(done, jobs.length, outcome.status);
     },
-  });
+  }).finally(() => gate?.close());
   options.orderProgress?.stop();
   jobs.forEach((job, i) => {
     const outcome: SubmitOutcome = result.outcomes[i]!;
@@ -286,19 +288,4 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
 
 function notAppliedNote(count: number): string[] {
   return count === 0 ? [] : [describeNotApplied(count)];
-}
-
-function stopReasonOf(err: unknown): StopReason | undefined {
-  if (err instanceof AuthError) {
-    // 'endpoint': no token endpoint where it was looked for (a wrong address), not refused credentials.
-    return { kind: 'auth', message: err.reason === 'endpoint' ? `the API could not be used (${err.message})` : `the API refused the credentials (${err.message})` };
-  }
-  if (err instanceof ForbiddenError) return { kind: 'forbidden', message: `the API forbade the request (${err.message})` };
-  if (isRetryable(err)) return { kind: 'unavailable', message: describeApiTrouble(err) };
-  // A wrong base URL (or a proxy's path) answers 404/405 to every request: nothing can be done there.
-  if (err instanceof HttpError && isMissingEndpoint(err)) return { kind: 'no_endpoint', message: missingEndpointMessage(err) };
-  // A 2xx that is not the API's answer (an HTML page, truncated JSON): something else answers at that address.
-  if (isUnusableAnswer(err)) return { kind: 'no_endpoint', message: unusableAnswerMessage(err) };
-  if (err instanceof ApiUnusableError) return { kind: 'no_endpoint', message: err.message };
-  return undefined;
 }

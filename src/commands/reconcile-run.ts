@@ -10,7 +10,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiError, AuthError, ForbiddenError } from '../api/errors.js';
+import { apiUnusableOf } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
 import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
@@ -105,14 +105,10 @@ export function workbookPathFor(out: string | undefined, now: Date): string {
   return out;
 }
 
+/** A failure of the API, as the one error that says reconcile could not use it; anything else as it is. */
 function apiUnusable(error: unknown): unknown {
-  if (error instanceof AuthError) {
-    const what = error.reason === 'endpoint' ? 'The API could not be used' : 'The API refused the credentials';
-    return new ApiUnusableError(`${what}: ${error.message}`, { cause: error });
-  }
-  if (error instanceof ForbiddenError) return new ApiUnusableError(`The API forbade a read (403): ${error.message}`, { cause: error });
-  if (error instanceof ApiError) return new ApiUnusableError(`Reconcile could not read the API: ${error.message}`, { cause: error });
-  return error;
+  const unusable = apiUnusableOf(error);
+  return unusable ? new ApiUnusableError(`Reconcile could not read the API: ${unusable.message}`, { cause: error, kind: unusable.kind }) : error;
 }
 
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
@@ -125,24 +121,27 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   let store: PackageStore | undefined;
   try {
     if (ledger && (options.isLocking ?? true)) lock = await ledger.acquireRunLock({ wait: true, command: 'reconcile' });
-    store = options.store ?? (ledger && ledger.path !== ':memory:' ? openSqlitePackageStore(packageStorePathFor(ledger.path)) : createMemoryPackageStore());
-    const runId = ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
+    store = options.store ?? (isLedgerFile(ledger) ? openSqlitePackageStore(packageStorePathFor(ledger.location)) : createMemoryPackageStore());
+    const run = await ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
     let result: ReconcileResult;
     try {
       result = await runReconcile(options, store);
     } catch (error) {
-      if (ledger && runId) ledger.finishRun(runId, { summary: { failed: error instanceof Error ? error.message : String(error) } });
+      await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw apiUnusable(error);
     }
-    if (ledger && runId) {
-      const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
-      ledger.finishRun(runId, { summary: result.report.summary, resultFiles: written });
-    }
+    const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
+    await run?.finish({ summary: result.report.summary, resultFiles: written });
     return result;
   } finally {
     if (options.store === undefined) store?.close();
-    lock?.release();
+    await lock?.release();
   }
+}
+
+/** A ledger in a file of its own, beside which the packages are remembered. */
+function isLedgerFile(ledger: Ledger | undefined): ledger is Ledger {
+  return ledger !== undefined && ledger.backend === 'sqlite' && ledger.location !== ':memory:';
 }
 
 async function runReconcile(given: ReconcileOptions, store: PackageStore): Promise<ReconcileResult> {
@@ -160,7 +159,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   const output = workbookPathFor(options.out, now);
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
-  const prefetch = prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
+  const prefetch = await prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
   const stopReader = async (error: unknown): Promise<void> => {
     reader.cancel(error instanceof Error ? error : new Error(String(error)));
     await prefetch?.done.catch(() => undefined);
@@ -233,7 +232,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   // between the two leaves them different, which makes the next run fetch the whole window: safe).
   if (gathered.plan && outputErrors.length === 0) {
     store.setCoverage(gathered.plan.nextCoverage);
-    ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
+    await ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
   }
   const summary = summarize(orders);
   // Where the time went, in ms, for the log; writeMs: the store, the workbook and the CSV.
@@ -279,14 +278,14 @@ function onApiClock(given: ReconcileOptions, apiNow: Date): ReconcileOptions {
  * computes from the records), which the ledger answers at once, so its pages start coming in while
  * the selected records are read (selectOrders yields between pages of them).
  */
-function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): TrackingPrefetch | undefined {
+async function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): Promise<TrackingPrefetch | undefined> {
   const { ledger } = options;
   if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
   const since = resolveSince(options);
   // Only whether there are more than perOrderMax matters: the count stops there.
-  const { count, earliestSubmittedAt } = ledger.summarizeSubmittedSince(since, perOrderMax + 1);
+  const { count, earliestSubmittedAt } = await ledger.summarizeSubmittedSince(since, perOrderMax + 1);
   if (count <= perOrderMax) return undefined;
-  const earliestMs = earliestUpdateOf({ orderDate: ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
+  const earliestMs = earliestUpdateOf({ orderDate: await ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
   if (earliestMs === null) return undefined;
   return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
 }

@@ -4,10 +4,9 @@
  * "now" is --now when given; else the embedded sandbox's clock; else the API's clock, as the Date
  * header of its answers tells it (the local clock when it does not).
  */
-import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { openLedger } from '../ledger/index.js';
+import { ledgerExists, openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import type { ConnectionSettings } from '../options.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from './reconcile-run.js';
@@ -47,14 +46,14 @@ export async function reconcileCommand(options: ReconcileCommandOptions): Promis
   // --orders and --all name their orders themselves: a ledger there adds what was sent, but none is
   // started for them (it would be bound to this API, and the next run against another refused).
   if (namesItsOrders(options) && !hasLedger(options.ledgerPath)) return reconcileWithoutLedger(options);
-  const ledger = openLedger(options.ledgerPath, { logger: options.logger });
+  const ledger = await openLedger(options.ledgerPath, { logger: options.logger });
   let connection: Connection | undefined;
   try {
     connection = await connectWithLedger(ledger, { ...options, connectionOverride: options.connectionOverride });
     return await reconcile(reconcileOptions(options, connection, ledger));
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -106,7 +105,7 @@ function namesItsOrders(options: Pick<ReconcileCommandOptions, 'ordersFile' | 'a
 }
 
 function hasLedger(ledgerPath: string): boolean {
-  return ledgerPath === ':memory:' || existsSync(ledgerPath);
+  return ledgerExists(ledgerPath);
 }
 
 /**

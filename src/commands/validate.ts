@@ -2,11 +2,10 @@
  * `order-batch validate <file...>`: check sheets offline and write a result file for each.
  * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
  */
-import { existsSync } from 'node:fs';
 import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool } from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { openLedger, type OrderRecord } from '../ledger/index.js';
+import { ledgerExists, openLedger, type OrderRecord } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { connect, sandboxStatePathFor, type Connection } from './connect.js';
@@ -129,9 +128,13 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
   // order.payload is rebuilt on every read: take each once.
   const payloads = new Map(sheets.map((sheet) => [sheet, sheet.orders.map((o) => (o.status === 'valid' ? o.payload : undefined))]));
   const valid = [...payloads.values()].flat().filter((p): p is NonNullable<typeof p> => p !== undefined);
-  const ledger = existsSync(online.ledgerPath) ? openLedger(online.ledgerPath, { logger }) : undefined;
-  const ours = ledger ? ledger.getMany(valid.map((p) => p.orderDetails.customerOrderId)) : new Map<string, OrderRecord>();
-  ledger?.close();
+  const ledger = ledgerExists(online.ledgerPath) ? await openLedger(online.ledgerPath, { logger }) : undefined;
+  let ours = new Map<string, OrderRecord>();
+  try {
+    if (ledger) ours = await ledger.getMany(valid.map((p) => p.orderDetails.customerOrderId));
+  } finally {
+    await ledger?.close();
+  }
   const connection =
     online.connectionOverride ??
     (await connect({ connection: online.connection, useSandbox: online.useSandbox, sandboxStatePath: sandboxStatePathFor(online.ledgerPath), concurrency: online.concurrency, logger }));

@@ -10,13 +10,13 @@ import type { ApiClient } from '../api/types.js';
 import { parseApiInstant } from '../contract/instant.js';
 import { LIMITS } from '../contract/limits.js';
 import type { CreateOrderPayload, InventoryItem } from '../contract/schemas.js';
+import { unusableAnswerMessage } from '../api/unusable.js';
 import { ApiUnusableError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import { hashPayload } from '../ledger/hash.js';
 import type { OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder } from '../orders/types.js';
-import { unusableAnswerMessage } from './outcomes.js';
 import { issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
 
 export interface OnlineFacts {
@@ -48,7 +48,7 @@ export async function fetchOnlineFacts(options: FetchFactsOptions): Promise<Onli
   try {
     return await lookUpFacts(options);
   } catch (err) {
-    if (isUnusableAnswer(err)) throw new ApiUnusableError(unusableAnswerMessage(err), { cause: err });
+    if (isUnusableAnswer(err)) throw new ApiUnusableError(unusableAnswerMessage(err), { cause: err, kind: 'no_endpoint' });
     throw err;
   }
 }

@@ -1,17 +1,55 @@
 /**
- * What an order's submission comes to when the API's answer alone does not say: a copy of an order
- * that another file of the run sent, an API with no order endpoint where it was looked for, and the
+ * What an order's submission comes to when the API's answer alone does not say: an order the run
+ * did not send, one sent before, a copy of an order that another file of the run sent, and the
  * cells a refusal points at.
  */
 import type { HttpError } from '../api/errors.js';
 import type { Issue } from '../issues/index.js';
+import type { IntentResult, OrderRecord } from '../ledger/types.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
-import type { SubmissionJob, SubmitOutcome } from './submit.js';
+import type { AlreadySubmittedOutcome, FailedOutcome, InProgressElsewhereOutcome, SubmissionJob, SubmitOutcome } from './types.js';
 
 /** The API's 409 for a customerOrderId it already holds (api-spec section 7). */
 export const DUPLICATE_MESSAGE = /already exists/i;
 const OUT_OF_STOCK_MESSAGE = /out of stock for ProductId '([^']*)'/i;
+
+/** An order this run did not send (the run stopped first): failed, for the next run to send. */
+export function notSentOutcome(job: SubmissionJob, why: string): FailedOutcome {
+  return {
+    status: 'failed',
+    posts: 0,
+    issues: [issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not sent: ${why} Run the import again to send it.`)],
+  };
+}
+
+/** Another live run holds the order (`holder` says which): this run leaves it to that one. */
+export function inProgressElsewhereOutcome(job: SubmissionJob, holder: string): InProgressElsewhereOutcome {
+  return {
+    status: 'in_progress_elsewhere',
+    posts: 0,
+    issues: [
+      issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'in_progress_elsewhere', `Not sent by this run: another run is sending this order (${holder}). It is not sent twice; that run's result, or the next run of this sheet, says how it ended.`),
+    ],
+  };
+}
+
+/**
+ * Accepted by an earlier run (`record`, as the ledger holds it now): never sent again; a sheet whose
+ * contents changed since is told the change was not applied.
+ */
+export function alreadySubmittedOutcome(job: SubmissionJob, decision: Pick<IntentResult, 'payloadChanged'>, record: OrderRecord): AlreadySubmittedOutcome {
+  const id = job.payload.orderDetails.customerOrderId;
+  return {
+    status: 'already_submitted',
+    posts: 0,
+    issues: decision.payloadChanged ? [contentsChangedIssue(job.sheet, job.order, id)] : [],
+    ...(decision.payloadChanged ? { contentsDiffer: true } : {}),
+    submittedAt: record.submittedAt ?? undefined,
+    requestId: record.requestId ?? undefined,
+    httpStatus: record.httpStatus ?? undefined,
+  };
+}
 
 /**
  * The outcome of a copy of an order that another file or sheet of the same run holds too: only the
@@ -24,11 +62,13 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
   const row = job.order.rows[0] ?? null;
   const firstRow = firstJob.order.rows[0];
   const where = `${firstJob.file}${firstRow === undefined ? '' : `, row ${firstRow}`}`;
-  const answer = {
+  const said = {
     ...(first.httpStatus !== undefined ? { httpStatus: first.httpStatus } : {}),
     ...(first.requestId !== undefined ? { requestId: first.requestId } : {}),
-    ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}),
   };
+  const answer = { ...said, ...(first.submittedAt !== undefined ? { submittedAt: first.submittedAt } : {}) };
+  // Another run holds it: so does it for this copy.
+  if (first.status === 'in_progress_elsewhere') return { status: 'in_progress_elsewhere', posts: 0, issues: first.issues.map((issue) => ({ ...issue, row })) };
   const isStored = first.status === 'accepted' || first.status === 'already_submitted';
   const sentBy = first.status === 'accepted' ? 'by this run' : 'by an earlier run';
   if (!isIdentical) {
@@ -44,40 +84,10 @@ export function duplicateOutcome(job: SubmissionJob, firstJob: SubmissionJob, fi
   const message = first.status === 'rejected'
     ? `Not sent: this run sent the order once, from ${where}, and the fulfillment API refused it there${cause ? `: ${cause.message}` : '.'}`
     : `Not sent: this run sends the order once, from ${where}, where it is not settled yet; run the import again.${cause ? ` There: ${cause.message}` : ''}`;
-  return {
-    status: first.status,
-    posts: 0,
-    ...answer,
-    issues: [issueAt(job.sheet, row, null, first.status === 'rejected' ? (cause?.code ?? 'api_rejected') : 'failed', message)],
-  };
-}
-
-/** No order endpoint at the address used (404 Not Found, 405 Method Not Allowed): the API cannot be used as configured. */
-export function isMissingEndpoint(err: HttpError): boolean {
-  return err.status === 404 || err.status === 405;
-}
-
-/** What a 404/405 from the API means to whoever configured it: the address to check. */
-export function missingEndpointMessage(err: HttpError): string {
-  const what = err.status === 405 ? 'does not take' : 'has no endpoint for';
-  return `the fulfillment API ${what} ${err.method} ${urlPath(err.url)} (HTTP ${err.status}: ${err.message}); check FULFILLMENT_BASE_URL (its path, or a proxy in front of the API)`;
-}
-
-/**
- * What a 2xx that is not the API's answer (isUnusableAnswer) means to whoever configured the API:
- * something else answers in its place, most often a web page or a proxy at FULFILLMENT_BASE_URL.
- */
-export function unusableAnswerMessage(err: HttpError): string {
-  return `the fulfillment API could not be used: ${err.method} ${urlPath(err.url)} got an answer that is not the API's (${err.message}); check FULFILLMENT_BASE_URL (a web page or a proxy may be answering in the API's place)`;
-}
-
-function urlPath(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url;
-  }
+  const issues = [issueAt(job.sheet, row, null, first.status === 'rejected' ? (cause?.code ?? 'api_rejected') : 'failed', message)];
+  if (first.status === 'invalid') return { status: 'invalid', posts: 0, issues };
+  // Not stored: no submittedAt to carry.
+  return { status: first.status, posts: 0, ...said, issues };
 }
 
 /** A refusal as issues on the cells it names: the out-of-stock line, the field in `errors`, or the order. */

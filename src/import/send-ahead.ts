@@ -6,9 +6,9 @@
  * an answer arrives, either would hold up every answer queued behind it.
  */
 import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
-import type { IntentResult, Ledger, OrderIntent } from '../ledger/types.js';
+import type { IntentResult, LedgerRun, OrderIntent } from '../ledger/types.js';
 import type { Logger } from '../log.js';
-import type { SubmissionJob } from './submit.js';
+import type { SubmissionJob } from './types.js';
 
 /**
  * Intents are recorded, and first sends marked 'sending', this many orders ahead of the POSTs: one
@@ -23,7 +23,7 @@ const FINGERPRINT_STEP = 4;
 
 export interface SendAhead {
   /** The ledger's decision for job `index`, taken with its chunk (at once if the chunk is not in yet). */
-  decisionFor(index: number): IntentResult;
+  decisionFor(index: number): Promise<IntentResult>;
   /** True the first time for an order prepareSends marked 'sending': its first POST needs no mark of its own. */
   takeMark(index: number): boolean;
   /** The intent as the ledger records it, with its fingerprint. */
@@ -33,19 +33,21 @@ export interface SendAhead {
   /** The order is settled: its fingerprint is let go of (a large run must not hold every order's text). */
   settle(index: number): void;
   /** Stops the work queued ahead; returns the ids marked 'sending' that were never POSTed (for releaseUnsent). */
-  finish(): string[];
+  finish(): Promise<string[]>;
 }
 
 export function createSendAhead(
   jobs: readonly SubmissionJob[],
-  options: { ledger: Ledger; runId: string; logger: Logger; isStopped: () => boolean },
+  options: { run: LedgerRun; logger: Logger; isStopped: () => boolean },
 ): SendAhead {
-  const { ledger, logger, isStopped } = options;
+  const { run, logger, isStopped } = options;
   const decisions: IntentResult[] = new Array<IntentResult>(jobs.length);
   /** Marked 'sending' by prepareSends and not yet POSTed. */
   const marked: boolean[] = new Array<boolean>(jobs.length).fill(false);
   const fingerprints: (PayloadFingerprint | undefined)[] = new Array<PayloadFingerprint | undefined>(jobs.length);
   let prepared = 0;
+  /** The chunk being recorded: one at a time, in order. */
+  let preparing: Promise<void> | undefined;
   let fingerprinted = 0;
   let prepareStep: NodeJS.Immediate | undefined;
   let fingerprintStep: NodeJS.Immediate | undefined;
@@ -76,11 +78,11 @@ export function createSendAhead(
     fingerprintStep = setImmediate(step);
   }
 
-  function prepareUpTo(index: number): void {
+  async function prepareChunk(index: number): Promise<void> {
     const from = prepared;
     const to = Math.min(jobs.length, Math.max(index + 1, from + PREPARE_CHUNK));
     const intents = jobs.slice(from, to).map((_job, k) => intentOf(from + k));
-    ledger.prepareSends(intents, options.runId).forEach((result, k) => {
+    (await run.prepareSends(intents)).forEach((result, k) => {
       decisions[from + k] = result;
       marked[from + k] = result.action === 'send';
     });
@@ -88,21 +90,29 @@ export function createSendAhead(
     fingerprintAhead();
   }
 
+  /** Records chunks until job `index` has its decision; a failed chunk is tried again by whoever needs it next. */
+  async function prepareUpTo(index: number): Promise<void> {
+    while (index >= prepared) {
+      preparing ??= prepareChunk(index).finally(() => {
+        preparing = undefined;
+      });
+      await preparing;
+    }
+  }
+
   return {
-    decisionFor(index) {
-      if (index >= prepared) prepareUpTo(index);
+    async decisionFor(index) {
+      if (index >= prepared) await prepareUpTo(index);
       // The next chunk's commit runs after the answers now being handled, in the idle time before the
       // next ones: taken when a job needs it, it would hold up every answer queued behind that job.
-      if (prepared - index <= PREPARE_CHUNK / 2 && prepared < jobs.length && prepareStep === undefined) {
+      if (prepared - index <= PREPARE_CHUNK / 2 && prepared < jobs.length && prepareStep === undefined && preparing === undefined) {
         prepareStep = setImmediate(() => {
           prepareStep = undefined;
           if (isStopped() || prepared >= jobs.length) return;
-          try {
-            prepareUpTo(prepared);
-          } catch (err) {
+          prepareUpTo(prepared).catch((err: unknown) => {
             // Taken again, and thrown where it counts, by the job that needs the chunk.
             logger.debug(describe(err), 'preparing the next orders ahead failed');
-          }
+          });
         });
       }
       return decisions[index]!;
@@ -117,10 +127,12 @@ export function createSendAhead(
     settle(index) {
       fingerprints[index] = undefined;
     },
-    finish() {
+    async finish() {
       clearImmediate(prepareStep);
       clearImmediate(fingerprintStep);
       prepareStep = fingerprintStep = undefined;
+      // A chunk already on its way to the ledger marks its orders too: wait for it, to release them.
+      await preparing?.catch(() => undefined);
       return jobs.flatMap((job, index) => (marked[index] ? [job.payload.orderDetails.customerOrderId] : []));
     },
   };

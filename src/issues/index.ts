@@ -30,11 +30,11 @@ export const CELL_ISSUE_CODES = [
   'ambiguous_time',
 ] as const;
 
-export const API_ISSUE_CODES = ['unknown_product', 'out_of_stock', 'already_exists', 'api_rejected', 'failed'] as const;
+export const API_ISSUE_CODES = ['unknown_product', 'out_of_stock', 'already_exists', 'api_rejected', 'failed', 'in_progress_elsewhere'] as const;
 
 export type IssueCode = (typeof FILE_ISSUE_CODES)[number] | (typeof CELL_ISSUE_CODES)[number] | (typeof API_ISSUE_CODES)[number];
 
-export const WARNING_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>(['unknown_column', 'unread_sheet', 'mixed_encoding', 'postal_code_padded', 'computed_total', 'ambiguous_time']);
+export const WARNING_CODES: ReadonlySet<IssueCode> = new Set<IssueCode>(['unknown_column', 'unread_sheet', 'mixed_encoding', 'postal_code_padded', 'computed_total', 'ambiguous_time', 'in_progress_elsewhere']);
 
 export type Severity = 'error' | 'warning';
 

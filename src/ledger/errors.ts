@@ -69,3 +69,21 @@ function formatWait(ms: number): string {
   const minutes = Math.round(seconds / 60);
   return `${minutes} min`;
 }
+
+/**
+ * A run's hold on an order has ended: its lease expired (the process stalled, or lost the database,
+ * for longer than the lease) and another run took the order over. Nothing was recorded; the run must
+ * not send the order. Only backends with several runs at once (claims) throw it.
+ */
+export class LedgerClaimLostError extends LedgerError {
+  constructor(
+    location: string,
+    readonly customerOrderId: string,
+    readonly runId: string,
+  ) {
+    super(
+      location,
+      `This run no longer holds order '${customerOrderId}' in the ledger ${location}: its lease expired and another run took the order over, so this run stopped sending. The other run settles the order.`,
+    );
+  }
+}

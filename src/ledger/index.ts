@@ -2,8 +2,9 @@
  * The durable ledger (PRODUCT.md section 5): every order the tool sends is recorded before it is
  * sent and after it is answered, so a run killed at any instant sends nothing twice and loses nothing.
  */
-export { openLedger } from './open-ledger.js';
-export { LedgerBusyError, LedgerError, LedgerStateError } from './errors.js';
+export { ledgerExists, openLedger } from './open-ledger.js';
+export { parseLedgerLocation, redactLedgerLocation, type LedgerLocation } from './location.js';
+export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError } from './errors.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
@@ -11,11 +12,12 @@ export type {
   AcceptedInfo,
   AcquireRunLockOptions,
   AnswerInfo,
-  Durability,
   IntentAction,
   IntentResult,
   Ledger,
+  LedgerBackend,
   LedgerOptions,
+  LedgerRun,
   LockHolder,
   OrderIntent,
   OrderRecord,
@@ -23,6 +25,7 @@ export type {
   RunFile,
   RunLock,
   RunRecord,
+  SendGate,
 } from './types.js';
 
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */

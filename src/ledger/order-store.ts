@@ -10,7 +10,7 @@ import { decideIntent } from './intent.js';
 import { type OrderRow, toRecord } from './order-row.js';
 import { orderDateColumn } from './schema.js';
 import { SubmittedOrders } from './submitted-orders.js';
-import type { AcceptedInfo, AnswerInfo, Durability, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
+import type { AcceptedInfo, AnswerInfo, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
 import { ORDER_STATES } from './types.js';
 
 /** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */
@@ -46,7 +46,6 @@ export class OrderStore {
   constructor(
     private readonly db: Database,
     private readonly now: () => Date,
-    private readonly durability: Durability,
   ) {
     this.selectOne = db.prepare('SELECT * FROM orders WHERE customer_order_id = ?');
     this.insert = db.prepare(`INSERT INTO orders (customer_order_id, payload_hash, payload, state, recorded_at, updated_at,
@@ -111,14 +110,12 @@ export class OrderStore {
 
   recordIntents(intents: readonly OrderIntent[], runId: string): IntentResult[] {
     // IMMEDIATE: take the write lock before reading, so no other connection can slip in between.
-    // Not fsynced even in 'before-send': a pending record is never POSTed before markSending, whose
-    // fsync carries every earlier WAL frame, this one included, to disk.
     return this.recordIntentsTx.immediate(intents, runId);
   }
 
-  /** One commit (fsynced in 'before-send', like markSending) for a chunk of intents and the 'sending' marks of those to send. */
+  /** One commit for a chunk of intents and the 'sending' marks of those to send. */
   prepareSends(intents: readonly OrderIntent[], runId: string): IntentResult[] {
-    return this.beforeSend(() => this.prepareSendsTx.immediate(intents, runId));
+    return this.prepareSendsTx.immediate(intents, runId);
   }
 
   releaseUnsent(customerOrderIds: readonly string[]): void {
@@ -133,16 +130,14 @@ export class OrderStore {
   }
 
   markSending(customerOrderId: string, intent?: OrderIntent): void {
-    this.beforeSend(() => {
-      const now = this.timestamp();
-      if (intent && intent.payload.orderDetails.customerOrderId !== customerOrderId) {
-        throw new Error(`markSending('${customerOrderId}') was handed the payload of '${intent.payload.orderDetails.customerOrderId}'`);
-      }
-      const changes = intent
-        ? this.toSendingWithIntent.run({ ...intentParams(intent, null), now }).changes
-        : this.toSending.run({ id: customerOrderId, now }).changes;
-      if (changes === 0) this.refuse(customerOrderId, 'mark as sending');
-    });
+    const now = this.timestamp();
+    if (intent && intent.payload.orderDetails.customerOrderId !== customerOrderId) {
+      throw new Error(`markSending('${customerOrderId}') was handed the payload of '${intent.payload.orderDetails.customerOrderId}'`);
+    }
+    const changes = intent
+      ? this.toSendingWithIntent.run({ ...intentParams(intent, null), now }).changes
+      : this.toSending.run({ id: customerOrderId, now }).changes;
+    if (changes === 0) this.refuse(customerOrderId, 'mark as sending');
   }
 
   markAccepted(customerOrderId: string, info: AcceptedInfo = {}): void {
@@ -209,21 +204,6 @@ export class OrderStore {
     else if (action === 'lookup') this.claimForRun.run({ id, runId, now });
     const record = action === 'send' || action === 'lookup' ? toRecord(this.selectOne.get(id)!) : previous!;
     return { action, record, previous, payloadChanged: previous !== null && previous.payloadHash !== params.payloadHash };
-  }
-
-  /**
-   * In 'before-send' durability markSending, the commit that precedes a POST, is fsynced; see Durability.
-   * exec, not a prepared statement: SQLite applies PRAGMA synchronous when the statement is
-   * compiled, so running a statement prepared earlier would change nothing.
-   */
-  private beforeSend<T>(write: () => T): T {
-    if (this.durability !== 'before-send') return write();
-    this.db.exec('PRAGMA synchronous = FULL');
-    try {
-      return write();
-    } finally {
-      this.db.exec('PRAGMA synchronous = NORMAL');
-    }
   }
 
   /** The rows of these ids (each once), `columns` of each, IN_CHUNK ids a query. */

@@ -1,6 +1,19 @@
 /**
  * The ledger's vocabulary: what is recorded about each order the tool sends, about each run, and
- * the promises each transition keeps (PRODUCT.md section 5, "Never lose, never duplicate").
+ * the promises each transition keeps (PRODUCT.md section 5, "Never lose, never duplicate"; section 8
+ * for a ledger shared by several hosts).
+ *
+ * Two backends keep these promises with different concurrency models:
+ * - SQLite (a file; the embedded default): one run at a time per file. A run holds the run lock
+ *   (acquireRunLock) for its whole length, so no other run can hold an order it works on, and
+ *   `in_progress_elsewhere` never happens.
+ * - PostgreSQL (a URL; shared by every host): several runs at once, no global run lock. Each order a
+ *   run works on is claimed by that run; the claim lives as long as the run's lease, which the run
+ *   renews while its process is alive and which expires when the process dies (kill -9, a lost
+ *   host, a lost connection). Another run meeting an order whose claim is alive is told
+ *   `in_progress_elsewhere` and leaves it alone; one meeting an expired claim takes the order over.
+ *
+ * Every method returns a Promise, whatever the backend does inside.
  */
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Logger } from '../log.js';
@@ -9,7 +22,7 @@ import type { PayloadFingerprint } from './hash.js';
 /**
  * Where an order stands.
  * - pending: recorded, about to be sent; never POSTed (markSending is committed before any POST).
- * - sending: a POST is (or was) in flight. Left behind by a killed run, it means exactly what unknown means.
+ * - sending: a POST is (or was) in flight. Left behind by a run that died, it means exactly what unknown means.
  * - unknown: the POST's outcome is unknown (timeout, reset, lost reply): look it up before sending again.
  * - accepted: the API stored it (terminal: the API forbids a second order with this id).
  * - rejected: the API answered no (400, 409 and the like).
@@ -49,7 +62,7 @@ export interface OrderRecord {
   /** When the API accepted it. */
   submittedAt: string | null;
   updatedAt: string;
-  /** The run that last worked on the record. */
+  /** The run that last worked on the record: while that run is alive, the run that holds the order. */
   runId: string | null;
   sourceFile: string | null;
   sourceSha256: string | null;
@@ -62,14 +75,18 @@ export interface OrderRecord {
 export type SubmittedOrder = Pick<OrderRecord, 'customerOrderId' | 'payload' | 'submittedAt'>;
 
 /**
- * What the caller must do after recordIntent.
+ * What the run must do with an order after recordIntents or prepareSends.
  * - send: the record is pending (new, or never sent, or rejected before): markSending, then POST.
- * - lookup: a previous POST may have reached the API (sending, unknown, failed): GET the order first;
- *   found -> markAccepted, 404 -> markSending(id, intent) then POST.
+ *   (prepareSends has marked it sending already.)
+ * - lookup: a previous POST may have reached the API (sending, unknown, failed, left by a run that
+ *   finished or died): GET the order first; found -> markAccepted, 404 -> markSending(id, intent), POST.
  * - already_submitted: accepted before; never POST again (compare `payloadChanged` to warn).
- * - duplicate_in_run: this run already recorded this customerOrderId (e.g. in another file); do not POST it twice.
+ * - duplicate_in_run: this run already holds this customerOrderId (e.g. from another file); do not POST it twice.
+ * - in_progress_elsewhere: another run that is alive holds the order (PostgreSQL only; SQLite's run
+ *   lock keeps a second run out): this run neither sends nor looks it up, and changes nothing of
+ *   its record. `record.runId` names the holder (getRun tells who and where it is).
  */
-export type IntentAction = 'send' | 'lookup' | 'already_submitted' | 'duplicate_in_run';
+export type IntentAction = 'send' | 'lookup' | 'already_submitted' | 'duplicate_in_run' | 'in_progress_elsewhere';
 
 export interface IntentResult {
   action: IntentAction;
@@ -105,9 +122,9 @@ export interface RunRecord {
   command: string;
   files: RunFile[];
   startedAt: string;
-  /** null while running, or when the run was killed before finishing. */
+  /** null while running, or when the run died (or its ledger was closed) before finishing. */
   finishedAt: string | null;
-  /** The run's summary as handed to finishRun (e.g. counts per status). */
+  /** The run's summary as handed to finish (e.g. counts per status). */
   summary: unknown;
   resultFiles: string[];
   pid: number;
@@ -126,7 +143,7 @@ export interface LockHolder {
 export interface RunLock {
   readonly holder: LockHolder;
   /** Releases the lock; safe to call twice. Closing the ledger or the process dying releases it too. */
-  release(): void;
+  release(): Promise<void>;
 }
 
 export interface AcquireRunLockOptions {
@@ -140,98 +157,139 @@ export interface AcquireRunLockOptions {
   command?: string;
 }
 
-/**
- * How hard commits are pushed to disk. The ledger is always in WAL mode.
- * - 'normal' (default): synchronous=NORMAL. A commit is written to the operating system before the
- *   call returns, so it survives the process being killed at any instant (SIGKILL, crash, OOM): that
- *   is PRODUCT.md's "a run killed at any instant". An OS crash or power cut may roll back the last
- *   commits (never corrupt the file); even then no order is sent twice, because the API refuses a
- *   second order with the same customerOrderId (409): a re-sent order whose record was lost comes
- *   back as already_exists instead of already_submitted.
- * - 'before-send': as 'normal', but markSending, the commit that precedes a POST, is fsynced
- *   (synchronous=FULL for that commit), so "recorded before sent" also survives power loss: the WAL
- *   fsync carries every earlier commit with it. An outcome mark lost to a power cut falls back to
- *   'sending', which the next run resolves with a GET. One fsync per order.
- * - 'full': every commit is fsynced (three per order).
- * An fsync blocks the main thread (better-sqlite3 is synchronous): see src/bench/ledger.ts for the cost.
- */
-export type Durability = 'normal' | 'before-send' | 'full';
+/** Which backend a ledger is: a file (one run at a time) or a shared server (several runs at once). */
+export type LedgerBackend = 'sqlite' | 'postgres';
 
 export interface LedgerOptions {
-  /** Clock for recorded times; default () => new Date(). */
+  /** Clock for recorded times; default () => new Date(). Leases are timed by the backend's own clock. */
   now?: () => Date;
   logger?: Logger;
-  durability?: Durability;
-  /** How long a write waits for another connection's write to finish, in ms. Default 5,000. */
+  /** SQLite: how long a write waits for another connection's write to finish, in ms. Default 5,000. */
   busyTimeoutMs?: number;
+  /**
+   * How long a run's claims outlive its last sign of life, in ms (backends with claims; default
+   * 120,000). A run renews its lease well within this while it is alive; a dead run's orders are
+   * taken over by another run once it has passed.
+   */
+  claimLeaseMs?: number;
 }
 
-export interface Ledger {
-  readonly path: string;
+/**
+ * A place among the POSTs in flight across every run on one ledger (`--team-concurrency`). Entering
+ * waits while `limit` places are taken; a run that dies gives its places back (PostgreSQL: with its
+ * session). On SQLite, whose file admits one run at a time, the run's own places are the team's.
+ */
+export interface SendGate {
+  /** Waits for a free place; resolves with its release (safe to call twice). Rejects when `signal` aborts the wait. */
+  enter(signal?: AbortSignal): Promise<() => Promise<void>>;
+  /** Gives back every place still held and stops waiting; safe to call twice. */
+  close(): Promise<void>;
+}
 
-  acquireRunLock(options?: AcquireRunLockOptions): Promise<RunLock>;
+/**
+ * One run's work on the ledger, from startRun to finish. The run holds each order it records for
+ * sending (actions send and lookup) until it finishes, dies, or its ledger is closed under it.
+ *
+ * Claims and leases (backends with several runs at once): the run's lease starts with startRun and
+ * is renewed by the ledger while the run is open; the renewal stops with finish, close, or the
+ * process. Every transition below is committed before it returns, and commits only while this run
+ * holds the order: once its lease has expired and another run has taken the order over, a
+ * transition throws LedgerClaimLostError and changes nothing. In particular markSending and
+ * prepareSends, the commits before a POST, succeed only for orders this run holds: two runs never
+ * both send one order while their leases are honoured. (The API's 409 for a customerOrderId it
+ * already holds is the last guard against a run whose process stalled longer than its lease between
+ * the mark and the POST.)
+ */
+export interface LedgerRun {
+  readonly runId: string;
 
-  // Orders. Every transition is committed before it returns.
-  recordIntent(intent: OrderIntent, runId: string): IntentResult;
-  /** recordIntent for many orders in one transaction (one commit): the cheap way to record a whole batch up front. */
-  recordIntents(intents: readonly OrderIntent[], runId: string): IntentResult[];
+  /** Records the intents (one commit) and decides each one's fate; claims those to send or look up. */
+  recordIntents(intents: readonly OrderIntent[]): Promise<IntentResult[]>;
+  recordIntent(intent: OrderIntent): Promise<IntentResult>;
   /**
    * recordIntents, and in the same commit markSending for every order it decides to `send` (their
    * records come back 'sending', attempts counted): the one commit before a chunk of first POSTs.
    * An order marked here but never POSTed must be handed to releaseUnsent.
    */
-  prepareSends(intents: readonly OrderIntent[], runId: string): IntentResult[];
+  prepareSends(intents: readonly OrderIntent[]): Promise<IntentResult[]>;
   /** Back to 'pending' (one attempt uncounted): orders prepareSends marked that were certainly never POSTed. */
-  releaseUnsent(customerOrderIds: readonly string[]): void;
+  releaseUnsent(customerOrderIds: readonly string[]): Promise<void>;
   /** Commit before the POST. With `intent`, the payload is replaced (a lookup found nothing, the new payload goes out). */
-  markSending(customerOrderId: string, intent?: OrderIntent): void;
-  markAccepted(customerOrderId: string, info?: AcceptedInfo): void;
+  markSending(customerOrderId: string, intent?: OrderIntent): Promise<void>;
+  /** Accepted is terminal: accepting an accepted order again changes nothing (whoever holds it). */
+  markAccepted(customerOrderId: string, info?: AcceptedInfo): Promise<void>;
   /** markAccepted for many orders in one commit. */
-  markAcceptedMany(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]): void;
-  markRejected(customerOrderId: string, info: AnswerInfo): void;
-  markUnknown(customerOrderId: string, info?: AnswerInfo): void;
+  markAcceptedMany(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]): Promise<void>;
+  markRejected(customerOrderId: string, info: AnswerInfo): Promise<void>;
+  markUnknown(customerOrderId: string, info?: AnswerInfo): Promise<void>;
   /** Only when no attempt's outcome was unknown (a timeout or dropped connection is markUnknown). */
-  markFailed(customerOrderId: string, info?: AnswerInfo): void;
-  get(customerOrderId: string): OrderRecord | null;
+  markFailed(customerOrderId: string, info?: AnswerInfo): Promise<void>;
+
+  /** Records the run's result and lets go of every order it holds (their states stay as marked). Once. */
+  finish(result: { summary: unknown; resultFiles?: readonly string[] }): Promise<void>;
+}
+
+export interface Ledger {
+  readonly backend: LedgerBackend;
+  /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
+  readonly location: string;
+
+  /**
+   * The hold a run needs on the ledger before it starts. SQLite: the file's run lock, one run at a
+   * time per file (the same file by any name: a symlink or a hard link cannot start a second run).
+   * PostgreSQL: resolves at once, since claims keep runs apart; the holder is this process.
+   */
+  acquireRunLock(options?: AcquireRunLockOptions): Promise<RunLock>;
+
+  /** Registers a run (history) and starts its lease. Its transitions go through the LedgerRun. */
+  startRun(run: { command: string; files: readonly (string | RunFile)[] }): Promise<LedgerRun>;
+
+  /** A gate of `limit` places shared by every run on this ledger; see SendGate. */
+  openSendGate(limit: number): Promise<SendGate>;
+
+  // Reading orders.
+  get(customerOrderId: string): Promise<OrderRecord | null>;
   /** Records by id (absent ids are absent from the map); any number of ids. */
-  getMany(customerOrderIds: Iterable<string>): Map<string, OrderRecord>;
+  getMany(customerOrderIds: Iterable<string>): Promise<Map<string, OrderRecord>>;
   /** The state of each order the ledger holds, without reading the rest of its record. */
-  statesOf(customerOrderIds: Iterable<string>): Map<string, OrderState>;
+  statesOf(customerOrderIds: Iterable<string>): Promise<Map<string, OrderState>>;
   /** Accepted orders with submittedAt at or after `since`, oldest first. */
-  listSubmittedSince(since: Date | string): OrderRecord[];
+  listSubmittedSince(since: Date | string): Promise<OrderRecord[]>;
   /**
    * The same orders in pages (oldest first), one query per page so a caller can yield between
    * them; of each only what reconcile needs (the rest is neither read nor parsed).
    */
-  pagesSubmittedSince(since: Date | string, pageSize?: number): Generator<SubmittedOrder[]>;
+  pagesSubmittedSince(since: Date | string, pageSize?: number): AsyncGenerator<SubmittedOrder[]>;
   /**
    * How many records listSubmittedSince(since) would give (counted up to `countUpTo` at most, when
    * given) and the earliest submittedAt among them (null: none), read cheaply.
    */
-  summarizeSubmittedSince(since: Date | string, countUpTo?: number): { count: number; earliestSubmittedAt: string | null };
+  summarizeSubmittedSince(since: Date | string, countUpTo?: number): Promise<{ count: number; earliestSubmittedAt: string | null }>;
   /**
    * The earliest orderDate, as ISO 8601 UTC, of the records listSubmittedSince(since) would give
    * (null: none, or none with a date-time), read from an index: with earliestSubmittedAt, where
    * reconcile's tracking window starts (an order's packages are updated after its orderDate on the
    * API's clock, whatever this machine's clock said when it recorded submittedAt).
    */
-  earliestOrderDateSince(since: Date | string): string | null;
+  earliestOrderDateSince(since: Date | string): Promise<string | null>;
   /** Every record (optionally of some states), in customerOrderId order, read in pages: other calls may interleave. */
-  iterateRecords(options?: { states?: readonly OrderState[]; pageSize?: number }): Generator<OrderRecord>;
-  countByState(): Record<OrderState, number>;
+  iterateRecords(options?: { states?: readonly OrderState[]; pageSize?: number }): AsyncGenerator<OrderRecord>;
+  countByState(): Promise<Record<OrderState, number>>;
 
-  // Runs and watermarks.
-  startRun(run: { command: string; files: readonly (string | RunFile)[] }): string;
-  finishRun(runId: string, result: { summary: unknown; resultFiles?: readonly string[] }): void;
+  // Runs, settings and watermarks.
   /** Newest first. */
-  listRuns(limit?: number): RunRecord[];
-  getRun(runId: string): RunRecord | null;
+  listRuns(limit?: number): Promise<RunRecord[]>;
+  getRun(runId: string): Promise<RunRecord | null>;
   /** Facts about the ledger itself (e.g. which API it records orders for). */
-  getSetting(name: string): string | null;
-  setSetting(name: string, value: string): void;
-  getWatermark(name: string): string | null;
-  setWatermark(name: string, iso: string): void;
+  getSetting(name: string): Promise<string | null>;
+  setSetting(name: string, value: string): Promise<void>;
+  getWatermark(name: string): Promise<string | null>;
+  setWatermark(name: string, iso: string): Promise<void>;
 
-  /** Releases the run lock if held and closes the database. */
-  close(): void;
+  /**
+   * Ends what this object holds: runs still open end as a death would (their orders are let go with
+   * the states they have, so the next run looks up what may have been sent; the runs stay unfinished
+   * in history), the run lock is released, the connection closed. Safe to call twice.
+   */
+  close(): Promise<void>;
 }

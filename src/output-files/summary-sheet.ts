@@ -12,7 +12,7 @@ const TEXT_WIDTH = 72;
 const WRAP_STYLE: Partial<ExcelJS.Style> = { alignment: { wrapText: true, vertical: 'top' } };
 
 /** Status names in the order a reader expects them, the rest after. */
-const STATUS_ORDER = ['valid', 'accepted', 'already_submitted', 'invalid', 'rejected', 'failed'];
+const STATUS_ORDER = ['valid', 'accepted', 'already_submitted', 'in_progress_elsewhere', 'invalid', 'rejected', 'failed'];
 
 export interface SummaryExtras {
   /** Rows on the Fix sheet. */

@@ -94,6 +94,7 @@ const STATUS_STYLES: Record<string, Style> = {
   valid: { fill: solid(COLORS.goodFill), font: { ...FONT, color: { argb: COLORS.goodFont } }, alignment: TOP },
   accepted: { fill: solid(COLORS.goodFill), font: { ...FONT, color: { argb: COLORS.goodFont } }, alignment: TOP },
   already_submitted: { fill: solid(COLORS.infoFill), font: { ...FONT, color: { argb: COLORS.infoFont } }, alignment: TOP },
+  in_progress_elsewhere: { fill: solid(COLORS.infoFill), font: { ...FONT, color: { argb: COLORS.infoFont } }, alignment: TOP },
   invalid: { fill: solid(COLORS.errorFill), font: { ...FONT, color: { argb: COLORS.errorFont } }, alignment: TOP },
   rejected: { fill: solid(COLORS.errorFill), font: { ...FONT, color: { argb: COLORS.errorFont } }, alignment: TOP },
   failed: { fill: solid(COLORS.warningFill), font: { ...FONT, color: { argb: COLORS.warningFont } }, alignment: TOP },

@@ -9,9 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as afterPendingIo, setTimeout as sleepFor } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
-import { AuthError, ForbiddenError, HttpError, isRetryable, TransportError } from '../api/errors.js';
+import { describeApiTrouble } from '../api/error-message.js';
+import { HttpError, isRetryable, TransportError } from '../api/errors.js';
 import { DEFAULT_BACKOFF, retrying } from '../api/retry.js';
 import type { ApiClient, ListOrdersQuery, UnparsedPage } from '../api/types.js';
+import { failingWholesale, isUnusableForEveryRequest } from '../api/unusable.js';
 import type { SearchBy } from '../contract/enums.js';
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -79,6 +81,8 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
   const guard: FailureGuard = createFailureGuard({ now: options.monotonicNow ?? (() => performance.now()) });
   const stop = new AbortController();
   const stats: ReaderStats = { requests: 0, retries: 0, trackingPages: 0 };
+  /** The last retryable failure, worded by cause, for the message of a run that stops on them. */
+  let lastTrouble: string | undefined;
 
   /**
    * One request with retries; the first failure that outlasts them aborts everything else, unless
@@ -92,14 +96,16 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
           async () => {
             const pause = guard.delayBeforeNextMs();
             if (pause > 0) await (options.sleep ?? defaultSleep)(pause, stop.signal);
-            if (guard.shouldStop()) throw new ApiUnusableError('The API is failing for nearly every request; reconcile stopped early. Try again later.');
+            if (guard.shouldStop()) throw new ApiUnusableError(`${failingWholesale(lastTrouble).message}; reconcile stopped early. Try again later.`, { kind: 'unavailable' });
             stats.requests++;
             try {
               const result = await fn(stop.signal);
               guard.record('success');
               return result;
             } catch (error) {
-              guard.record(isRetryable(error) ? 'failure' : 'success');
+              const isFailure = isRetryable(error);
+              guard.record(isFailure ? 'failure' : 'success');
+              if (isFailure) lastTrouble = describeApiTrouble(error);
               throw error;
             }
           },
@@ -118,7 +124,7 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
           },
         );
       } catch (error) {
-        if (isOptional && !stop.signal.aborted && !(error instanceof ApiUnusableError) && !isFatal(error)) throw error;
+        if (isOptional && !stop.signal.aborted && !isUnusableForEveryRequest(error)) throw error;
         stopAll(error);
         throw error;
       }
@@ -253,11 +259,6 @@ async function readPackagesOrNotFound(client: ApiClient, customerOrderId: string
     if (error instanceof HttpError && error.status === 404 && error.stage === 'request') return error;
     throw error;
   }
-}
-
-/** Failures no other request can get past: the credentials or the client's rights. */
-function isFatal(error: unknown): boolean {
-  return error instanceof AuthError || error instanceof ForbiddenError;
 }
 
 async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -68,20 +68,20 @@ export interface TrackingPrefetch {
 type WindowOptions = Pick<GatherOptions, 'store' | 'ledger' | 'now' | 'overlapMs'>;
 
 /** The span to fetch for a selection whose packages can have been updated from `startMs` on (earliestUpdateOf). */
-function windowFor(startMs: number, options: WindowOptions): WindowPlan {
+async function windowFor(startMs: number, options: WindowOptions): Promise<WindowPlan> {
   return planTrackingWindow({
     selectionStart: new Date(startMs - options.overlapMs),
     now: options.now,
     coverage: options.store.getCoverage(),
-    watermark: options.ledger?.getWatermark(TRACKING_WATERMARK) ?? null,
+    watermark: (await options.ledger?.getWatermark(TRACKING_WATERMARK)) ?? null,
     overlapMs: options.overlapMs,
   });
 }
 
 const isSameWindow = (a: WindowPlan, b: WindowPlan) => a.startDate === b.startDate && a.endDate === b.endDate && a.isIncremental === b.isIncremental;
 
-export function startTrackingPrefetch(options: WindowOptions & { reader: ApiReader; earliestMs: number; logger: Logger }): TrackingPrefetch {
-  const plan = windowFor(options.earliestMs, options);
+export async function startTrackingPrefetch(options: WindowOptions & { reader: ApiReader; earliestMs: number; logger: Logger }): Promise<TrackingPrefetch> {
+  const plan = await windowFor(options.earliestMs, options);
   const packages = new FetchedPackages();
   let isFirstIn = false;
   let settleFirst: () => void = () => undefined;
@@ -199,7 +199,7 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   const start = earliest([...ids.map(dateOf), ...[...freshReads.values()].map((r) => earliestUpdateOf({ orderDate: r?.orderDate }))]);
   if (start === null) return result('tracking', null, true);
 
-  const plan = windowFor(start, options);
+  const plan = await windowFor(start, options);
   if (prefetch && !isSameWindow(prefetch.plan, plan)) await dropPrefetch();
   if (!prefetch) options.logger.info({ startDate: plan.startDate, endDate: plan.endDate, incremental: plan.isIncremental }, 'fetching tracking updates');
   // Orders to be read whatever the packages say (never read, or a line not final) are read while
@@ -236,7 +236,7 @@ export async function gatherFromApi(options: GatherOptions): Promise<Gathered> {
   settle(!plan.isIncremental);
   options.logger.info({ pages: fetched.pages, packages: fetched.packages, ordersChanged: changed.size }, 'tracking updates fetched');
 
-  const unknownIds = findUnknownOrders(options, new Set(ids), packages);
+  const unknownIds = await findUnknownOrders(options, new Set(ids), packages);
   const late = [...ids, ...unknownIds].filter((id) => needed(id, changed.has(id)));
   for (const [id, read] of await readMany(late, options, earliest(late.map(dateOf)))) freshReads.set(id, read);
   return result('tracking', plan, !plan.isIncremental, unknownIds);
@@ -251,7 +251,7 @@ export function packagesFor(gathered: Gathered, store: PackageStore, customerOrd
 }
 
 /** Ledger mode: orders whose packages were updated since the selection's start and that the ledger does not hold. */
-function findUnknownOrders(options: GatherOptions, selected: ReadonlySet<string>, fetched: ReadonlyMap<string, readonly PackageRecord[]>): string[] {
+async function findUnknownOrders(options: GatherOptions, selected: ReadonlySet<string>, fetched: ReadonlyMap<string, readonly PackageRecord[]>): Promise<string[]> {
   const { selection, ledger, store } = options;
   if (selection.mode !== 'ledger' || !ledger || !selection.since) return [];
   const since = normaliseInstant(selection.since.toISOString());
@@ -259,7 +259,7 @@ function findUnknownOrders(options: GatherOptions, selected: ReadonlySet<string>
   for (const [id, records] of fetched) if (!seen.has(id) && !selected.has(id) && newestUpdate(records) >= since) seen.add(id);
   const candidates = [...seen].filter((id) => !selected.has(id));
   if (candidates.length === 0) return [];
-  const known = ledger.getMany(candidates);
+  const known = await ledger.getMany(candidates);
   return candidates.filter((id) => !known.has(id));
 }
 

@@ -107,10 +107,10 @@ export function ledgerClockNote(options: Pick<SelectOptions, 'now' | 'ledgerNow'
   return `, by this machine's clock, which recorded them (Generated and Fetched are on the API's clock, ${size} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's)`;
 }
 
-function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Map<string, ExpectedOrder> {
+async function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Promise<Map<string, ExpectedOrder>> {
   const out = new Map<string, ExpectedOrder>();
   if (!ledger) return out;
-  for (const [id, record] of ledger.getMany(ids)) out.set(id, expectOrderFromRecord(record));
+  for (const [id, record] of await ledger.getMany(ids)) out.set(id, expectOrderFromRecord(record));
   return out;
 }
 
@@ -139,7 +139,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
       mode: 'orders-file',
       description: `orders of ${file.file} accepted or already submitted${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}`,
       customerOrderIds: file.customerOrderIds,
-      expected: expectedForOrdersFile(file.customerOrderIds, expectedFromLedger(ledger, file.customerOrderIds), file.expected),
+      expected: expectedForOrdersFile(file.customerOrderIds, await expectedFromLedger(ledger, file.customerOrderIds), file.expected),
       reads: new Map(),
       since: null,
       input: [{ file: file.file, sha256: file.sha256, rows: file.rows, orders: file.customerOrderIds.length }],
@@ -163,7 +163,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
       mode: 'all',
       description: `every order the API lists for the last ${lastDays} day(s)${note === '' ? '' : ` (${note})`} (order dispositions: ${orderDisposition.join(', ')})`,
       customerOrderIds: ids,
-      expected: expectedFromLedger(ledger, ids),
+      expected: await expectedFromLedger(ledger, ids),
       reads,
       since: null,
       input: [],
@@ -173,7 +173,7 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   // In pages, letting the event loop run between them: tracking pages already in flight (see
   // startTrackingPrefetch) are taken in while the ledger is read.
   const expected = new Map<string, ExpectedOrder>();
-  for (const page of ledger.pagesSubmittedSince(since, SELECT_PAGE)) {
+  for await (const page of ledger.pagesSubmittedSince(since, SELECT_PAGE)) {
     for (const record of page) expected.set(record.customerOrderId, expectOrderFromRecord(record));
     await nextTurn();
   }
@@ -184,6 +184,6 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
     expected,
     reads: new Map(),
     since,
-    input: [{ file: ledger.path, sha256: null, rows: expected.size, orders: expected.size }],
+    input: [{ file: ledger.location, sha256: null, rows: expected.size, orders: expected.size }],
   };
 }

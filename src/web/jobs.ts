@@ -7,9 +7,11 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { apiUnusableOf } from '../api/unusable.js';
 import { ApiUnusableError, InputError, UsageError } from '../errors.js';
-import { openLedger } from '../ledger/index.js';
-import type { Ledger, OrderRecord, RunRecord } from '../ledger/types.js';
+import { ledgerExists, openLedger } from '../ledger/index.js';
+import type { OrderRecord, RunRecord } from '../ledger/types.js';
+import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ImportResult } from '../commands/import.js';
 import type { JsonOrder } from '../run-report/json.js';
@@ -98,7 +100,7 @@ export function describeStopped(stopped: JobsStopped): string[] {
 export interface JobRunner {
   /** Starts a job for the upload, or returns the one already queued or running for it. */
   submit(upload: { uploadId: string; fileName: string; file: string; sheet?: string; expected: number }): JobRecord;
-  get(id: string): JobView | undefined;
+  get(id: string): Promise<JobView | undefined>;
   /** The id of the upload's queued or running job, if any. */
   activeFor(uploadId: string): string | undefined;
   /** Jobs by ledger run id, for the history page. */
@@ -202,12 +204,12 @@ export function createJobRunner(options: {
       live.set(record.id, entry);
       return record;
     },
-    get(id) {
+    async get(id) {
       const entry = live.get(id);
       if (entry) return view(entry.record, entry.progress, entry.startedMs);
       const stored = workDir.readJson<JobRecord>('jobs', id, JOB_FILE);
       if (!stored) return undefined;
-      const record = stored.state === 'queued' || stored.state === 'running' ? recoverFromLedger(stored, options.ledgerPath, () => uploadOrderIds(workDir, stored.uploadId)) : stored;
+      const record = stored.state === 'queued' || stored.state === 'running' ? await recoverFromLedger(stored, options.ledgerPath, () => uploadOrderIds(workDir, stored.uploadId)) : stored;
       if (record !== stored) save(record);
       return view(record, storedProgress(record));
     },
@@ -305,17 +307,17 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
  * for a run cut short, where each of the upload's valid orders stands (`orderIds`, read from the
  * upload's verdict: a lookup by key, never a scan of the ledger).
  */
-function recoverFromLedger(record: JobRecord, ledgerPath: string, orderIds: () => string[] | undefined): JobRecord {
+async function recoverFromLedger(record: JobRecord, ledgerPath: string, orderIds: () => string[] | undefined): Promise<JobRecord> {
   let run: RunRecord | undefined;
   let ledgerCounts: Record<string, number> | undefined;
-  if (existsSync(ledgerPath)) {
-    const ledger = openLedger(ledgerPath);
+  if (ledgerExists(ledgerPath)) {
+    const ledger = await openLedger(ledgerPath);
     try {
-      run = findRunOf(ledger.listRuns(500), record);
+      run = findRunOf(await ledger.listRuns(500), record);
       const ids = run && !run.finishedAt ? orderIds() : undefined;
-      if (run && ids) ledgerCounts = countRunOrders(ledger, run, ids);
+      if (run && ids) ledgerCounts = await countRunOrders(ledger, run, ids);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   }
   const interrupted = 'The server stopped before this submission finished. Upload the sheet and submit again: the ledger makes sure no order is sent twice.';
@@ -334,10 +336,10 @@ function recoverFromLedger(record: JobRecord, ledgerPath: string, orderIds: () =
 }
 
 /** Where the orders of a run cut short stand in the ledger; orders it never reached are left out. */
-function countRunOrders(ledger: Pick<Ledger, 'getMany'>, run: Pick<RunRecord, 'runId' | 'startedAt'>, orderIds: readonly string[]): Record<string, number> {
+async function countRunOrders(ledger: Pick<Ledger, 'getMany'>, run: Pick<RunRecord, 'runId' | 'startedAt'>, orderIds: readonly string[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const add = (status: string) => (counts[status] = (counts[status] ?? 0) + 1);
-  for (const order of ledger.getMany(orderIds).values()) {
+  for (const order of (await ledger.getMany(orderIds)).values()) {
     const status = runStatusOf(order, run);
     if (status) add(status);
   }
@@ -372,11 +374,13 @@ function isCounts(value: unknown): value is Record<string, number> {
 }
 
 export function isUserError(error: unknown): boolean {
-  return error instanceof UsageError || error instanceof InputError || error instanceof ApiUnusableError;
+  return error instanceof UsageError || error instanceof InputError || apiUnusableOf(error) !== null;
 }
 
 /** A sentence for the page: the error's own for what the user can fix, a pointer to the log for a bug. */
 export function userMessage(error: unknown): string {
+  const unusable = apiUnusableOf(error);
+  if (unusable) return error instanceof ApiUnusableError ? error.message : `The fulfillment API could not be used: ${unusable.message}.`;
   if (isUserError(error)) return (error as Error).message;
   return 'Something went wrong inside order-batch (this is a bug; the server log has the details).';
 }

@@ -157,7 +157,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     await app.listen({ port: options.port ?? WEB_DEFAULTS.port, host });
   } catch (error) {
     await app.close();
-    services.ledgerReader.close();
+    await services.ledgerReader.close();
     await sandbox?.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -178,7 +178,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     close() {
       closing ??= (async () => {
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
-        services.ledgerReader.close();
+        await services.ledgerReader.close();
         await sandbox?.close();
         return stopped;
       })();

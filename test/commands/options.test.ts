@@ -46,6 +46,29 @@ describe('resolveOptions', () => {
     expect(resolveOptions({ sandbox: true }, {}, NOW).ledgerPath).toBe('.order-batch/sandbox/ledger.db');
   });
 
+  it('takes a PostgreSQL URL for the ledger from the flag, the environment or the config file', () => {
+    const url = 'postgres://ob:secret@db.example.com:5432/orders';
+    expect(resolveOptions({ ledger: url }, {}, NOW).ledgerPath).toBe(url);
+    expect(resolveOptions({}, { ORDER_BATCH_LEDGER: 'postgresql://db/orders' }, NOW).ledgerPath).toBe('postgresql://db/orders');
+    expect(resolveOptions({ config: configFile({ ledger: url }) }, {}, NOW).ledgerPath).toBe(url);
+  });
+
+  it('refuses a ledger URL of another kind, saying where it came from and never echoing its password', () => {
+    const refusal = (flags: Parameters<typeof resolveOptions>[0], env: Record<string, string>) => {
+      try {
+        resolveOptions(flags, env, NOW);
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('accepted');
+    };
+    const fromEnv = refusal({}, { ORDER_BATCH_LEDGER: 'mysql://root:hunter2@db/orders' });
+    expect(fromEnv).toBeInstanceOf(UsageError);
+    expect(fromEnv.message).toMatch(/^ORDER_BATCH_LEDGER: .*mysql:\/\/…/);
+    expect(fromEnv.message).not.toContain('hunter2');
+    expect(refusal({ ledger: 'redis://x' }, {}).message).toMatch(/^--ledger: /);
+  });
+
   it('reads a config file saved with a UTF-8 byte order mark (as Notepad saves it)', () => {
     expect(resolveOptions({ config: configFile('\uFEFF{"timezone":"America/New_York"}') }, {}, NOW).timezone).toBe('America/New_York');
   });

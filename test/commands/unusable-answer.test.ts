@@ -130,11 +130,11 @@ describe('import: a 2xx that is not the API\'s answer', () => {
     expect(result.report.summary).toEqual({ failed: 1 });
     expect(server.requestsTo('POST', '/api/v0/orders')).toHaveLength(1);
     expect(server.requestsTo('GET', `/api/v0/orders/${id}`)).toHaveLength(1);
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
-      expect(ledger.get(id)?.state).toBe('unknown');
+      expect((await ledger.get(id))?.state).toBe('unknown');
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 });

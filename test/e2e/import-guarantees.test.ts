@@ -136,12 +136,12 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
     const refused = await runCli(args, { env: reader });
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout).summary).toEqual({ failed: 12 });
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
       // The chunk recorded before the first POST was marked sending; all but the refused one go back to pending.
-      expect(ledger.countByState()).toMatchObject({ sending: 0, failed: 1, pending: 11, accepted: 0 });
+      expect((await ledger.countByState())).toMatchObject({ sending: 0, failed: 1, pending: 11, accepted: 0 });
     } finally {
-      ledger.close();
+      await ledger.close();
     }
     const up = await runCli(args, { env: s.env });
     expect(up.code).toBe(0);
@@ -177,11 +177,11 @@ describe('import guarantees (real CLI, sandbox in its own process)', () => {
     const report = JSON.parse(stdout) as { orders: { status: string; issues: { message: string }[] }[] };
     for (const order of report.orders.filter((o) => o.status === 'failed')) expect(order.issues.map((i) => i.message).join(' ')).toMatch(/Not sent: .*interrupted/);
     expect(new Set(await statusesOf(out))).toEqual(new Set(['accepted', 'failed']));
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
-      expect(ledger.countByState()).toMatchObject({ sending: 0, unknown: 0, accepted, pending: 40 - accepted });
+      expect((await ledger.countByState())).toMatchObject({ sending: 0, unknown: 0, accepted, pending: 40 - accepted });
     } finally {
-      ledger.close();
+      await ledger.close();
     }
     const rest = await runCli(args, { env: s.env, timeoutMs: 60_000 });
     expect(rest.code).toBe(0);

@@ -37,12 +37,12 @@ function scriptedApi(answer: (id: string) => HttpError | null, delayMs = 0) {
 const refusal = (status: number, message: string) => new HttpError(message, { method: 'POST', url: 'http://api.test/api/v0/orders', status, body: { message }, requestId: `r-${status}` });
 
 async function run(jobs: SubmissionJob[], client: ApiClient, concurrency: number) {
-  const ledger = openLedger(':memory:');
+  const ledger = await openLedger(':memory:');
   try {
-    const runId = ledger.startRun({ command: 'import', files: ['day1.csv', 'day2.csv'] });
-    return await submitOrders(jobs, { client, ledger, runId, concurrency, maxAttempts: 2, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+    const run = await ledger.startRun({ command: 'import', files: ['day1.csv', 'day2.csv'] });
+    return await submitOrders(jobs, { client, ledger, run, concurrency, maxAttempts: 2, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -100,15 +100,15 @@ describe('a 404 after an attempt whose outcome is unknown', () => {
         return null;
       },
     } as unknown as ApiClient;
-    const ledger = openLedger(':memory:');
+    const ledger = await openLedger(':memory:');
     try {
-      const runId = ledger.startRun({ command: 'import', files: ['day1.csv'] });
-      const result = await submitOrders([jobOf(buildOrderPayload('U-1'), 'day1.csv', 2)], { client, ledger, runId, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+      const run = await ledger.startRun({ command: 'import', files: ['day1.csv'] });
+      const result = await submitOrders([jobOf(buildOrderPayload('U-1'), 'day1.csv', 2)], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
       expect(result.stopped).toMatchObject({ kind: 'no_endpoint' });
       expect(result.outcomes[0]).toMatchObject({ status: 'failed', httpStatus: 404 });
-      expect(ledger.get('U-1')!.state).toBe('unknown');
+      expect((await ledger.get('U-1'))!.state).toBe('unknown');
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 
@@ -123,20 +123,20 @@ describe('a 404 after an attempt whose outcome is unknown', () => {
         return null;
       },
     } as unknown as ApiClient;
-    const ledger = openLedger(':memory:');
+    const ledger = await openLedger(':memory:');
     try {
       const payload = buildOrderPayload('U-2');
-      const earlier = ledger.startRun({ command: 'import', files: ['day1.csv'] });
-      ledger.recordIntent({ payload }, earlier);
-      ledger.markSending('U-2');
-      ledger.markUnknown('U-2', { message: 'socket hang up' });
-      const runId = ledger.startRun({ command: 'import', files: ['day1.csv'] });
-      const result = await submitOrders([jobOf(payload, 'day1.csv', 2)], { client, ledger, runId, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+      const earlier = await ledger.startRun({ command: 'import', files: ['day1.csv'] });
+      await earlier.recordIntent({ payload });
+      await earlier.markSending('U-2');
+      await earlier.markUnknown('U-2', { message: 'socket hang up' });
+      const run = await ledger.startRun({ command: 'import', files: ['day1.csv'] });
+      const result = await submitOrders([jobOf(payload, 'day1.csv', 2)], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
       expect(result.stopped).toMatchObject({ kind: 'no_endpoint' });
       // Not 'rejected', which the next run would take for "never stored" and send without a lookup.
-      expect(ledger.get('U-2')!.state).toBe('unknown');
+      expect((await ledger.get('U-2'))!.state).toBe('unknown');
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 });

@@ -64,12 +64,12 @@ function faultsAtFirstSend(sb: SandboxHandle, faults: Parameters<SandboxHandle['
   return { start: () => sb.setFaults(faults), tick: () => undefined, stop: () => undefined };
 }
 
-function stateOf(ledgerPath: string, id: string) {
-  const ledger = openLedger(ledgerPath, { logger: silentLogger });
+async function stateOf(ledgerPath: string, id: string) {
+  const ledger = await openLedger(ledgerPath, { logger: silentLogger });
   try {
-    return ledger.get(id);
+    return await ledger.get(id);
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -84,7 +84,7 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     // The POST reaches the API and the order is stored, but its reply is lost, and so are the lookups.
     const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { lostReplyRate: 1, paths: ['/api/v0/orders'] }) }));
     expect(first.report.summary).toEqual({ failed: 1 });
-    expect(stateOf(ledgerPath, 'K-a')?.state).toBe('unknown');
+    expect((await stateOf(ledgerPath, 'K-a'))?.state).toBe('unknown');
     expect(sb.stats()).toMatchObject({ orders: 1, postsReceived: 1, duplicatesRejected: 0 });
 
     sb.setFaults({});
@@ -94,7 +94,7 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     expect(again.report.summary).toEqual({ accepted: 1 });
     expect(only(again.report).issues.filter((i) => i.severity === 'error')).toEqual([]);
     expect(only(again.report).requestId).toEqual(expect.any(String));
-    expect(stateOf(ledgerPath, 'K-a')?.state).toBe('accepted');
+    expect((await stateOf(ledgerPath, 'K-a'))?.state).toBe('accepted');
     expect(sb.stats()).toMatchObject({ orders: 1, postsReceived: 1, duplicatesRejected: 0 });
     expect(importExitCode(again)).toBe(0);
   });
@@ -107,7 +107,7 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     // Connections dropped before anything is stored: the outcome is unknown to the tool, and nothing is stored.
     const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
     expect(first.report.summary).toEqual({ failed: 1 });
-    expect(stateOf(ledgerPath, 'K-b')?.state).toBe('unknown');
+    expect((await stateOf(ledgerPath, 'K-b'))?.state).toBe('unknown');
     expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 1 });
 
     sb.setFaults({});
@@ -117,7 +117,7 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     expect(again.report.summary).toEqual({ rejected: 1 });
     expect(only(again.report).httpStatus).toBe(400);
     expect(only(again.report).issues).toContainEqual(expect.objectContaining({ code: 'api_rejected', severity: 'error', message: expect.stringMatching(/orderDate/) }));
-    expect(stateOf(ledgerPath, 'K-b')?.state).toBe('rejected');
+    expect((await stateOf(ledgerPath, 'K-b'))?.state).toBe('rejected');
     expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 2 });
     expect(importExitCode(again)).toBe(1);
   });
@@ -183,7 +183,7 @@ describe('an order whose first POST stored nothing, edited, imported again', () 
       // Connections dropped before anything is stored: the ledger says unknown, the API holds nothing.
       const first = await importFiles(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
       expect(first.report.summary).toEqual({ failed: 1 });
-      expect(stateOf(ledgerPath, 'U-1')?.state).toBe('unknown');
+      expect((await stateOf(ledgerPath, 'U-1'))?.state).toBe('unknown');
       const postsBefore = sb.stats().postsReceived;
       sb.setFaults({});
 

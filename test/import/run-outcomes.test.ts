@@ -110,11 +110,11 @@ describe('one order in two files of a run', () => {
     expect(changed.issues[0]!.message).not.toMatch(/rejected/);
 
     // The network and the ledger hold day1's version.
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
-      expect(ledger.get('DF-1')!.payload.orderDetails.lineItems[0]!.quantity).toBe(1);
+      expect((await ledger.get('DF-1'))!.payload.orderDetails.lineItems[0]!.quantity).toBe(1);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
 
     // The result workbook of day2 says the same, row for row.
@@ -147,11 +147,11 @@ describe('--archive', () => {
     const text = formatValidateText(result.report);
     expect(text).toContain(`Result: ${archivedResult}\n`);
     expect(text).toContain(`Archived: ${file} to ${join(archive, 'monday.csv')}, with its result\n`);
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
-      expect(ledger.getRun(result.runId!)!.resultFiles).toEqual([archivedResult]);
+      expect((await ledger.getRun(result.runId!))!.resultFiles).toEqual([archivedResult]);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 });

@@ -59,14 +59,14 @@ async function run(client: ApiClient, options: { orders: number; maxAttempts?: n
   let clock = Date.UTC(2026, 10, 20, 2, 0, 0);
   const now = () => (clock += 50);
   const guard = createFailureGuard({ now, minSamples: 10, windowSize: 20, minDurationMs: 20_000, cooldownMs: 5_000 });
-  const ledger = openLedger(':memory:');
-  const runId = ledger.startRun({ command: 'import', files: ['orders.csv'] });
+  const ledger = await openLedger(':memory:');
+  const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
   const { logger, lines } = capturingLogger(options.logLevel);
   const jobs = Array.from({ length: options.orders }, (_, i) => jobOf(buildOrderPayload(`N-${i}`, { lines: [{ unitPrice: 10 + i }] })));
   const result = await submitOrders(jobs, {
     client,
     ledger,
-    runId,
+    run,
     concurrency: 4,
     maxAttempts: options.maxAttempts ?? 3,
     logger,
@@ -77,7 +77,7 @@ async function run(client: ApiClient, options: { orders: number; maxAttempts?: n
       clock += ms;
     },
   });
-  ledger.close();
+  await ledger.close();
   return { result, lines, messages: result.outcomes.flatMap((o) => o.issues.map((i) => i.message)) };
 }
 

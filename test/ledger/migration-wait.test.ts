@@ -42,11 +42,11 @@ describe('opening a ledger to upgrade while another process holds it', () => {
     const lines = createInterface({ input: holder.stdout! });
     await new Promise<void>((resolve) => lines.on('line', (line) => line === 'locked' && resolve()));
 
-    const ledger = openLedger(path, { busyTimeoutMs: 100 });
+    const ledger = await openLedger(path, { busyTimeoutMs: 100 });
     try {
-      expect(ledger.countByState().accepted).toBe(0);
+      expect((await ledger.countByState()).accepted).toBe(0);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
     await once(holder, 'exit');
     const check = openDatabase(path);

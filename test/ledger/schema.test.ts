@@ -7,7 +7,7 @@ import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '..
 import { buildIntent, makeTempDir } from './builders.js';
 
 let temp: ReturnType<typeof makeTempDir>;
-beforeEach(() => {
+beforeEach(async () => {
   temp = makeTempDir();
 });
 afterEach(() => temp.cleanup());
@@ -22,10 +22,10 @@ function tableNames(path: string): string[] {
 }
 
 describe('ledger schema', () => {
-  it('creates the directory, the file and every table, in WAL mode, at the latest version', () => {
+  it('creates the directory, the file and every table, in WAL mode, at the latest version', async () => {
     const path = join(temp.dir, 'nested', 'deeper', 'ledger.db');
-    const ledger = openLedger(path);
-    ledger.close();
+    const ledger = await openLedger(path);
+    await ledger.close();
     expect(existsSync(path)).toBe(true);
     expect(tableNames(path)).toEqual(['orders', 'run_lock', 'runs', 'settings', 'watermarks']);
     const db = openDatabase(path, { readonly: true });
@@ -34,21 +34,21 @@ describe('ledger schema', () => {
     db.close();
   });
 
-  it('reopens an existing ledger without migrating again and keeps its records', () => {
+  it('reopens an existing ledger without migrating again and keeps its records', async () => {
     const path = join(temp.dir, 'ledger.db');
-    const first = openLedger(path);
-    const runId = first.startRun({ command: 'import', files: [] });
-    first.recordIntent(buildIntent('A-1'), runId);
-    first.close();
-    const second = openLedger(path);
-    expect(second.get('A-1')?.state).toBe('pending');
-    second.close();
+    const first = await openLedger(path);
+    const run = await first.startRun({ command: 'import', files: [] });
+    await run.recordIntent(buildIntent('A-1'));
+    await first.close();
+    const second = await openLedger(path);
+    expect((await second.get('A-1'))?.state).toBe('pending');
+    await second.close();
     const db = openDatabase(path);
     expect(migrateSchema(db)).toEqual([]);
     db.close();
   });
 
-  it('applies only the migrations a file has not had yet', () => {
+  it('applies only the migrations a file has not had yet', async () => {
     const path = join(temp.dir, 'custom.db');
     const calls: number[] = [];
     const v1: Migration = { description: 'one', up: (db) => (calls.push(1), db.exec('CREATE TABLE a (x INTEGER)')) };
@@ -62,7 +62,7 @@ describe('ledger schema', () => {
     db.close();
   });
 
-  it('rolls a failing migration back entirely, version included', () => {
+  it('rolls a failing migration back entirely, version included', async () => {
     const db = openDatabase(join(temp.dir, 'failing.db'));
     const broken: Migration = {
       description: 'half done',
@@ -77,19 +77,19 @@ describe('ledger schema', () => {
     db.close();
   });
 
-  it('refuses a ledger written by a newer schema with a message, not a stack trace', () => {
+  it('refuses a ledger written by a newer schema with a message, not a stack trace', async () => {
     const path = join(temp.dir, 'newer.db');
-    openLedger(path).close();
+    await (await openLedger(path)).close();
     const db = openDatabase(path);
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => openLedger(path)).toThrow(LedgerError);
-    expect(() => openLedger(path)).toThrow(/written by a newer order-batch/);
+    await expect(openLedger(path)).rejects.toThrow(LedgerError);
+    await expect(openLedger(path)).rejects.toThrow(/written by a newer order-batch/);
   });
 
-  it('refuses a file that is not a database', () => {
+  it('refuses a file that is not a database', async () => {
     const path = join(temp.dir, 'notes.db');
     writeFileSync(path, 'this is a text file, not a ledger, and it is long enough to have a header'.repeat(10));
-    expect(() => openLedger(path)).toThrow(/not an order-batch ledger/);
+    await expect(openLedger(path)).rejects.toThrow(/not an order-batch ledger/);
   });
 });

@@ -35,22 +35,22 @@ const API_HOURS = LOCAL_HOURS + 96;
  * 30 accepted orders; by the API's clock the first half shipped (packages updated after this
  * machine's now), the rest still wait (late, by the API's clock).
  */
-function world(serverTime: Date | null): { api: FakeApi; ledger: Ledger } {
+async function world(serverTime: Date | null): Promise<{ api: FakeApi; ledger: Ledger }> {
   const api = createFakeApi();
   api.serverTime = serverTime;
-  const ledger = openLedger(':memory:');
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  const ledger = await openLedger(':memory:');
+  const run = await ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < ORDERS; i++) {
     const id = `O-${String(i).padStart(2, '0')}`;
     const p = sentPayload(id);
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(id);
-    ledger.markAccepted(id, { submittedAt: at(1) });
+    await run.recordIntent({ payload: p });
+    await run.markSending(id);
+    await run.markAccepted(id, { submittedAt: at(1) });
     const shipped = i < ORDERS / 2;
     api.orders.set(id, readOf(expectOrderFromPayload(p), shipped ? 'Shipped' : 'Waiting to Clear'));
     if (shipped) api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(LOCAL_HOURS + 48), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
   }
-  ledger.finishRun(runId, { summary: {} });
+  await run.finish({ summary: {} });
   return { api, ledger };
 }
 
@@ -85,36 +85,36 @@ function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] }
 
 describe('the clock a run without --now goes by', () => {
   it("is the API's: the window ends, lateness is judged and the watermark set at the API's time, as with --now at that time", async () => {
-    const fromApi = world(nowAt(API_HOURS));
+    const fromApi = await world(nowAt(API_HOURS));
     const out = await run(fromApi.api, fromApi.ledger, { isNowFromApi: true });
     expect(windowEnds(fromApi.api)).toEqual([at(API_HOURS)]);
-    expect(fromApi.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(API_HOURS));
+    expect(await fromApi.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(API_HOURS));
     expect(out.report.summary).toMatchObject({ shipped: ORDERS / 2, exception: ORDERS / 2 });
     expect(new Set(out.orders.flatMap((o) => o.exceptions.map((e) => e.type)))).toEqual(new Set(['late_shipment']));
     expect(out.output).toBe(join(dir, `run-${n}.xlsx`));
 
-    const pinned = world(null);
+    const pinned = await world(null);
     const same = await run(pinned.api, pinned.ledger, { now: nowAt(API_HOURS) });
     expect(out.report.orders).toEqual(same.report.orders);
   });
 
   it('is the local clock when the API sends no Date header', async () => {
-    const w = world(null);
+    const w = await world(null);
     const out = await run(w.api, w.ledger, { isNowFromApi: true });
     expect(windowEnds(w.api)).toEqual([at(LOCAL_HOURS)]);
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(LOCAL_HOURS));
+    expect(await w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(LOCAL_HOURS));
     expect(out.report.summary).toMatchObject({ exception: 0 });
   });
 
   it("selects the ledger on this machine's clock, which wrote its submittedAt times", async () => {
     // Accepted 23 hours ago by this machine's clock; the API's clock is four days ahead.
-    const w = world(nowAt(API_HOURS));
+    const w = await world(nowAt(API_HOURS));
     const out = await run(w.api, w.ledger, { isNowFromApi: true, hours: 24 });
     expect(out.orders).toHaveLength(ORDERS);
   });
 
   it('starts the window earlier by as much as this machine runs ahead of the API', async () => {
-    const w = world(nowAt(LOCAL_HOURS - 5));
+    const w = await world(nowAt(LOCAL_HOURS - 5));
     await run(w.api, w.ledger, { isNowFromApi: true });
     // orderDate at(0) (submitted at(1) by this machine, at(-4) by the API): the start is the orderDate, less the hour of overlap and the 5 hours.
     const starts = [...new Set(w.api.callsOf('getTrackingUpdates').map((c) => (c.arg as Extract<TrackingQuery, { startDate: string }>).startDate))];
@@ -122,30 +122,30 @@ describe('the clock a run without --now goes by', () => {
   });
 
   it('is --now when given, whatever the API says', async () => {
-    const w = world(nowAt(API_HOURS));
+    const w = await world(nowAt(API_HOURS));
     await run(w.api, w.ledger, { now: nowAt(LOCAL_HOURS + 1) });
     expect(windowEnds(w.api)).toEqual([at(LOCAL_HOURS + 1)]);
   });
 
   it("names the default workbook after the API time, and judges --since by this machine's clock (the ledger's)", async () => {
-    const w = world(nowAt(API_HOURS));
+    const w = await world(nowAt(API_HOURS));
     const out = await run(w.api, w.ledger, { isNowFromApi: true, out: `${dir}/`, since: nowAt(LOCAL_HOURS - 1) });
     expect(out.output).toBe(join(dir, 'reconcile-20300306-100000.xlsx'));
-    const ahead = world(nowAt(API_HOURS));
+    const ahead = await world(nowAt(API_HOURS));
     await expect(run(ahead.api, ahead.ledger, { isNowFromApi: true, since: nowAt(LOCAL_HOURS + 1) })).rejects.toThrow(/in the future/);
-    const behind = world(nowAt(LOCAL_HOURS - 2));
+    const behind = await world(nowAt(LOCAL_HOURS - 2));
     await expect(run(behind.api, behind.ledger, { isNowFromApi: true, since: nowAt(LOCAL_HOURS - 1) })).resolves.toBeDefined();
   });
 
   it("logs the API's time and the skew when the clocks differ by more than a minute, and nothing when they agree", async () => {
     const far = capturingLogger();
-    const w = world(nowAt(API_HOURS));
+    const w = await world(nowAt(API_HOURS));
     await run(w.api, w.ledger, { isNowFromApi: true, logger: far.logger });
     const notice = far.lines.find((l) => 'skewMs' in l);
     expect(notice).toMatchObject({ level: 30, apiTime: at(API_HOURS), localTime: at(LOCAL_HOURS), skewMs: 96 * 3_600_000 });
 
     const near = capturingLogger();
-    const close = world(new Date(nowAt(LOCAL_HOURS).getTime() + 30_000));
+    const close = await world(new Date(nowAt(LOCAL_HOURS).getTime() + 30_000));
     await run(close.api, close.ledger, { isNowFromApi: true, logger: near.logger });
     expect(near.lines.filter((l) => 'skewMs' in l)).toEqual([]);
   });
@@ -161,22 +161,22 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
     const clients = [client];
     const ledgerPaths = [join(dir, 'api-clock.db'), join(dir, 'pinned.db')];
     try {
-      const ledgers = ledgerPaths.map((path) => openLedger(path, { now: () => sandbox.now() }));
-      const runIds = ledgers.map((l) => l.startRun({ command: 'import', files: [] }));
+      const ledgers = await Promise.all(ledgerPaths.map((path) => openLedger(path, { now: () => sandbox.now() })));
+      const runs = await Promise.all(ledgers.map((l) => l.startRun({ command: 'import', files: [] })));
       for (let i = 0; i < ORDERS; i++) {
         const p = sentPayload(`SB-${String(i).padStart(2, '0')}`, sandbox.now().toISOString());
         p.orderDetails.lineItems[0]!.productId = CATALOGUE_IDS.samples[i % CATALOGUE_IDS.samples.length]!;
         expect((await client.createOrder(p)).status).toBe(201);
-        ledgers.forEach((l, k) => {
-          l.recordIntent({ payload: p }, runIds[k]!);
-          l.markSending(p.orderDetails.customerOrderId);
-          l.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
-        });
+        for (const seeding of runs) {
+          await seeding.recordIntent({ payload: p });
+          await seeding.markSending(p.orderDetails.customerOrderId);
+          await seeding.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+        }
       }
-      ledgers.forEach((l, k) => {
-        l.finishRun(runIds[k]!, { summary: {} });
-        l.close();
-      });
+      for (const [k, seeding] of runs.entries()) {
+        await seeding.finish({ summary: {} });
+        await ledgers[k]!.close();
+      }
       sandbox.advanceClock(96);
 
       // Each run with a new client (as a new CLI process would): it has heard nothing from the API yet.
@@ -196,9 +196,9 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
         const byNow = await reconcileCommand({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
         expect(byApi.report.orders).toEqual(byNow.report.orders);
         expect(byApi.orders.flatMap((o) => o.exceptions.map((e) => e.type))).not.toContain('partial_shipment');
-        const ledger = openLedger(ledgerPaths[0]!);
-        expect(ledger.getWatermark(TRACKING_WATERMARK)).toBe(sandbox.now().toISOString());
-        ledger.close();
+        const ledger = await openLedger(ledgerPaths[0]!);
+        expect((await ledger.getWatermark(TRACKING_WATERMARK))).toBe(sandbox.now().toISOString());
+        await ledger.close();
         return byApi;
       };
       const first = await runBoth('first');

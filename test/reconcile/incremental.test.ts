@@ -17,7 +17,7 @@ import { join } from 'node:path';
 
 const ORDERS = 30;
 const dirs: string[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -30,24 +30,24 @@ interface World {
 }
 
 /** 30 accepted orders, the first half shipped at T0+12h, the rest still waiting. */
-function world(): World {
+async function world(): Promise<World> {
   const api = createFakeApi();
-  const ledger = openLedger(':memory:');
+  const ledger = await openLedger(':memory:');
   const store = createMemoryPackageStore();
   const dir = mkdtempSync(join(tmpdir(), 'reconcile-inc-'));
   dirs.push(dir);
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  const run = await ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < ORDERS; i++) {
     const id = `O-${String(i).padStart(2, '0')}`;
     const p = sentPayload(id);
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(id);
-    ledger.markAccepted(id, { submittedAt: at(1) });
+    await run.recordIntent({ payload: p });
+    await run.markSending(id);
+    await run.markAccepted(id, { submittedAt: at(1) });
     const shipped = i < ORDERS / 2;
     api.orders.set(id, readOf(expectOrderFromPayload(p), shipped ? 'Shipped' : 'Waiting to Clear'));
     if (shipped) api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
   }
-  ledger.finishRun(runId, { summary: {} });
+  await run.finish({ summary: {} });
   return {
     api,
     ledger,
@@ -80,12 +80,12 @@ function windows(api: FakeApi): { startDate: string; endDate: string }[] {
 
 describe('the nightly run', () => {
   it('first fetches every update since the earliest submission, then only what changed since the last run', async () => {
-    const w = world();
+    const w = await world();
     const first = await w.run(24);
     expect(first.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
     expect(windows(w.api)).toEqual([{ startDate: at(-1), endDate: at(24) }]);
     expect(w.api.callsOf('getOrder')).toHaveLength(ORDERS);
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(24));
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBe(at(24));
 
     // A day later: one shipped package delivered, two waiting orders shipped.
     w.api.calls.length = 0;
@@ -103,20 +103,20 @@ describe('the nightly run', () => {
   });
 
   it('after a failed run, the next one starts where the last successful run ended', async () => {
-    const w = world();
+    const w = await world();
     await w.run(24);
     w.api.calls.length = 0;
     w.api.failures.set('getTrackingUpdates', [httpError(500)]);
     await expect(w.run(48, { maxAttempts: 1 })).rejects.toBeInstanceOf(ApiUnusableError);
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(24));
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBe(at(24));
     w.api.calls.length = 0;
     await w.run(72);
     expect(windows(w.api)).toEqual([{ startDate: at(23), endDate: at(72) }]);
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBe(at(72));
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBe(at(72));
   });
 
   it('fetches the whole window again when its package store was lost', async () => {
-    const w = world();
+    const w = await world();
     await w.run(24);
     w.api.calls.length = 0;
     await w.run(48, { store: createMemoryPackageStore() });
@@ -124,7 +124,7 @@ describe('the nightly run', () => {
   });
 
   it('retries a transient failure of a page and of an order read', async () => {
-    const w = world();
+    const w = await world();
     w.api.failures.set('getTrackingUpdates', [httpError(503)]);
     w.api.failures.set('getOrder', [httpError(429), httpError(502)]);
     const out = await w.run(24);
@@ -132,14 +132,14 @@ describe('the nightly run', () => {
   });
 
   it('stops with the API unusable on a refused read, moving no watermark', async () => {
-    const w = world();
+    const w = await world();
     w.api.failures.set('getOrder', [httpError(400)]);
     await expect(w.run(24)).rejects.toThrow(/could not read the API/);
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
   });
 
   it('fetches pages concurrently once the number of pages is known', async () => {
-    const w = world();
+    const w = await world();
     for (let i = 0; i < 950; i++) {
       w.api.packages.set(`X-${i}`, pkg({ id: `X-${String(i).padStart(4, '0')}`, order: `O-${String(i % 15).padStart(2, '0')}`, items: [] }));
     }
@@ -152,16 +152,16 @@ describe('the nightly run', () => {
   });
 
   it('reads each order and its packages when there are only a few', async () => {
-    const w = world();
+    const w = await world();
     const out = await w.run(24, { perOrderMax: 100 });
     expect(w.api.callsOf('getTrackingUpdates')).toHaveLength(0);
     expect(w.api.callsOf('getPackages')).toHaveLength(ORDERS);
     expect(out.report.summary).toMatchObject({ shipped: 15, waiting: 15 });
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
   });
 
   it('reads many orders with one list request, and reports an order the ledger never sent', async () => {
-    const w = world();
+    const w = await world();
     const stray = sentPayload('STRAY-1');
     w.api.orders.set('STRAY-1', readOf(expectOrderFromPayload(stray), 'Shipped'));
     w.api.packages.set('P-STRAY', pkg({ id: 'P-STRAY', order: 'STRAY-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
@@ -174,10 +174,10 @@ describe('the nightly run', () => {
   });
 
   it('pages tracking updates while it reads the selected orders from the ledger', async () => {
-    const w = world();
+    const w = await world();
     const read = w.ledger.pagesSubmittedSince.bind(w.ledger);
     let pagesAskedBeforeSelectionEnded = -1;
-    w.ledger.pagesSubmittedSince = function* (since, pageSize) {
+    w.ledger.pagesSubmittedSince = async function* (since, pageSize) {
       yield* read(since, pageSize);
       pagesAskedBeforeSelectionEnded = w.api.callsOf('getTrackingUpdates').length;
     };
@@ -190,16 +190,16 @@ describe('the nightly run', () => {
   });
 
   it('stops the pages fetched ahead when reading the selection fails', async () => {
-    const w = world();
-    w.ledger.pagesSubmittedSince = function* () {
+    const w = await world();
+    w.ledger.pagesSubmittedSince = async function* () {
       throw new Error('disk I/O error');
     };
     await expect(w.run(24)).rejects.toThrow('disk I/O error');
-    expect(w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
+    expect((await w.ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
   });
 
   it('fails, fetching no further, when a page cannot be taken in', async () => {
-    const w = world();
+    const w = await world();
     for (let i = 0; i < 450; i++) {
       w.api.packages.set(`X-${i}`, pkg({ id: `X-${String(i).padStart(4, '0')}`, order: `O-${String(i % 15).padStart(2, '0')}`, items: [] }));
     }

@@ -57,7 +57,7 @@ describe('reconcile and its ledger', () => {
 
   it('reads a ledger that exists, even an empty one', async () => {
     const path = join(dir, 'empty.db');
-    openLedger(path).close();
+    await (await openLedger(path)).close();
     const result = await reconcileCommand(options(apiWith([]), { ledgerPath: path, out: join(dir, 'empty.xlsx') }));
     expect(result.report.orders).toEqual([]);
   });

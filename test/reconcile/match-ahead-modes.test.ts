@@ -45,20 +45,20 @@ interface World {
  * one missing from the pages (M-: the suspects' re-read finds it), two orders no ledger sent; one
  * package a page, each page also carrying an older copy of a package seen and every third a newer one.
  */
-function world(withLedger: boolean): World {
+async function world(withLedger: boolean): Promise<World> {
   const api = createFakeApi();
-  const ledger = withLedger ? openLedger(':memory:') : undefined;
-  const runId = ledger?.startRun({ command: 'import', files: [] });
+  const ledger = withLedger ? await openLedger(':memory:') : undefined;
+  const run = await ledger?.startRun({ command: 'import', files: [] });
   for (let i = 0; i < N; i++) {
     const id = idOf(i);
     const payload = sentPayload(id);
     payload.orderDetails.lineItems.push({ productId: 'PRD-1002', customerLineItemId: 'L2', name: 'Cup', quantity: 2, unitPrice: 5 });
     payload.orderDetails.subTotal = 20;
     payload.orderDetails.grandTotal = 21.5;
-    if (ledger && runId) {
-      ledger.recordIntent({ payload }, runId);
-      ledger.markSending(id);
-      ledger.markAccepted(id, { submittedAt: at(1) });
+    if (run) {
+      await run.recordIntent({ payload });
+      await run.markSending(id);
+      await run.markAccepted(id, { submittedAt: at(1) });
     }
     if (i % 11 === 10) continue;
     api.orders.set(id, readOf(expectOrderFromPayload(payload), i % 4 === 0 ? 'Waiting to Clear' : 'Shipped'));
@@ -76,7 +76,7 @@ function world(withLedger: boolean): World {
     api.orders.set(id, readOf(expectOrderFromPayload(sentPayload(id)), 'Shipped'));
     api.packages.set(`B-${id}`, pkg({ id: `B-${id}`, order: id, items: L1 }));
   }
-  if (ledger && runId) ledger.finishRun(runId, { summary: {} });
+  await run?.finish({ summary: {} });
   const fetchPage = api.fetchTrackingUpdates.bind(api);
   api.fetchTrackingUpdates = async (query: TrackingQuery) => {
     const page = (await fetchPage({ ...query, itemsPerPage: 1 } as TrackingQuery)).parse();
@@ -103,7 +103,7 @@ function ordersFile(): string {
 }
 
 /** The same world reconciled twice, matched at the end and matched ahead; the orders matched ahead and reused. */
-async function compare(make: () => World, extra: Partial<ReconcileOptions>, matchAhead: ReconcileOptions['matchAhead'], concurrency: number) {
+async function compare(make: () => Promise<World>, extra: Partial<ReconcileOptions>, matchAhead: ReconcileOptions['matchAhead'], concurrency: number) {
   const run = (w: World, options: Partial<ReconcileOptions>) =>
     reconcile({
       ...(w.ledger ? { ledger: w.ledger } : {}),
@@ -119,9 +119,9 @@ async function compare(make: () => World, extra: Partial<ReconcileOptions>, matc
       ...extra,
       ...options,
     });
-  const atEnd = await run(make(), { matchAhead: false });
+  const atEnd = await run(await make(), { matchAhead: false });
   const lines: string[] = [];
-  const ahead = await run(make(), { matchAhead, logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }) });
+  const ahead = await run(await make(), { matchAhead, logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }) });
   expect(ahead.orders).toEqual(atEnd.orders);
   expect({ ...ahead.report, output: null }).toEqual({ ...atEnd.report, output: null });
   const counts = lines.map((l) => JSON.parse(l) as { msg: string; reused: number }).find((l) => l.msg === 'orders matched')!;
@@ -142,11 +142,11 @@ describe('matched ahead or at the end, the same reconciliation', () => {
       });
 
       it(`ledger, the pages fetched ahead dropped for another window (${name})`, async () => {
-        const make = () => {
-          const w = world(true);
+        const make = async () => {
+          const w = await world(true);
           const summarize = w.ledger!.summarizeSubmittedSince.bind(w.ledger);
-          w.ledger!.summarizeSubmittedSince = (since, upTo) => ({ ...summarize(since, upTo), earliestSubmittedAt: at(20) });
-          w.ledger!.earliestOrderDateSince = () => at(20);
+          w.ledger!.summarizeSubmittedSince = async (since, upTo) => ({ ...(await summarize(since, upTo)), earliestSubmittedAt: at(20) });
+          w.ledger!.earliestOrderDateSince = async () => at(20);
           return w;
         };
         expect((await compare(make, {}, ahead, concurrency)).reused).toBeGreaterThan(0);
@@ -166,7 +166,7 @@ describe('matched ahead or at the end, the same reconciliation', () => {
 
   it('a whole window then an incremental one, laid over the store', async () => {
     const twoRuns = async (matchAhead: ReconcileOptions['matchAhead']) => {
-      const w = world(true);
+      const w = await world(true);
       const store = createMemoryPackageStore();
       const run = (hours: number) =>
         reconcile({ ledger: w.ledger!, client: w.api, store, now: nowAt(hours), lateAfterDays: 1, out: join(dir, 'inc.xlsx'), logger: silentLogger, perOrderMax: 0, bulkReadMin: 1, concurrency: 3, readerOverrides: quiet, matchAhead });
@@ -206,7 +206,7 @@ describe('a failing run, matched ahead', () => {
       const onUnhandled = (e: unknown) => void unhandled.push(e);
       process.on('unhandledRejection', onUnhandled);
       try {
-        const w = world(true);
+        const w = await world(true);
         breakIt(w.api);
         const running = reconcile({
           ledger: w.ledger!, client: w.api, now: nowAt(72), lateAfterDays: 1, out: join(dir, 'fail.xlsx'), logger: silentLogger, perOrderMax: 0, bulkReadMin: 1,

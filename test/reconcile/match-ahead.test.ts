@@ -23,7 +23,7 @@ import { createFakeApi } from './fake-api.js';
 const item = (line = 'L1') => [{ line, productId: 'PRD-1001', quantity: 1 }];
 
 describe('the packages fetched so far', () => {
-  it('keeps the newest record of each package and notes the page each order last changed in', () => {
+  it('keeps the newest record of each package and notes the page each order last changed in', async () => {
     const book = new FetchedPackages();
     book.takePage([pkg({ id: 'P1', order: 'A', items: item(), lastUpdated: at(12) }), pkg({ id: 'P2', order: 'B', items: item() })]);
     book.takePage([pkg({ id: 'P1', order: 'A', items: item(), lastUpdated: at(11) })]);
@@ -39,7 +39,7 @@ describe('the packages fetched so far', () => {
     ]);
   });
 
-  it('hands out an order once its changes are quiet, once per change, in the order they came', () => {
+  it('hands out an order once its changes are quiet, once per change, in the order they came', async () => {
     const book = new FetchedPackages();
     book.takePage([pkg({ id: 'P1', order: 'A', items: item() }), pkg({ id: 'P2', order: 'B', items: item() })]);
     book.takePage([pkg({ id: 'P3', order: 'C', items: item() })]);
@@ -54,7 +54,7 @@ describe('the packages fetched so far', () => {
     expect(book.takeQuiet(0, 10)).toEqual([]);
   });
 
-  it('hands out at most the number asked for, the rest the next time', () => {
+  it('hands out at most the number asked for, the rest the next time', async () => {
     const book = new FetchedPackages();
     book.takePage(['A', 'B', 'C'].map((order, i) => pkg({ id: `P${i}`, order, items: item() })));
     expect(book.takeQuiet(0, 2)).toEqual(['A', 'B']);
@@ -165,21 +165,21 @@ describe('matching ahead', () => {
 
 describe('a reconciliation matched ahead', () => {
   const dirs: string[] = [];
-  afterEach(() => {
+  afterEach(async () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
   it('reports exactly what matching at the end reports, with orders whose packages come on pages far apart', async () => {
     const api = createFakeApi();
-    const ledger = openLedger(':memory:');
-    const runId = ledger.startRun({ command: 'import', files: [] });
+    const ledger = await openLedger(':memory:');
+    const seeding = await ledger.startRun({ command: 'import', files: [] });
     const ORDERS = 40;
     for (let i = 0; i < ORDERS; i++) {
       const id = `O-${String(i).padStart(2, '0')}`;
       const payload = sentPayload(id);
-      ledger.recordIntent({ payload }, runId);
-      ledger.markSending(id);
-      ledger.markAccepted(id, { submittedAt: at(1) });
+      await seeding.recordIntent({ payload });
+      await seeding.markSending(id);
+      await seeding.markAccepted(id, { submittedAt: at(1) });
       const e = expectOrderFromPayload(payload);
       api.orders.set(id, readOf(e, i % 3 === 0 ? 'Waiting to Clear' : 'Shipped'));
       const lines = e.lines.map((l) => ({ line: l.customerLineItemId, productId: l.productId, quantity: l.quantity }));
@@ -188,7 +188,7 @@ describe('a reconciliation matched ahead', () => {
       if (i % 3 === 1 && lines.length > 1) api.packages.set(`B-${id}`, pkg({ id: `B-${id}`, order: id, items: lines.slice(1) }));
       if (i % 5 === 0) api.packages.set(`B-${id}-x`, pkg({ id: `B-${id}-x`, order: id, items: [{ line: 'L9', productId: 'PRD-1009', quantity: 2 }] }));
     }
-    ledger.finishRun(runId, { summary: {} });
+    await seeding.finish({ summary: {} });
     // One package a page.
     const fetchPage = api.fetchTrackingUpdates.bind(api);
     api.fetchTrackingUpdates = (query: TrackingQuery) => fetchPage({ ...query, itemsPerPage: 1 } as TrackingQuery);

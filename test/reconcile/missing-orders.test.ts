@@ -22,20 +22,20 @@ const dir = mkdtempSync(join(tmpdir(), 'reconcile-missing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A ledger that accepted `sent`; the API knows only `known` of them (shipped). */
-function world(sent: string[], known: string[]): { ledger: Ledger; api: FakeApi } {
-  const ledger = openLedger(':memory:');
+async function world(sent: string[], known: string[]): Promise<{ ledger: Ledger; api: FakeApi }> {
+  const ledger = await openLedger(':memory:');
   const api = createFakeApi();
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  const run = await ledger.startRun({ command: 'import', files: [] });
   for (const id of sent) {
     const p = sentPayload(id);
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(id);
-    ledger.markAccepted(id, { submittedAt: at(1) });
+    await run.recordIntent({ payload: p });
+    await run.markSending(id);
+    await run.markAccepted(id, { submittedAt: at(1) });
     if (!known.includes(id)) continue;
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
   }
-  ledger.finishRun(runId, { summary: {} });
+  await run.finish({ summary: {} });
   return { ledger, api };
 }
 
@@ -53,58 +53,58 @@ describe('an order the API does not know', () => {
     ['through tracking updates', 0],
   ] as const) {
     it(`is not_found with missing_order, the others reconciled and the workbook written (ledger, ${how})`, async () => {
-      const { ledger, api } = world(['KNOWN-1', 'MISS-1'], ['KNOWN-1']);
+      const { ledger, api } = await world(['KNOWN-1', 'MISS-1'], ['KNOWN-1']);
       const result = await run(api, { ledger, perOrderMax });
       expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
       expect(result.hasExceptions).toBe(true);
       expect(existsSync(result.output)).toBe(true);
-      ledger.close();
+      await ledger.close();
     });
   }
 
   it('every order of the ledger unknown (an API that lost its state) still gives a workbook', async () => {
-    const { ledger, api } = world(['MISS-1', 'MISS-2'], []);
+    const { ledger, api } = await world(['MISS-1', 'MISS-2'], []);
     const result = await run(api, { ledger });
     expect(api.callsOf('getPackages').map((c) => c.arg).sort()).toEqual(['MISS-1', 'MISS-2']);
     expect(result.report.summary).toMatchObject({ not_found: 2 });
     expect(existsSync(result.output)).toBe(true);
-    ledger.close();
+    await ledger.close();
   });
 
   it('stops the run when the API returns an order but answers 404 for its packages (a gateway that does not route them)', async () => {
     for (const perOrderMax of [25, 0]) {
-      const { ledger, api } = world(['GONE-1', 'KNOWN-2'], ['GONE-1', 'KNOWN-2']);
+      const { ledger, api } = await world(['GONE-1', 'KNOWN-2'], ['GONE-1', 'KNOWN-2']);
       // Tracking updates: shipped, says the order read, but its package is not in the window's pages, so its packages are read directly.
       api.packages.get('P-GONE-1')!.lastUpdated = at(-100);
       api.failures.set('getPackages', [httpError(404)]);
       await expect(run(api, { ledger, perOrderMax })).rejects.toThrow(/status 404/);
-      expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
-      ledger.close();
+      expect((await ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
+      await ledger.close();
     }
   });
 
   it('does not take a 404 of a token refresh for an unknown order', async () => {
-    const { ledger, api } = world(['MISS-1', 'KNOWN-2'], ['KNOWN-2']);
+    const { ledger, api } = await world(['MISS-1', 'KNOWN-2'], ['KNOWN-2']);
     api.failures.set('getPackages', [new HttpError('Token request failed: no route', { method: 'POST', url: 'http://fake/token', status: 404, body: '', stage: 'token' })]);
     await expect(run(api, { ledger })).rejects.toThrow('Token request failed: no route');
-    ledger.close();
+    await ledger.close();
   });
 
   describe('listed in an --orders result file', () => {
     it('is not an unknown order when the ledger at hand never recorded it: the file says it was accepted', async () => {
       const file = join(dir, 'elsewhere.import-result.csv');
       writeFileSync(file, ['customerOrderId,name,status,issues', 'KNOWN-1,Mug,accepted,'].join('\r\n'));
-      const { api } = world(['KNOWN-1'], ['KNOWN-1']);
-      const ledger = openLedger(':memory:');
+      const { api } = await world(['KNOWN-1'], ['KNOWN-1']);
+      const ledger = await openLedger(':memory:');
       const result = await run(api, { ledger, ordersFile: file });
       expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []] });
-      ledger.close();
+      await ledger.close();
     });
 
     it('warns when the file lists no accepted order (a validate result), instead of reconciling nothing without a word', async () => {
       const file = join(dir, 'orders.result.csv');
       writeFileSync(file, ['customerOrderId,name,status,issues', 'A-1,Mug,valid,', 'A-2,Mug,invalid,required'].join('\r\n'));
-      const { api } = world([], []);
+      const { api } = await world([], []);
       const warnings: string[] = [];
       const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) });
       const result = await run(api, { ordersFile: file, logger });
@@ -122,7 +122,7 @@ describe('an order the API does not know', () => {
       ['through tracking updates', 0],
     ] as const) {
       it(`is not_found with missing_order, without a ledger (${how})`, async () => {
-        const { api } = world(['KNOWN-1'], ['KNOWN-1']);
+        const { api } = await world(['KNOWN-1'], ['KNOWN-1']);
         const result = await run(api, { ordersFile: file, perOrderMax });
         expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
         expect(result.orders[1]!.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
@@ -131,11 +131,11 @@ describe('an order the API does not know', () => {
       });
 
       it(`is not_found with missing_order, with a ledger that never recorded it (${how})`, async () => {
-        const { ledger, api } = world(['KNOWN-1'], ['KNOWN-1']);
+        const { ledger, api } = await world(['KNOWN-1'], ['KNOWN-1']);
         const result = await run(api, { ledger, ordersFile: file, perOrderMax });
         expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
         expect(existsSync(result.output)).toBe(true);
-        ledger.close();
+        await ledger.close();
       });
     }
   });

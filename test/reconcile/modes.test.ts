@@ -57,15 +57,15 @@ describe('--orders <result file>', () => {
   });
 
   it('reports an order of the file the API does not know, with what the ledger recorded', async () => {
-    const ledger = openLedger(':memory:');
-    const runId = ledger.startRun({ command: 'import', files: [] });
-    ledger.recordIntent({ payload: sentPayload('A-2', '2030-03-01T00:00:00Z') }, runId);
-    ledger.markSending('A-2');
-    ledger.markAccepted('A-2', { submittedAt: '2030-03-01T01:00:00Z' });
+    const ledger = await openLedger(':memory:');
+    const run = await ledger.startRun({ command: 'import', files: [] });
+    await run.recordIntent({ payload: sentPayload('A-2', '2030-03-01T00:00:00Z') });
+    await run.markSending('A-2');
+    await run.markAccepted('A-2', { submittedAt: '2030-03-01T01:00:00Z' });
     const out = await reconcile({ ...base, ledger, client: apiWith(['A-1']), ordersFile: file, out: join(dir, 'orders-ledger.xlsx') });
     const missing = out.orders.find((o) => o.customerOrderId === 'A-2')!;
     expect([missing.status, missing.exceptions[0]!.detail]).toEqual(['not_found', 'The API does not know this order (404), though the ledger recorded it accepted on 2030-03-01T01:00:00.000Z.']);
-    ledger.close();
+    await ledger.close();
   });
 });
 
@@ -90,7 +90,7 @@ describe('options', () => {
     expect(api.calls).toEqual([]);
   });
 
-  it('names the workbook after the run time, inside a folder given as --out, and refuses a non-xlsx path', () => {
+  it('names the workbook after the run time, inside a folder given as --out, and refuses a non-xlsx path', async () => {
     expect(workbookPathFor(undefined, new Date('2030-03-01T10:02:03Z'))).toBe('reconcile-20300301-100203.xlsx');
     expect(workbookPathFor(`${dir}/`, new Date('2030-03-01T10:02:03Z'))).toBe(join(dir, 'reconcile-20300301-100203.xlsx'));
     expect(() => workbookPathFor('out.csv', new Date())).toThrow(/must end in .xlsx/);

@@ -40,22 +40,22 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
   sandbox = await startSandbox({ startTime: START, freezeClock: true, seed: 7, rates: { split: 0.5, replace: 0.3, cancel: 0.15 } });
   client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
-  ledger = openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  ledger = await openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
+  const seeding = await ledger.startRun({ command: 'import', files: [] });
   for (let n = 0; n < ORDERS; n++) {
     const p = payload(n, sandbox.now().toISOString());
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(p.orderDetails.customerOrderId);
+    await seeding.recordIntent({ payload: p });
+    await seeding.markSending(p.orderDetails.customerOrderId);
     const created = await client.createOrder(p);
     expect(created.status).toBe(201);
-    ledger.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    await seeding.markAccepted(p.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
     sandbox.advanceClock(0.05);
   }
-  ledger.finishRun(runId, { summary: {} });
+  await seeding.finish({ summary: {} });
 });
 
 afterAll(async () => {
-  ledger?.close();
+  await ledger?.close();
   await client?.close();
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -120,11 +120,11 @@ describe('reconcile against the sandbox', () => {
   });
 
   it('reports an order the API does not know as not_found', async () => {
-    const runId = ledger.startRun({ command: 'import', files: [] });
+    const seeding = await ledger.startRun({ command: 'import', files: [] });
     const ghost = payload(999, sandbox.now().toISOString());
-    ledger.recordIntent({ payload: ghost }, runId);
-    ledger.markSending(ghost.orderDetails.customerOrderId);
-    ledger.markAccepted(ghost.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
+    await seeding.recordIntent({ payload: ghost });
+    await seeding.markSending(ghost.orderDetails.customerOrderId);
+    await seeding.markAccepted(ghost.orderDetails.customerOrderId, { submittedAt: sandbox.now() });
     const out = await run('ghost');
     const order = out.orders.find((o) => o.customerOrderId === ghost.orderDetails.customerOrderId)!;
     expect([order.status, order.exceptions.map((e) => e.type)]).toEqual(['not_found', ['missing_order']]);

@@ -15,26 +15,26 @@ import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
 
 const dirs: string[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 /** A ledger file holding `count` accepted orders `<prefix>-nn`, all shipped by its own fake API. */
-function ledgerWithApi(path: string, prefix: string, count: number): FakeApi {
+async function ledgerWithApi(path: string, prefix: string, count: number): Promise<FakeApi> {
   const api = createFakeApi();
-  const ledger = openLedger(path);
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  const ledger = await openLedger(path);
+  const run = await ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < count; i++) {
     const id = `${prefix}-${String(i).padStart(2, '0')}`;
     const p = sentPayload(id);
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(id);
-    ledger.markAccepted(id, { submittedAt: at(1) });
+    await run.recordIntent({ payload: p });
+    await run.markSending(id);
+    await run.markAccepted(id, { submittedAt: at(1) });
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, tracking: `TRK-${id}`, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
   }
-  ledger.finishRun(runId, { summary: {} });
-  ledger.close();
+  await run.finish({ summary: {} });
+  await ledger.close();
   return api;
 }
 
@@ -60,8 +60,8 @@ describe('two ledgers in one folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'reconcile-two-ledgers-'));
     dirs.push(dir);
     // More orders than are read one by one: tracking updates, the store and its coverage all come into play.
-    const apiA = ledgerWithApi(join(dir, 'a.db'), 'A', 30);
-    const apiB = ledgerWithApi(join(dir, 'b.db'), 'B', 29);
+    const apiA = await ledgerWithApi(join(dir, 'a.db'), 'A', 30);
+    const apiB = await ledgerWithApi(join(dir, 'b.db'), 'B', 29);
 
     const a = await runOn(dir, 'a.db', apiA, 24);
     const b = await runOn(dir, 'b.db', apiB, 25);

@@ -22,20 +22,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const notAFolder = join(dir, 'file.txt');
 writeFileSync(notAFolder, 'a file, not a folder');
 
-function world() {
-  const ledger = openLedger(':memory:');
+async function world() {
+  const ledger = await openLedger(':memory:');
   const api = createFakeApi();
-  const runId = ledger.startRun({ command: 'import', files: [] });
+  const run = await ledger.startRun({ command: 'import', files: [] });
   for (let i = 0; i < 30; i++) {
     const id = `O-${i}`;
     const p = sentPayload(id);
-    ledger.recordIntent({ payload: p }, runId);
-    ledger.markSending(id);
-    ledger.markAccepted(id, { submittedAt: at(1) });
+    await run.recordIntent({ payload: p });
+    await run.markSending(id);
+    await run.markAccepted(id, { submittedAt: at(1) });
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(5), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
   }
-  ledger.finishRun(runId, { summary: {} });
+  await run.finish({ summary: {} });
   return { ledger, api };
 }
 
@@ -43,7 +43,7 @@ const base = { now: nowAt(48), lateAfterDays: 3, logger: silentLogger, readerOve
 
 describe('a reconciliation that cannot write its files', () => {
   it('returns its report with the workbook in outputErrors, and moves no watermark', async () => {
-    const { ledger, api } = world();
+    const { ledger, api } = await world();
     const out = join(notAFolder, 'rec.xlsx');
     const result = await reconcile({ ...base, ledger, client: api, out });
     expect(result.report.summary).toMatchObject({ shipped: 30 });
@@ -51,13 +51,13 @@ describe('a reconciliation that cannot write its files', () => {
     expect(result.report.outputErrors).toEqual([
       expect.objectContaining({ path: out, code: 'EEXIST', message: expect.stringMatching(/^Could not write the reconciliation workbook .*rec\.xlsx: a file of that name is in the way \(EEXIST\)\./) }),
     ]);
-    expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
-    expect(ledger.listRuns().at(-1)?.resultFiles).toEqual([]);
-    ledger.close();
+    expect((await ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
+    expect((await ledger.listRuns()).at(-1)?.resultFiles).toEqual([]);
+    await ledger.close();
   });
 
   it('writes the workbook and reports the confirmations it could not write', async () => {
-    const { ledger, api } = world();
+    const { ledger, api } = await world();
     const out = join(dir, 'rec.xlsx');
     const confirmations = join(notAFolder, 'c.csv');
     const result = await reconcile({ ...base, ledger, client: api, out, confirmationsPath: confirmations });
@@ -65,8 +65,8 @@ describe('a reconciliation that cannot write its files', () => {
     expect(result.report.output).toBe(out);
     expect(result.report.confirmations).toBeUndefined();
     expect(result.report.outputErrors?.map((e) => [e.path, e.code])).toEqual([[confirmations, 'EEXIST']]);
-    expect(ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
-    ledger.close();
+    expect((await ledger.getWatermark(TRACKING_WATERMARK))).toBeNull();
+    await ledger.close();
   });
 });
 
@@ -88,9 +88,9 @@ describe('the log of a reconciliation whose workbook cannot be written', () => {
   it('says the reconciliation was not written and names the file, never "reconciliation written"', async () => {
     const out = join(notAFolder, 'logged.xlsx');
     const { logger, lines } = capturingLogger();
-    const { ledger, api } = world();
+    const { ledger, api } = await world();
     await reconcile({ ...base, ledger, client: api, out, logger });
-    ledger.close();
+    await ledger.close();
     expect(existsSync(out)).toBe(false);
     expect(lines.map((l) => l.msg)).not.toContain('reconciliation written');
     const last = lines.at(-1)!;
@@ -104,9 +104,9 @@ describe('the log of a reconciliation whose workbook cannot be written', () => {
   it('still says "reconciliation written", with the file, when it was', async () => {
     const out = join(dir, 'logged.xlsx');
     const { logger, lines } = capturingLogger();
-    const { ledger, api } = world();
+    const { ledger, api } = await world();
     await reconcile({ ...base, ledger, client: api, out, logger });
-    ledger.close();
+    await ledger.close();
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'reconciliation written', output: out });
   });
 });

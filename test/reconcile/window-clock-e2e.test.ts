@@ -49,27 +49,27 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'window-clock-'));
   sandbox = await startSandbox({ startTime: API_START, freezeClock: true, seed: 11, rates: { split: 0.4, replace: 0.4, cancel: 0.1 } });
   // The ledger writes this machine's clock, as import does.
-  tracked = openLedger(join(dir, 'tracked.db'), { now: () => LOCAL_NOW });
-  reference = openLedger(join(dir, 'reference.db'), { now: () => LOCAL_NOW });
+  tracked = await openLedger(join(dir, 'tracked.db'), { now: () => LOCAL_NOW });
+  reference = await openLedger(join(dir, 'reference.db'), { now: () => LOCAL_NOW });
   const importer = newClient();
-  const runIds = [tracked, reference].map((l) => l.startRun({ command: 'import', files: [] }));
+  const runs = await Promise.all([tracked, reference].map((l) => l.startRun({ command: 'import', files: [] })));
   for (let n = 0; n < ORDERS; n++) {
     // Placed up to four hours before the API's now, with a UTC offset as a sheet may give it.
     const placed = new Date(sandbox.now().getTime() - (n % 5) * 3_600_000);
     const p = payload(n, placed.toISOString().replace('Z', '+00:00'));
-    [tracked, reference].forEach((l, k) => {
-      l.recordIntent({ payload: p }, runIds[k]!);
-      l.markSending(p.orderDetails.customerOrderId);
-    });
+    for (const seeding of runs) {
+      await seeding.recordIntent({ payload: p });
+      await seeding.markSending(p.orderDetails.customerOrderId);
+    }
     expect((await importer.createOrder(p)).status).toBe(201);
-    for (const l of [tracked, reference]) l.markAccepted(p.orderDetails.customerOrderId);
+    for (const seeding of runs) await seeding.markAccepted(p.orderDetails.customerOrderId);
   }
-  [tracked, reference].forEach((l, k) => l.finishRun(runIds[k]!, { summary: {} }));
+  for (const seeding of runs) await seeding.finish({ summary: {} });
 });
 
 afterAll(async () => {
-  tracked?.close();
-  reference?.close();
+  await tracked?.close();
+  await reference?.close();
   await Promise.all(clients.map((c) => c.close()));
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });

@@ -41,7 +41,7 @@ describe('submissions', () => {
   let clockMs: number;
   const wallClock = () => new Date('2026-11-20T12:00:00Z');
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'order-batch-jobs-'));
     workDir = openWorkDir(join(dir, 'web'));
     clockMs = 0;
@@ -62,13 +62,13 @@ describe('submissions', () => {
     });
     const job = jobs.submit(upload('AAAAAAAAAAAAAAAA'));
     await new Promise((r) => setImmediate(r));
-    const running = jobs.get(job.id)!;
+    const running = (await jobs.get(job.id))!;
     expect(running.state).toBe('running');
     expect(running.progress).toEqual({ done: 1, total: 4, byStatus: { accepted: 1 } });
     expect(running.etaSeconds).toBe(6);
     gate.resolve();
     await jobs.idle();
-    const done = jobs.get(job.id)!;
+    const done = (await jobs.get(job.id))!;
     expect(done.state).toBe('done');
     expect(done.summary).toEqual({ accepted: 4 });
     expect(done.resultFile).toBe('AAAAAAAAAAAAAAAA.csv.import-result.xlsx');
@@ -85,12 +85,12 @@ describe('submissions', () => {
     expect(jobs.submit(upload('AAAAAAAAAAAAAAAA')).id).toBe(first.id);
     const second = jobs.submit(upload('BBBBBBBBBBBBBBBB'));
     await new Promise((r) => setImmediate(r));
-    expect(jobs.get(first.id)!.state).toBe('running');
-    expect(jobs.get(second.id)!.state).toBe('queued');
+    expect((await jobs.get(first.id))!.state).toBe('running');
+    expect((await jobs.get(second.id))!.state).toBe('queued');
     expect(jobs.activeFor('BBBBBBBBBBBBBBBB')).toBe(second.id);
     gate.resolve();
     await jobs.idle();
-    expect(jobs.get(second.id)!.state).toBe('done');
+    expect((await jobs.get(second.id))!.state).toBe('done');
     expect(jobs.activeFor('BBBBBBBBBBBBBBBB')).toBeUndefined();
   });
 
@@ -98,9 +98,9 @@ describe('submissions', () => {
     const jobs = runner(async (job) => importResult(job.file, { accepted: 1, rejected: 1 }));
     const job = jobs.submit(upload('AAAAAAAAAAAAAAAA'));
     await jobs.idle();
-    const again = runner(async () => {
+    const again = (await runner(async () => {
       throw new Error('never called');
-    }).get(job.id)!;
+    }).get(job.id))!;
     expect(again.state).toBe('done');
     expect(again.summary).toEqual({ accepted: 1, rejected: 1 });
     expect(again.progress.done).toBe(2);
@@ -113,32 +113,33 @@ describe('submissions', () => {
     });
     const job = jobs.submit(upload('AAAAAAAAAAAAAAAA'));
     await jobs.idle();
-    expect(jobs.get(job.id)).toMatchObject({ state: 'failed', error: 'No fulfillment API is configured.' });
+    expect((await jobs.get(job.id))).toMatchObject({ state: 'failed', error: 'No fulfillment API is configured.' });
     const buggy = runner(async () => {
       throw new TypeError('x is undefined');
     });
     const other = buggy.submit(upload('BBBBBBBBBBBBBBBB'));
     await buggy.idle();
-    expect(buggy.get(other.id)!.error).toMatch(/bug; the server log has the details/);
+    expect((await buggy.get(other.id))!.error).toMatch(/bug; the server log has the details/);
   });
 
-  it('recovers a job the server lost mid-run from the run the ledger holds for its file', () => {
+  it('recovers a job the server lost mid-run from the run the ledger holds for its file', async () => {
     const file = join(dir, 'AAAAAAAAAAAAAAAA.csv');
-    const ledger = openLedger(join(dir, 'ledger.db'), { now: () => new Date('2026-11-20T12:01:00Z') });
-    const runId = ledger.startRun({ command: 'import', files: [{ file }] });
-    ledger.finishRun(runId, { summary: { accepted: 3 }, resultFiles: [join(dir, 'orders.import-result.xlsx')] });
-    ledger.close();
+    const ledger = await openLedger(join(dir, 'ledger.db'), { now: () => new Date('2026-11-20T12:01:00Z') });
+    const run = await ledger.startRun({ command: 'import', files: [{ file }] });
+    const { runId } = run;
+    await run.finish({ summary: { accepted: 3 }, resultFiles: [join(dir, 'orders.import-result.xlsx')] });
+    await ledger.close();
     const lost: JobRecord = { id: 'CCCCCCCCCCCCCCCC', uploadId: 'AAAAAAAAAAAAAAAA', fileName: 'orders.csv', file, createdAt: '2026-11-20T12:00:00.000Z', state: 'running', expected: 3 };
     workDir.writeJson('jobs', lost.id, 'job.json', lost);
-    const recovered = runner(async () => importResult(file, {})).get(lost.id)!;
+    const recovered = (await runner(async () => importResult(file, {})).get(lost.id))!;
     expect(recovered).toMatchObject({ state: 'done', runId, summary: { accepted: 3 }, resultFile: 'orders.import-result.xlsx' });
 
     const never: JobRecord = { ...lost, id: 'DDDDDDDDDDDDDDDD', file: join(dir, 'other.csv') };
     workDir.writeJson('jobs', never.id, 'job.json', never);
-    expect(runner(async () => importResult(file, {})).get(never.id)!.state).toBe('interrupted');
+    expect((await runner(async () => importResult(file, {})).get(never.id))!.state).toBe('interrupted');
   });
 
-  it("matches a job to the newest import run of its file started after it, never an older one", () => {
+  it("matches a job to the newest import run of its file started after it, never an older one", async () => {
     const run = (runId: string, startedAt: string, file: string, command = 'import') => ({ runId, command, files: [{ file }], startedAt, finishedAt: null, summary: null, resultFiles: [], pid: 1, host: 'h' });
     const runs = [run('c', '2026-11-20T12:05:00Z', '/w/b.csv'), run('b', '2026-11-20T12:01:00Z', '/w/a.csv'), run('r', '2026-11-20T12:02:00Z', '/w/a.csv', 'reconcile'), run('a', '2026-11-20T11:00:00Z', '/w/a.csv')];
     expect(findRunOf(runs, { file: '/w/a.csv', createdAt: '2026-11-20T12:00:00Z' })?.runId).toBe('b');

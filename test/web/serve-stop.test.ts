@@ -70,15 +70,15 @@ describe('stopping the web app during a submission', () => {
     expect(started.stats().postsReceived).toBe(postsAtClose);
     expect(postsAtClose).toBeLessThan(first.ids.length);
 
-    const ledger = openLedger(ledgerPath);
+    const ledger = await openLedger(ledgerPath);
     try {
-      const states = [...ledger.getMany(first.ids).values()].map((r) => r.state);
+      const states = [...(await ledger.getMany(first.ids)).values()].map((r) => r.state);
       // Every order that went out has its answer recorded: none is left "sending".
       expect(states.filter((s) => s === 'accepted')).toHaveLength(postsAtClose);
       expect(states.filter((s) => s === 'sending' || s === 'unknown')).toHaveLength(0);
-      expect(ledger.getMany(queued.ids).size).toBe(0);
+      expect((await ledger.getMany(queued.ids)).size).toBe(0);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
 
     const firstRecord = JSON.parse(readFileSync(join(workDir, 'jobs', firstJob, 'job.json'), 'utf8')) as JobRecord;

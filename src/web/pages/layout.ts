@@ -60,6 +60,7 @@ export function statusBadge(status: string): SafeHtml {
     valid: ['✓', 'ok'],
     accepted: ['✓', 'ok'],
     already_submitted: ['↺', 'info'],
+    in_progress_elsewhere: ['⇄', 'info'],
     invalid: ['✗', 'bad'],
     rejected: ['✗', 'bad'],
     failed: ['!', 'bad'],

@@ -8,22 +8,22 @@ import { sendFile } from './send-file.js';
 import { notFound } from './upload-routes.js';
 
 export function registerJobRoutes(app: FastifyInstance, services: AppServices): void {
-  const jobOf = (id: string) => (isId(id) ? services.jobs.get(id) : undefined);
+  const jobOf = async (id: string) => (isId(id) ? services.jobs.get(id) : undefined);
 
   app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
-    const job = jobOf(request.params.id);
+    const job = await jobOf(request.params.id);
     if (!job) return notFound(services, request, reply);
     return sendHtml(reply, renderJobPage(services.pageContext(request), job));
   });
 
   app.get<{ Params: { id: string } }>('/jobs/:id/progress', async (request, reply) => {
-    const job = jobOf(request.params.id);
+    const job = await jobOf(request.params.id);
     if (!job) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', message: 'No such submission.' });
     return reply.header('cache-control', 'no-store').send(progressJson(job));
   });
 
   app.get<{ Params: { id: string } }>('/jobs/:id/result', async (request, reply) => {
-    const job = jobOf(request.params.id);
+    const job = await jobOf(request.params.id);
     if (!job?.resultFile) return notFound(services, request, reply);
     return sendFile(services, reply, join(services.workDir.dirOf('jobs', job.id), job.resultFile), job.resultFile);
   });

@@ -34,7 +34,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   }
 
   app.get('/history', async (request, reply) => {
-    const runs = services.ledgerReader.read((ledger) => ledger.listRuns(HISTORY_LIMIT)) ?? [];
+    const runs = (await services.ledgerReader.read((ledger) => ledger.listRuns(HISTORY_LIMIT))) ?? [];
     const jobs = services.jobs.jobIdsByRun();
     const entries: HistoryEntry[] = runs.map((run) => {
       const jobId = jobs.get(run.runId);
@@ -46,7 +46,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', async (request, reply) => {
     const { runId, index } = request.params;
     if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
-    const run = services.ledgerReader.read((ledger) => ledger.getRun(runId));
+    const run = await services.ledgerReader.read((ledger) => ledger.getRun(runId));
     const file = run?.resultFiles[Number(index)];
     if (!file || !existsSync(file) || !services.workDir.contains(file)) return notFound(services, request, reply);
     return sendFile(services, reply, file, basename(file));

@@ -70,7 +70,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
         show: parseRowFilter(request.query.show),
         q: typeof request.query.q === 'string' ? request.query.q.slice(0, 200) : '',
         page: Number.isFinite(page) ? page : 1,
-        submit: submitState(services, verdict),
+        submit: await submitState(services, verdict),
       }),
     );
   });
@@ -183,16 +183,16 @@ function verdictOf(services: AppServices, id: string): Verdict | undefined {
 }
 
 /** What the ledger already holds of the sheet's valid orders (read-only; a ledger not yet created holds nothing). */
-function submitState(services: AppServices, verdict: Verdict): SubmitState {
+async function submitState(services: AppServices, verdict: Verdict): Promise<SubmitState> {
   const alreadySubmitted = new Map<string, string | null>();
   const ids = validOrderIds(verdict);
   if (ids.length > 0) {
     // Read-only: a ledger not yet created holds nothing and is not created.
-    services.ledgerReader.read((ledger) => {
+    await services.ledgerReader.read(async (ledger) => {
       // A ledger that records another API's orders says nothing about this one's.
-      const bound = ledger.getSetting('endpoint');
+      const bound = await ledger.getSetting('endpoint');
       if (bound === null || bound === services.endpoint) {
-        for (const [id, record] of ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
+        for (const [id, record] of await ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
       }
     });
   }

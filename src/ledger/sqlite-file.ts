@@ -1,0 +1,69 @@
+/**
+ * Opening an SQLite ledger file: its folder, its pragmas, its schema brought up to date.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { silentLogger, type Logger } from '../log.js';
+import { LedgerError } from './errors.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion, SchemaTooNewError } from './schema.js';
+import { openDatabase } from './sqlite.js';
+
+/** How long opening waits for another process that is upgrading the ledger's schema. */
+const MIGRATION_WAIT_MS = 120_000;
+
+export interface OpenFileOptions {
+  logger?: Logger;
+  /** How long a write waits for another connection's write to finish, in ms. Default 5,000. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (creating folder, file and schema when needed) the ledger database at `fullPath`;
+ * ':memory:' gives a private in-memory one. Throws LedgerError when the file cannot serve as a ledger.
+ */
+export function openLedgerDatabase(fullPath: string, options: OpenFileOptions = {}): Database.Database {
+  const logger = options.logger ?? silentLogger;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  let db: Database.Database | undefined;
+  try {
+    if (fullPath !== ':memory:') mkdirSync(dirname(fullPath), { recursive: true });
+    db = openDatabase(fullPath, { timeout: busyTimeoutMs });
+    // WAL: readers (the web app's history) never block the run's writes, and a commit is one append.
+    db.exec('PRAGMA journal_mode = WAL');
+    // NORMAL: a commit reaches the operating system before the call returns, so it survives the
+    // process being killed at any instant (SIGKILL, crash, OOM): PRODUCT.md's "a run killed at any
+    // instant". An OS crash or power cut may roll back the last commits (never corrupt the file); even
+    // then no order is sent twice, because the API refuses a second order with the same
+    // customerOrderId (409): a re-sent order whose record was lost comes back as already_exists
+    // instead of already_submitted. An fsync per commit (FULL) would block the event loop on every
+    // order (better-sqlite3 is synchronous) for that case alone.
+    db.exec('PRAGMA synchronous = NORMAL');
+    const found = readSchemaVersion(db);
+    if (found > 0 && found < MIGRATIONS.length) {
+      logger.info({ ledger: fullPath, from: found, to: MIGRATIONS.length }, 'upgrading the ledger to this version of order-batch (once; a big ledger takes a few seconds)');
+    }
+    // Another process may be upgrading it right now (one transaction, seconds on a big ledger):
+    // wait for that rather than fail after the usual few seconds.
+    if (found < MIGRATIONS.length) db.exec(`PRAGMA busy_timeout = ${Math.max(busyTimeoutMs, MIGRATION_WAIT_MS)}`);
+    const applied = migrateSchema(db);
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    if (applied.length > 0) logger.debug({ ledger: fullPath, versions: applied }, 'ledger schema migrated');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new LedgerError(fullPath, describeOpenFailure(fullPath, error), { cause: error });
+  }
+}
+
+function describeOpenFailure(path: string, error: unknown): string {
+  if (error instanceof SchemaTooNewError) return `The ledger ${path} was written by a newer order-batch (${error.message}).`;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_NOTADB') return `The file ${path} is not an order-batch ledger (not an SQLite database); pass --ledger <path> for another file.`;
+  if (code === 'SQLITE_BUSY') return `The ledger ${path} stayed locked by another process; try again.`;
+  return `Cannot open the ledger ${path}: ${messageOf(error)}`;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
