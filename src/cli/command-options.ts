@@ -12,7 +12,10 @@ import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOp
 import type { CheckContext } from '../orders/types.js';
 import type { ReadSettings } from '../commands/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
-import { openMappingStore } from '../mapping/mapping-store.js';
+import { redactLedgerLocation } from '../ledger/index.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import type { Profile } from '../mapping/profile.js';
 
 export function resolveFlags(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
@@ -33,12 +36,25 @@ export function checkContextOf(options: ResolvedOptions): CheckContext {
  * ledger), the decimal mark, whether the date order was set for this run.
  */
 export async function readSettingsOf(options: ResolvedOptions): Promise<ReadSettings> {
-  const saved = (await openMappingStore(options.ledgerPath).list()).map((m) => m.profile);
+  const saved = await savedProfilesOf(options);
   return {
     mapping: resolveMappingChoice(options.mapping, saved),
     ...(options.decimalComma && { decimalMark: 'comma' as const }),
     isDateOrderForced: options.isDateOrderForced,
   };
+}
+
+/**
+ * The mappings saved in the ledger. A ledger that cannot be read for them does not stop a run that only
+ * reads sheets: it is said, and the built-in profiles are used.
+ */
+export async function savedProfilesOf(options: ResolvedOptions): Promise<Profile[]> {
+  try {
+    return (await createMappingStore(openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
+  } catch (error) {
+    process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${(error as Error).message}); only the built-in profiles are known.\n`);
+    return [];
+  }
 }
 
 /** --mapping, --date-order and --decimal-comma, for the commands that read order sheets. */

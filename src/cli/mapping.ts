@@ -2,16 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describeFileSystemError, UsageError } from '../errors.js';
-import { openMappingStore } from '../mapping/mapping-store.js';
 import type { Profile } from '../mapping/profile.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { resolveFlags } from './command-options.js';
+import { resolveFlags, savedProfilesOf } from './command-options.js';
 
-/** The mappings saved beside the ledger the flags name (the web app's mapping step saves them there). */
-async function savedProfiles(flags: RawFlags): Promise<Profile[]> {
-  const options = resolveFlags(flags);
-  return (await openMappingStore(options.ledgerPath).list()).map((m) => m.profile);
+/** The mappings saved in the ledger the flags name (the web app's mapping step saves them there). */
+function savedProfiles(flags: RawFlags): Promise<Profile[]> {
+  return savedProfilesOf(resolveFlags(flags));
 }
 
 export function addMappingCommand(program: Command, run: CliRun): void {
@@ -23,7 +21,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .argument('<file>', 'a CSV or XLSX sheet (an export whose columns are not the template\'s)')
     .option('--sheet <name>', 'worksheet of an xlsx file')
     .option('--out <file>', 'write the draft profile to this file instead of stdout')
-    .option('--ledger <path>', 'the ledger whose saved mappings are known (default .order-batch/ledger.db)')
+    .option('--ledger <path>', 'the ledger whose saved mappings are known (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (file: string, flags: RawFlags & { sheet?: string; out?: string }) => {
       const { suggestMapping } = await import('../commands/mapping.js');
@@ -47,7 +45,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .command('list')
     .description('the mapping profiles --mapping can name')
     .option('--json', 'print them as JSON')
-    .option('--ledger <path>', 'the ledger whose saved mappings are listed (default .order-batch/ledger.db)')
+    .option('--ledger <path>', 'the ledger whose saved mappings are listed (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (flags: RawFlags) => {
       const { listMappings } = await import('../commands/mapping.js');

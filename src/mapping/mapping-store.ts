@@ -1,12 +1,10 @@
 /**
- * The mapping profiles saved for the team (from the web app's mapping step): detected on the next file
- * whose headers they fit, by the web app and the CLI alike, and named with --mapping. Kept beside the
- * ledger they belong with (mappings.json in the ledger's folder), written whole and renamed into place,
- * so a reader never sees half of it.
+ * The mapping profiles saved for the team (from the web app's mapping step), kept in the ledger through
+ * its settings: whoever shares the ledger shares them (a PostgreSQL ledger: every host), and the web app
+ * and the CLI alike detect them on the next file whose headers they fit, or name them with --mapping.
+ * One setting holds them all, read again just before each save, so a save keeps the others.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import type { Ledger } from '../ledger/types.js';
 import { parseProfile, type Profile } from './profile.js';
 
 export interface SavedMapping {
@@ -22,49 +20,46 @@ export interface MappingStore {
   save(mapping: SavedMapping): Promise<void>;
 }
 
-const FILE = 'mappings.json';
+/** The ledger setting that holds the saved mappings, as a JSON list. */
+export const MAPPINGS_SETTING = 'mappings';
 
-const NO_STORE: MappingStore = {
-  async list() {
+export interface LedgerAccess {
+  /** Reads the ledger; undefined when there is none yet (nothing is saved in a ledger not created). */
+  read<T>(read: (ledger: Ledger) => Promise<T>): Promise<T | undefined>;
+  /** Writes to the ledger, creating it when need be. */
+  write(write: (ledger: Ledger) => Promise<void>): Promise<void>;
+}
+
+export function createMappingStore(access: LedgerAccess): MappingStore {
+  return {
+    async list() {
+      return (await access.read(readMappings)) ?? [];
+    },
+    async save(mapping) {
+      await access.write(async (ledger) => {
+        const others = (await readMappings(ledger)).filter((m) => m.profile.name !== mapping.profile.name);
+        await ledger.setSetting(MAPPINGS_SETTING, JSON.stringify([...others, mapping]));
+      });
+    },
+  };
+}
+
+async function readMappings(ledger: Ledger): Promise<SavedMapping[]> {
+  const text = await ledger.getSetting(MAPPINGS_SETTING);
+  if (text === null) return [];
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
     return [];
-  },
-  async save() {
-    throw new UsageError('Mappings cannot be saved beside a ledger named by a URL: save the profile as a .json file and name it with --mapping.');
-  },
-};
-
-/** The store of the ledger at `ledgerPath` (a file that need not exist yet). */
-export function openMappingStore(ledgerPath: string): MappingStore {
-  // A ledger named by a URL has no folder to keep a file in: no mapping is saved beside it.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ledgerPath)) return NO_STORE;
-  const path = join(dirname(ledgerPath), FILE);
-  const read = (): SavedMapping[] => {
-    if (!existsSync(path)) return [];
-    let stored: SavedMapping[];
+  }
+  if (!Array.isArray(stored)) return [];
+  // One that no longer reads as a profile (written by another version) is left out rather than breaking every file.
+  return stored.flatMap((m: SavedMapping) => {
     try {
-      stored = JSON.parse(readFileSync(path, 'utf8')) as SavedMapping[];
+      return [{ ...m, profile: parseProfile(m.profile, `saved mapping ${String(m.profile?.name ?? '?')}`) }];
     } catch {
       return [];
     }
-    if (!Array.isArray(stored)) return [];
-    // A profile edited by hand in the file and broken is left out rather than breaking every upload.
-    return stored.flatMap((m) => {
-      try {
-        return [{ ...m, profile: parseProfile(m.profile, `saved mapping ${m.profile?.name ?? '?'}`) }];
-      } catch {
-        return [];
-      }
-    });
-  };
-  return {
-    async list() {
-      return read();
-    },
-    async save(mapping) {
-      const others = read().filter((m) => m.profile.name !== mapping.profile.name);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(`${path}.tmp`, JSON.stringify([...others, mapping], null, 2));
-      renameSync(`${path}.tmp`, path);
-    },
-  };
+  });
 }

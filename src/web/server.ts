@@ -24,7 +24,8 @@ import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, 
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
-import { openMappingStore } from '../mapping/mapping-store.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
@@ -72,7 +73,9 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const mappings = openMappingStore(options.ledgerPath);
+  const ledgerReader = createLedgerReader(options.ledgerPath);
+  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
+  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
   const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({
@@ -129,7 +132,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       },
     }),
     csrf: createCsrf(),
-    ledgerReader: createLedgerReader(options.ledgerPath),
+    ledgerReader,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : (baseUrl ?? '').replace(/\/+$/, ''),

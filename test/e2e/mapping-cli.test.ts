@@ -2,6 +2,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openedOnDemand } from '../../src/mapping/ledger-access.js';
+import { createMappingStore } from '../../src/mapping/mapping-store.js';
+import { parseProfile } from '../../src/mapping/profile.js';
 import { ROOT, runCli, SAMPLE_NOW, tempDir } from './run-cli.js';
 
 const SHOPIFY = join(ROOT, 'test', 'fixtures', 'marketplaces', 'shopify-orders.csv');
@@ -45,7 +48,7 @@ describe('order-batch with a marketplace export', () => {
     expect(badProfile.stderr).toContain('--mapping shopfy: no profile of that name and no such file.');
   });
 
-  it('knows the mappings saved beside the ledger: listed, detected and named with --mapping', async () => {
+  it('knows the mappings saved in the ledger: listed, detected and named with --mapping', async () => {
     const dir = tempDir();
     const sheet = join(dir, 'acme.csv');
     writeFileSync(sheet, [
@@ -53,12 +56,14 @@ describe('order-batch with a marketplace export', () => {
       'AC-1,2026-11-18,Ann Lee,1 Main St,Springfield,IL,62704,US,217-555-0134,PRD-1001,Mug,2,5.00,0.80',
     ].join('\n'));
     const fields = { customerOrderId: { column: 'Ref' }, orderDate: { column: 'When' }, sourceOfSale: { constant: 'OtherMarketplace' }, salesTax: { column: 'Tax' }, fullName: { column: 'Who' }, addressLine1: { column: 'Where' }, city: { column: 'Town' }, provinceOrState: { column: 'Region' }, postalOrZipCode: { column: 'Zip' }, countryCode: { column: 'Nation' }, phone: { column: 'Tel' }, productId: { column: 'Article' }, customerLineItemId: { generate: 'lineNumber' }, name: { column: 'Item' }, quantity: { column: 'Count' }, unitPrice: { column: 'Each' } };
-    writeFileSync(join(dir, 'mappings.json'), JSON.stringify([{ profile: { name: 'acme', label: 'Acme export', fields }, savedBy: 'local user', savedAt: '2026-11-20T12:00:00Z' }]));
     const ledger = join(dir, 'ledger.db');
+    await createMappingStore(openedOnDemand(ledger)).save({ profile: parseProfile({ name: 'acme', label: 'Acme export', fields }, 'test'), savedBy: 'local user', savedAt: '2026-11-20T12:00:00Z' });
     const list = await runCli(['mapping', 'list', '--ledger', ledger]);
     expect(list.stdout).toContain('acme           Acme export (saved)');
     const checked = await runCli(['validate', sheet, '--ledger', ledger, '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--json']);
     expect(JSON.parse(checked.stdout).input[0].mapping).toMatchObject({ profile: 'acme', detected: true });
     expect(checked.code).toBe(0);
+    const named = await runCli(['validate', sheet, '--ledger', ledger, '--mapping', 'acme', '--now', SAMPLE_NOW, '--out', join(dir, 'r2.csv'), '--json']);
+    expect(JSON.parse(named.stdout).input[0].mapping).toMatchObject({ profile: 'acme', detected: false });
   });
 });
