@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addReadOptions, readSettingsOf, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
+  const command = addCommonOptions(
     addReadOptions(program
       .command('import')
       .description('validate, submit the valid orders, and write a result file beside each sheet')
@@ -18,8 +18,10 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
-      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled')),
-  ).action(async (files: string[], flags: RawFlags) => {
+      .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
+    sheetCommandHelp('import-result'),
+  );
+  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
     const interruption = onInterrupt(
@@ -41,6 +43,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       signal: interruption.signal,
     }).finally(interruption.dispose);
     run.printReport(result.report, options, formatValidateText);
+    if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
