@@ -11,6 +11,7 @@ import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
+import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -28,6 +29,10 @@ const configFileSchema = z
     claimLeaseSeconds: z.number().int().min(1).max(86_400).optional(),
     lateAfterDays: z.number().min(0).optional(),
     logLevel: z.enum(LOG_LEVELS).optional(),
+    /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
+    dateOrder: z.enum(['mdy', 'dmy']).optional(),
+    /** The mapping profile files and folders are read with when a run names none (--mapping). */
+    mapping: z.string().min(1).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -53,6 +58,12 @@ export interface RawFlags {
   online?: boolean;
   /** reconcile, serve: days after the order date when an unshipped line is late. */
   lateAfterDays?: string;
+  /** validate, import: a profile's name, a profile file, or `none` (no detection). */
+  mapping?: string;
+  /** validate, import: `mdy` or `dmy`. */
+  dateOrder?: string;
+  /** validate, import: the comma is the decimal mark. */
+  decimalComma?: boolean;
 }
 
 export interface ConnectionSettings {
@@ -86,6 +97,14 @@ export interface ResolvedOptions {
   online: boolean;
   lateAfterDays: number;
   connection: ConnectionSettings;
+  /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
+  mapping?: string;
+  /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
+  dateOrder?: DateOrder;
+  /** Whether --date-order was given for this run (it then wins over a profile's dateOrder). */
+  isDateOrderForced: boolean;
+  /** --decimal-comma. */
+  decimalComma: boolean;
   /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
   isColorAllowed: boolean;
 }
@@ -161,6 +180,13 @@ export function parseSince(text: string): Date {
   const since = new Date(text);
   if (Number.isNaN(since.getTime())) throw new UsageError(`--since takes an ISO 8601 instant such as 2026-11-01T00:00:00Z, not "${text}".`);
   return since;
+}
+
+/** --date-order: mdy (month first) or dmy (day first). */
+export function parseDateOrder(text: string, from = '--date-order'): DateOrder {
+  const order = text.trim().toLowerCase();
+  if (order !== 'mdy' && order !== 'dmy') throw new UsageError(`${from} takes mdy (month first, 11/24/2026) or dmy (day first, 24.11.2026), not "${text}".`);
+  return order;
 }
 
 export function parseNow(text: string): Date {
@@ -241,6 +267,10 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
+    ...(pick(flags.mapping, config.mapping) !== undefined && { mapping: pick(flags.mapping, config.mapping)! }),
+    ...(pick(flags.dateOrder, config.dateOrder) !== undefined && { dateOrder: parseDateOrder(pick(flags.dateOrder, config.dateOrder)!, sourceOf([flags.dateOrder, '--date-order'], [config.dateOrder, inConfig('dateOrder')])) }),
+    isDateOrderForced: flags.dateOrder !== undefined,
+    decimalComma: flags.decimalComma ?? false,
     isColorAllowed: (env.NO_COLOR ?? '') === '',
     connection: {
       baseUrl,

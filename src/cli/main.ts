@@ -12,6 +12,7 @@ import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
 import { addLedgerCommand } from './ledger.js';
+import { addMappingCommand } from './mapping.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
@@ -70,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
   addTemplateCommand(program, run);
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
+  addMappingCommand(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -20,11 +20,15 @@ import { registerJobRoutes } from './routes/job-routes.js';
 import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
+import { registerMappingRoutes } from './routes/mapping-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { localFolderOf } from '../ledger/location.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
 
@@ -71,8 +75,13 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const runImport: ImportRun = (job, outDir, onOrderDone, signal) =>
+  const ledgerReader = createLedgerReader(options.ledgerPath);
+  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
+  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({
+      readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
       ...(job.sheet ? { sheet: job.sheet } : {}),
@@ -95,7 +104,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     options,
     maxUploadBytes,
     workDir,
-    uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
+    uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
+    mappings,
     jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
     reconciler: createReconciler({
       workDir,
@@ -126,7 +136,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       },
     }),
     csrf: createCsrf(),
-    ledgerReader: createLedgerReader(options.ledgerPath),
+    ledgerReader,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),
@@ -147,6 +157,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     });
     installGuards(app, services, guard);
     registerUploadRoutes(app, services);
+    registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);

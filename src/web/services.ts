@@ -12,6 +12,7 @@ import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
 import type { Csrf } from './security.js';
 import type { UploadChecker } from './uploads.js';
+import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
 
 declare module 'fastify' {
@@ -60,6 +61,8 @@ export interface AppServices {
   maxUploadBytes: number;
   workDir: WorkDir;
   uploads: UploadChecker;
+  /** The mapping profiles saved for the team. */
+  mappings: MappingStore;
   jobs: JobRunner;
   reconciler: Reconciler;
   csrf: Csrf;
