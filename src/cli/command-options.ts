@@ -36,8 +36,8 @@ export function checkContextOf(options: ResolvedOptions): CheckContext {
  * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
  * ledger), the decimal mark, whether the date order was set for this run.
  */
-export async function readSettingsOf(options: ResolvedOptions): Promise<ReadSettings> {
-  const saved = await savedProfilesOf(options);
+export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<ReadSettings> {
+  const saved = await savedProfilesOf(options, use);
   return {
     mapping: resolveMappingChoice(options.mapping, saved),
     ...(options.decimalComma && { decimalMark: 'comma' as const }),
@@ -47,13 +47,17 @@ export async function readSettingsOf(options: ResolvedOptions): Promise<ReadSett
 
 /**
  * The mappings saved in the ledger. A ledger that cannot be read for them does not stop a run that only
- * reads sheets: it is said, and the built-in profiles are used.
+ * reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger anyway
+ * (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
  */
-export async function savedProfilesOf(options: ResolvedOptions): Promise<Profile[]> {
+export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<Profile[]> {
   try {
     return (await createMappingStore(openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
   } catch (error) {
-    process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${(error as Error).message}); only the built-in profiles are known.\n`);
+    if (!use.needsLedger) {
+      const why = (error as Error).message.replace(/[.?!]+$/, '');
+      process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
+    }
     return [];
   }
 }

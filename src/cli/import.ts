@@ -36,7 +36,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
-      readSettings: await readSettingsOf(options),
+      readSettings: await readSettingsOf(options, { needsLedger: true }),
       dryRun: options.dryRun,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,

@@ -82,11 +82,13 @@ export function classifyPostgresError(error: unknown, location: string, during: 
   if (error instanceof LedgerError) return error;
   const why = describePostgresFailure(error);
   if (why === null) return null;
-  if (during === 'open') return new LedgerError(location, `Cannot use the ledger ${location}: ${why}.`, { cause: error });
+  // A reason may end in its own question mark ("is PostgreSQL running ...?"): no full stop after it.
+  const stop = /[.?!]$/.test(why) ? '' : '.';
+  if (during === 'open') return new LedgerError(location, `Cannot use the ledger ${location}: ${why}${stop}`, { cause: error });
   return new LedgerLostError(
     location,
     sqlstateOf(error) ?? 'connection',
-    `The ledger ${location} stopped working: ${why}. Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
+    `The ledger ${location} stopped working: ${why}${stop} Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
     { cause: error },
   );
 }

@@ -48,7 +48,7 @@ describePostgres('a PostgreSQL ledger that cannot be used', () => {
     expect(error.message).toMatch(/no PostgreSQL socket there: is PostgreSQL running/);
     expect(error.message).not.toContain(APP_PASSWORD);
     const tcp = await failureOf(openLedger(`postgres://someone:${APP_PASSWORD}@127.0.0.1:1/ledger`));
-    expect(tcp.message).toBe('Cannot use the ledger postgres://someone:***@127.0.0.1:1/ledger: nothing is listening there: is PostgreSQL running, and are the host and port right?.');
+    expect(tcp.message).toBe('Cannot use the ledger postgres://someone:***@127.0.0.1:1/ledger: nothing is listening there: is PostgreSQL running, and are the host and port right?');
   });
 
   it('stops a run whose connection is cut with a LedgerLostError, and the next run looks up what was in flight', async () => {
