@@ -7,9 +7,11 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
+import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
+import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -23,8 +25,14 @@ const configFileSchema = z
     concurrency: z.number().int().min(1).max(64).optional(),
     maxAttempts: z.number().int().min(1).max(20).optional(),
     ledger: z.string().optional(),
+    teamConcurrency: z.number().int().min(1).max(1000).optional(),
+    claimLeaseSeconds: z.number().int().min(1).max(86_400).optional(),
     lateAfterDays: z.number().min(0).optional(),
     logLevel: z.enum(LOG_LEVELS).optional(),
+    /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
+    dateOrder: z.enum(['mdy', 'dmy']).optional(),
+    /** The mapping profile files and folders are read with when a run names none (--mapping). */
+    mapping: z.string().min(1).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -42,10 +50,20 @@ export interface RawFlags {
   dryRun?: boolean;
   sandbox?: boolean;
   ledger?: string;
+  /** import, serve: POSTs in flight across every run on a PostgreSQL ledger. */
+  teamConcurrency?: string;
+  /** How long a run's claims on a PostgreSQL ledger outlive its last sign of life, in seconds. */
+  claimLease?: string;
   archive?: string;
   online?: boolean;
   /** reconcile, serve: days after the order date when an unshipped line is late. */
   lateAfterDays?: string;
+  /** validate, import: a profile's name, a profile file, or `none` (no detection). */
+  mapping?: string;
+  /** validate, import: `mdy` or `dmy`. */
+  dateOrder?: string;
+  /** validate, import: the comma is the decimal mark. */
+  decimalComma?: boolean;
 }
 
 export interface ConnectionSettings {
@@ -71,10 +89,24 @@ export interface ResolvedOptions {
   useSandbox: boolean;
   /** The ledger: a file path (SQLite) or a postgres:// URL; by default a file for the real API and another for the sandbox. */
   ledgerPath: string;
+  /** POSTs in flight across every run on the ledger (PostgreSQL: all hosts); undefined: no cap but --concurrency. */
+  teamConcurrency?: number;
+  /** How long a run's claims outlive its last sign of life (PostgreSQL), in ms. */
+  claimLeaseMs: number;
   archiveDir?: string;
   online: boolean;
   lateAfterDays: number;
   connection: ConnectionSettings;
+  /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
+  mapping?: string;
+  /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
+  dateOrder?: DateOrder;
+  /** Whether --date-order was given for this run (it then wins over a profile's dateOrder). */
+  isDateOrderForced: boolean;
+  /** --decimal-comma. */
+  decimalComma: boolean;
+  /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
+  isColorAllowed: boolean;
 }
 
 export const DEFAULTS = {
@@ -85,6 +117,8 @@ export const DEFAULTS = {
   /** The sandbox's orders are never mixed with real ones: its own ledger and its state beside it. */
   sandboxLedgerPath: '.order-batch/sandbox/ledger.db',
   lateAfterDays: 3,
+  /** Two minutes: a dead run's orders wait that long for another run; a live run renews well within it. */
+  claimLeaseSeconds: 120,
   logLevel: 'info' as LogLevel,
 };
 
@@ -96,11 +130,13 @@ export function readConfigFile(path: string): ConfigFile {
     throw new UsageError(`Cannot read config file ${path}: ${describeFileSystemError(err)}.`);
   }
   let json: unknown;
+  // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new UsageError(`Config file ${path} is not valid JSON: ${(err as Error).message}.`);
+    json = JSON.parse(body);
+  } catch {
+    // JSON.parse's own message quotes the file's first characters, which may be a secret.
+    throw new UsageError(`Config file ${path} is not valid JSON: ${describeJsonSyntaxError(body) ?? 'it could not be read as JSON'}.`);
   }
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -146,6 +182,13 @@ export function parseSince(text: string): Date {
   return since;
 }
 
+/** --date-order: mdy (month first) or dmy (day first). */
+export function parseDateOrder(text: string, from = '--date-order'): DateOrder {
+  const order = text.trim().toLowerCase();
+  if (order !== 'mdy' && order !== 'dmy') throw new UsageError(`${from} takes mdy (month first, 11/24/2026) or dmy (day first, 24.11.2026), not "${text}".`);
+  return order;
+}
+
 export function parseNow(text: string): Date {
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) throw new UsageError(`--now takes an ISO 8601 instant such as 2026-11-21T12:00:00Z, not "${text}".`);
@@ -156,6 +199,11 @@ export function parseNow(text: string): Date {
 export function checkTimezone(zone: string, from = '--timezone'): string {
   if (!IANAZone.isValidZone(zone)) throw new UsageError(`${from} takes an IANA zone such as America/New_York or UTC, not "${zone}".`);
   return zone;
+}
+
+/** A URL as a message may quote it: its user and password (`//user:secret@host`) replaced by ***. */
+function withoutUserinfo(url: string): string {
+  return url.replace(/[^/@\s]+@/, '***@');
 }
 
 /** A ledger location (PRODUCT.md section 8): a file path, or a postgres:// or postgresql:// URL. */
@@ -196,7 +244,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
   const baseUrl = pick(env.FULFILLMENT_BASE_URL, config.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
     const from = sourceOf([env.FULFILLMENT_BASE_URL, 'FULFILLMENT_BASE_URL'], [config.baseUrl, inConfig('baseUrl')]);
-    throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
+    throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${withoutUserinfo(baseUrl)}".`);
   }
   const ledger = pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger);
   if (ledger !== undefined) checkLedgerLocation(ledger, sourceOf([flags.ledger, '--ledger'], [env.ORDER_BATCH_LEDGER, 'ORDER_BATCH_LEDGER'], [config.ledger, inConfig('ledger')]));
@@ -214,9 +262,16 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     dryRun: flags.dryRun ?? false,
     useSandbox: flags.sandbox ?? false,
     ledgerPath: pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger) ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
+    teamConcurrency: flags.teamConcurrency ? parsePositiveInt('--team-concurrency', flags.teamConcurrency, 1000) : config.teamConcurrency,
+    claimLeaseMs: 1000 * (flags.claimLease ? parsePositiveInt('--claim-lease', flags.claimLease, 86_400) : (config.claimLeaseSeconds ?? DEFAULTS.claimLeaseSeconds)),
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
+    ...(pick(flags.mapping, config.mapping) !== undefined && { mapping: pick(flags.mapping, config.mapping)! }),
+    ...(pick(flags.dateOrder, config.dateOrder) !== undefined && { dateOrder: parseDateOrder(pick(flags.dateOrder, config.dateOrder)!, sourceOf([flags.dateOrder, '--date-order'], [config.dateOrder, inConfig('dateOrder')])) }),
+    isDateOrderForced: flags.dateOrder !== undefined,
+    decimalComma: flags.decimalComma ?? false,
+    isColorAllowed: (env.NO_COLOR ?? '') === '',
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

@@ -10,6 +10,12 @@ import { UsageError } from '../errors.js';
 import { createLogger, silentLogger, type Logger } from '../log.js';
 import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
+import type { ReadSettings } from '../commands/check-file.js';
+import { resolveMappingChoice } from '../mapping/profile-file.js';
+import { redactLedgerLocation } from '../ledger/index.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import type { Profile } from '../mapping/profile.js';
 
 export function resolveFlags(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
@@ -17,12 +23,51 @@ export function resolveFlags(flags: RawFlags): ResolvedOptions {
 
 export function loggerFor(options: ResolvedOptions): Logger {
   if (options.logLevel === 'silent') return silentLogger;
-  return createLogger({ level: options.logLevel, pretty: Boolean(process.stderr.isTTY) });
+  const isTerminal = Boolean(process.stderr.isTTY);
+  return createLogger({ level: options.logLevel, pretty: isTerminal, colorize: isTerminal && options.isColorAllowed });
 }
 
-/** How orders are checked: the instant and zone of the date rules and the accepted sources of sale. */
+/** How orders are checked: the instant and zone of the date rules, the accepted sources of sale, the date order. */
 export function checkContextOf(options: ResolvedOptions): CheckContext {
-  return { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale };
+  return { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale, ...(options.dateOrder && { dateOrder: options.dateOrder }) };
+}
+
+/**
+ * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
+ * ledger), the decimal mark, whether the date order was set for this run.
+ */
+export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<ReadSettings> {
+  const saved = await savedProfilesOf(options, use);
+  return {
+    mapping: resolveMappingChoice(options.mapping, saved),
+    ...(options.decimalComma && { decimalMark: 'comma' as const }),
+    isDateOrderForced: options.isDateOrderForced,
+  };
+}
+
+/**
+ * The mappings saved in the ledger. A ledger that cannot be read for them does not stop a run that only
+ * reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger anyway
+ * (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
+ */
+export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<Profile[]> {
+  try {
+    return (await createMappingStore(openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
+  } catch (error) {
+    if (!use.needsLedger) {
+      const why = (error as Error).message.replace(/[.?!]+$/, '');
+      process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
+    }
+    return [];
+  }
+}
+
+/** --mapping, --date-order and --decimal-comma, for the commands that read order sheets. */
+export function addReadOptions(cmd: Command): Command {
+  return cmd
+    .option('--mapping <name|file|none>', 'read the sheets with this mapping profile (a built-in or saved name, or a .json file); none: the template\'s columns only (default: detect from the headers)')
+    .option('--date-order <mdy|dmy>', 'how 05/11/2026 is read: mdy (month first, the default) or dmy (day first, also 24.11.2026)')
+    .option('--decimal-comma', 'the comma is the decimal mark (12,50), whatever the file shows');
 }
 
 /** What every command that talks to the API needs: where it is, the ledger, and how hard to push it. */
@@ -30,6 +75,8 @@ export interface ApiSettings {
   connection: ConnectionSettings;
   useSandbox: boolean;
   ledgerPath: string;
+  /** How long a run's claims on a PostgreSQL ledger outlive its last sign of life. */
+  claimLeaseMs: number;
   concurrency: number;
   maxAttempts: number;
   connectionOverride?: Connection;
@@ -40,6 +87,7 @@ export function apiSettingsOf(options: ResolvedOptions): ApiSettings {
     connection: options.connection,
     useSandbox: options.useSandbox,
     ledgerPath: options.ledgerPath,
+    claimLeaseMs: options.claimLeaseMs,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
   };
@@ -55,17 +103,58 @@ export function orderProgressOf(options: ResolvedOptions): OrderProgress | undef
   return options.json ? undefined : createOrderProgress(process.stderr);
 }
 
+/** How validate, import, reconcile and serve describe the options they share: each says what the option does for it. */
+export interface CommonOptionsHelp {
+  /** --out: the file written, or false for a command that writes none (serve). */
+  out: string | false;
+  /** --json: false for a command that prints no report (serve). */
+  json?: boolean;
+  now: string;
+  timezone: string;
+  /** --sheet, or false for a command that reads no sheet from the command line. */
+  sheet: string | false;
+}
+
+/** The shared options' help of a command that reads order sheets and writes a result beside each (`suffix`: result, import-result). */
+export function sheetCommandHelp(suffix: string): CommonOptionsHelp {
+  return {
+    out: `result file (.xlsx or .csv; default: <sheet>.${suffix}.xlsx beside each sheet), or a folder for the results of several sheets`,
+    now: 'evaluate date rules as of this instant (default: now)',
+    timezone: 'zone for dates written without an offset (default UTC)',
+    sheet: 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)',
+  };
+}
+
 /** The options validate, import, reconcile and serve share (PRODUCT.md section 1). */
-export function addCommonOptions(cmd: Command, extra: { sheet?: boolean; sheetHelp?: string; out?: boolean } = {}): Command {
-  if (extra.out !== false) cmd.option('--out <path>', 'result file (.xlsx or .csv), or a folder when several files are given');
+export function addCommonOptions(cmd: Command, help: CommonOptionsHelp): Command {
+  if (help.out !== false) cmd.option('--out <path>', help.out);
+  if (help.json !== false) cmd.option('--json', 'print the machine-readable report on stdout (logs go to stderr)');
   cmd
-    .option('--json', 'print the machine-readable report on stdout (logs go to stderr)')
-    .option('--now <iso>', 'evaluate date rules as of this instant (default: now)')
-    .option('--timezone <iana>', 'zone for dates written without an offset (default UTC)')
+    .option('--now <iso>', help.now)
+    .option('--timezone <iana>', help.timezone)
     .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, baseUrl, clientId, ledger, ...: see the README)')
-    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent'));
-  if (extra.sheet !== false) cmd.option('--sheet <name>', extra.sheetHelp ?? 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)');
+    .addOption(new Option('--log-level <level>', 'how much the log on stderr says: fatal, error, warn, info (default), debug, trace or silent'));
+  if (help.sheet !== false) cmd.option('--sheet <name>', help.sheet);
   return cmd;
+}
+
+/**
+ * Where a command that talks to the API finds it, said at the end of its --help: a newcomer reading
+ * `import --help` learns how to point it at the API (or try the sandbox) without the README.
+ */
+export function addConnectionHelp(cmd: Command): Command {
+  return cmd.addHelpText(
+    'after',
+    [
+      '',
+      'The API, from the environment (or baseUrl, clientId, clientSecret, auth in --config):',
+      "  FULFILLMENT_BASE_URL       the API's address, such as https://api.example.com",
+      '  FULFILLMENT_CLIENT_ID      the client id it gave you',
+      '  FULFILLMENT_CLIENT_SECRET  its secret (never printed or logged)',
+      '  FULFILLMENT_AUTH           oauth (default) or getToken',
+      'Without them, --sandbox tries it all on the embedded sandbox.',
+    ].join('\n'),
+  );
 }
 
 /** A number flag of serve or sandbox within [min, max]; undefined when the flag is absent. */

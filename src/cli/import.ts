@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
-    program
+  const command = addCommonOptions(
+    addReadOptions(program
       .command('import')
       .description('validate, submit the valid orders, and write a result file beside each sheet')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
@@ -18,8 +18,12 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
-      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
-  ).action(async (files: string[], flags: RawFlags) => {
+      .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
+      .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
+      .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
+    sheetCommandHelp('import-result'),
+  );
+  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
     const interruption = onInterrupt(
@@ -32,7 +36,9 @@ export function addImportCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
+      readSettings: await readSettingsOf(options, { needsLedger: true }),
       dryRun: options.dryRun,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,
       logger,
       progress: byteProgressOf(options),
@@ -40,6 +46,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       signal: interruption.signal,
     }).finally(interruption.dispose);
     await run.printReport(result.report, options, formatValidateText);
+    if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);

@@ -12,7 +12,7 @@
 import { UsageError } from '../errors.js';
 import type { Issue } from '../issues/index.js';
 import type { Field } from '../sheet/columns.js';
-import type { OpenedSheet, RawRow } from '../sheet/types.js';
+import type { CellValue, OpenedSheet, RawRow } from '../sheet/types.js';
 import type { CheckContext, CheckedSheet, ValidationStatus } from './types.js';
 import { isValidTimezone } from './dates.js';
 import { OrderDraft, closeDraft, openDraft } from './draft.js';
@@ -20,7 +20,7 @@ import { mergeRow } from './merge-row.js';
 import { finishDraft } from './finish.js';
 import { OrderIds } from './order-ids.js';
 import { OrderVerdicts, type OrderVerdictsOptions } from './order-verdicts.js';
-import { planColumns, type SheetPlan } from './plan.js';
+import { planColumns, type PlanOptions, type SheetPlan } from './plan.js';
 import { CompactRowStore, DEFAULT_ROW_MEMORY_BYTES, type RowStoreOptions } from './row-store.js';
 import { SheetOrders } from './sheet-orders.js';
 import { formatDiskSize, freeDiskBytes, temporaryFolder } from './temporary-file.js';
@@ -35,6 +35,25 @@ export interface CheckSheetOptions {
   verdicts?: OrderVerdictsOptions;
   /** Orders being read kept in memory at once (default 50,000; tests lower it). */
   openOrders?: number;
+  /**
+   * How numbers with a comma are read (see CheckerDeps.numberFormat). Default: in a CSV separated by
+   * semicolons or tabs, by each value's own mark, `1,234` refused; elsewhere the point is the decimal mark.
+   */
+  numberFormat?: PlanOptions['numberFormat'];
+  /**
+   * Turns each order's verdict into the one kept, as the order is finished (a sheet read through a profile: see
+   * mapped-sheet.ts); `cellsOf` gives a row's cells as the checker read them. An order finished again (its rows
+   * scattered) is revised again, from its verdict afresh.
+   */
+  reviseOrder?: (verdict: OrderVerdict, cellsOf: (rowNumber: number) => CellValue[]) => OrderVerdict;
+}
+
+/** An order's verdict as checking finishes it. */
+export interface OrderVerdict {
+  /** Spreadsheet row numbers of the order's rows, in sheet order. */
+  rows: readonly number[];
+  status: ValidationStatus;
+  issues: Issue[];
 }
 
 export const DEFAULT_OPEN_ORDERS = 50_000;
@@ -66,6 +85,8 @@ export interface MappedColumns {
   columns: (Field | null)[];
   /** Header issues: missing_column (error), unknown_column (warning). */
   issues: Issue[];
+  /** Order-level amounts that the rows of an order add up to (PlanOptions.summed). */
+  summed?: readonly Field[];
 }
 
 /**
@@ -75,7 +96,8 @@ export interface MappedColumns {
  */
 export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
-  const plan = planColumns(opened.headers, mapped.columns, ctx, { isCommaAmbiguous: opened.csvDelimiter === ';' });
+  const numberFormat = options.numberFormat ?? (isLocaleDelimiter(opened.csvDelimiter) ? { mark: null } : undefined);
+  const plan = planColumns(opened.headers, mapped.columns, ctx, { ...(numberFormat && { numberFormat }), ...(mapped.summed && { summed: mapped.summed }) });
   const store = new CompactRowStore({ ...options.rowStore, sharedColumns: sharedColumns(plan), width: opened.headers.length });
   const ids = new OrderIds();
   const verdicts = new OrderVerdicts(options.verdicts);
@@ -88,13 +110,18 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
   let open: OrderDraft | null = null;
   let rowsDone = 0;
 
+  const cellsOf = (rowNumber: number): CellValue[] => store.cellsOf(rowNumber);
   const finish = (d: OrderDraft): void => {
     const finished = finishDraft(d, plan, nowMs);
-    const status: ValidationStatus = finished.isValid ? 'valid' : 'invalid';
-    const issues = plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues];
+    let verdict: OrderVerdict = {
+      rows: d.rows,
+      status: finished.isValid ? 'valid' : 'invalid',
+      issues: plan.missingRequired.length === 0 ? finished.issues : [...missingColumnIssues(plan, d.rows[0] ?? null), ...finished.issues],
+    };
+    if (options.reviseOrder) verdict = options.reviseOrder(verdict, cellsOf);
     const last = verdicts.firstRowOf(d.index) + d.rows.length - 1;
     const isTogether = store.rowNumberAt(last) === d.rows[d.rows.length - 1];
-    verdicts.finish(d.index, status, issues, d.rows.length, isTogether ? null : d.rows);
+    verdicts.finish(d.index, verdict.status, verdict.issues, d.rows.length, isTogether ? null : d.rows);
   };
   const admit = (d: OrderDraft): void => {
     window.set(d.index, d);
@@ -267,6 +294,14 @@ function missingColumnIssues(plan: SheetPlan, row: number | null): Issue[] {
     severity: 'error',
     message: `This order cannot be sent: the sheet has no ${field} column, which every order needs. Add the column and fill it in.`,
   }));
+}
+
+/**
+ * A CSV separated by semicolons or tabs: what Excel saves where the comma is the decimal mark (and what
+ * marketplaces export), so numbers there are read by their decimal mark (decimal-mark.ts).
+ */
+export function isLocaleDelimiter(delimiter: string | undefined): boolean {
+  return delimiter === ';' || delimiter === '\t';
 }
 
 /** Columns of the order-level fields: on an order's later rows they usually repeat the first's. */

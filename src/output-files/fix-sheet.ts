@@ -12,7 +12,7 @@ import { formatRowIssues, groupCellIssues } from './issue-text.js';
 import { addDropdowns, templateColumnDefs, templateFormatOf, TEMPLATE_HEADERS, type ListRanges } from './template-form.js';
 import type { ResultRow } from './types.js';
 import { waitForZip } from './zip-backpressure.js';
-import { cellStyle, dateFormatOf, HEADER_STYLE, ISSUES_STYLE, wrappedRowHeight, type Mark } from './xlsx-styles.js';
+import { cellStyle, dateFormatOf, HEADER_STYLE, isTextKind, ISSUES_STYLE, wrappedRowHeight, type Mark } from './xlsx-styles.js';
 
 export interface FixCell {
   /** 0-based template column. */
@@ -39,14 +39,13 @@ export interface FixCollector {
   finish(): FixRows;
 }
 
-/** Input column index -> template column index (-1 for unknown columns and for a second column naming the same field). */
+/**
+ * Input column index -> template column index (-1 for unknown columns). A sheet read through a mapping
+ * profile names a field twice, on the source column (for highlighting) and on the derived one after the
+ * row's own cells: the later column's value is the one the Fix sheet takes.
+ */
 export function mapToTemplate(columns: readonly (Field | null)[]): number[] {
-  const seen = new Set<Field>();
-  return columns.map((field) => {
-    if (field === null || seen.has(field)) return -1;
-    seen.add(field);
-    return TEMPLATE_HEADERS.indexOf(field);
-  });
+  return columns.map((field) => (field === null ? -1 : TEMPLATE_HEADERS.indexOf(field)));
 }
 
 /**
@@ -77,7 +76,7 @@ export function createFixCollector(columns: readonly (Field | null)[], limit: nu
       }
       const values: CellValue[] = new Array<CellValue>(TEMPLATE_HEADERS.length).fill(null);
       toTemplate.forEach((t, i) => {
-        if (t >= 0) values[t] = row.cells[i] ?? null;
+        if (t >= 0 && i < row.cells.length) values[t] = row.cells[i] ?? null;
       });
       const cells: FixCell[] = [];
       for (const c of groupCellIssues(row.issues)) {
@@ -124,6 +123,7 @@ export async function writeFixSheet(
   header.commit();
 
   const formats = COLUMNS.map(templateFormatOf);
+  const isTextColumn = COLUMNS.map((c) => isTextKind(c.kind));
   let notes = 0;
   let notesSkipped = 0;
   for (const [index, fixRow] of fix.rows.entries()) {
@@ -134,7 +134,7 @@ export async function writeFixSheet(
       if ((value === null || value === undefined) && !mark) return;
       const cell = row.getCell(t + 1);
       if (value !== null && value !== undefined) cell.value = value;
-      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : formats[t]!, (mark?.severity ?? 'none') as Mark);
+      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : formats[t]!, (mark?.severity ?? 'none') as Mark, isTextColumn[t]);
       if (mark) {
         if (notes < options.noteLimit) {
           cell.note = mark.note;

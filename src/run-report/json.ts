@@ -3,6 +3,7 @@
  * it (text.ts words it for a person). The web app keeps it per job.
  */
 import { issueToJson, type Issue } from '../issues/index.js';
+import type { FileMapping } from '../mapping/choose.js';
 
 export interface JsonInput {
   file: string;
@@ -13,8 +14,10 @@ export interface JsonInput {
   error?: { code: string; message: string };
   /** File-level warnings and errors (unknown_column, missing_column). */
   issues?: ReturnType<typeof issueToJson>[];
-  /** How the file was read, when a user should know (a result workbook read on its Fix sheet). */
+  /** How the file was read, when a user should know (a result workbook read on its Fix sheet, its decimal mark). */
   notices?: string[];
+  /** The mapping profile the file was read with (detected from its headers, or named with --mapping). */
+  mapping?: FileMapping;
 }
 
 export interface JsonOrder {
@@ -49,6 +52,22 @@ export interface JsonArchived {
   result?: string;
 }
 
+/** import --archive: a sheet left where it was, with its result, because it holds orders someone must still act on. */
+export interface JsonKept {
+  /** The input sheet, where it still is. */
+  file: string;
+  /** Its result file (its Fix sheet holds the orders to correct). */
+  result: string;
+  /** Why it stays, and what to do. */
+  reason: string;
+}
+
+/** A file of a folder given as input that is not an order sheet, and why (a note, Excel's lock file, a result file). */
+export interface JsonSkipped {
+  file: string;
+  reason: string;
+}
+
 export interface JsonReport<Orders extends ReportOrders = ReportOrders> {
   command: 'validate' | 'import' | 'reconcile';
   input: JsonInput[];
@@ -64,8 +83,17 @@ export interface JsonReport<Orders extends ReportOrders = ReportOrders> {
   output: string | string[] | null;
   /** import --archive: the sheets moved into the archive, and where. */
   archived?: JsonArchived[];
+  /** import --archive: the sheets left in place, and why. */
+  kept?: JsonKept[];
+  /** validate, import: the files of the folders given that were passed over as no order sheets. */
+  skipped?: JsonSkipped[];
   /** Present only when some file could not be written (exit code 2); the orders' outcomes stand all the same. */
   outputErrors?: JsonOutputError[];
+  /**
+   * import: present when the ledger could not be used (a full disk, a damaged file; exit code 2): nothing
+   * was sent after it failed, and the orders' outcomes say what was settled before.
+   */
+  ledgerError?: { ledger: string; message: string };
 }
 
 /**
@@ -157,7 +185,8 @@ export async function writeJsonReport(report: object, out: NodeJS.WritableStream
   for (const order of orders as Iterable<unknown>) {
     text += `${count++ === 0 ? '' : ','}\n    ${JSON.stringify(order, null, 2).replaceAll('\n', '\n    ')}`;
     if (text.length >= PRINT_CHUNK_CHARS) {
-      await write(out, text);
+      // A reader gone (`| head -1` closed the pipe): the rest has no one to read it.
+      if (!(await write(out, text))) return;
       text = '';
     }
   }
@@ -165,9 +194,26 @@ export async function writeJsonReport(report: object, out: NodeJS.WritableStream
   await write(out, `${text}${after}\n`);
 }
 
-function write(out: NodeJS.WritableStream, text: string): Promise<void> {
-  if (out.write(text)) return Promise.resolve();
-  return new Promise((resolve) => out.once('drain', () => resolve()));
+/**
+ * Writes text, waiting while the output is full. False once the output is gone (its reader closed the pipe: the
+ * stream fails or closes, and will never drain), so that nothing waits for it forever.
+ */
+function write(out: NodeJS.WritableStream, text: string): Promise<boolean> {
+  if ((out as { destroyed?: boolean }).destroyed === true) return Promise.resolve(false);
+  if (out.write(text)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const settle = (isOpen: boolean) => () => {
+      out.off('drain', onDrain);
+      out.off('error', onGone);
+      out.off('close', onGone);
+      resolve(isOpen);
+    };
+    const onDrain = settle(true);
+    const onGone = settle(false);
+    out.once('drain', onDrain);
+    out.once('error', onGone);
+    out.once('close', onGone);
+  });
 }
 
 export function toJsonIssues(issues: readonly Issue[]): ReturnType<typeof issueToJson>[] {

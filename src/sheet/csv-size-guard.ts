@@ -6,12 +6,14 @@
  *
  * It follows papaparse's reading of quotes (a quote opens a quoted cell only at the start of a cell; inside
  * one, a doubled quote is a quote, and a quote closes the cell only when blanks, then the delimiter or the
- * line break, follow it), so it sees the same cells, rows and row numbers. Lines without quotes, nearly all
- * of them, are measured between line breaks found with indexOf instead of character by character.
+ * line break, follow it), so it sees the same cells, rows and row numbers. A line break is an LF here: the text
+ * comes with each lone CR already turned into one (csv-records.ts). Lines without quotes, nearly all of them,
+ * are measured between line breaks found with indexOf instead of character by character.
  */
 import { createCellTooLongError, createRowTooLongError, type SheetLimits } from './limits.js';
 
 const QUOTE = 34;
+const LF = 10;
 
 const FIELD_START = 0;
 const UNQUOTED = 1;
@@ -30,7 +32,6 @@ export class CsvSizeGuard {
   private hasContent = false;
   private isHeaderPending = true;
   private readonly delimiter: number;
-  private readonly newline: number;
   private readonly fastLimit: number;
 
   /**
@@ -41,11 +42,9 @@ export class CsvSizeGuard {
     private readonly file: string,
     private readonly limits: SheetLimits,
     delimiter: string,
-    newline: '\n' | '\r',
     private readonly hasSeparatorLine: boolean,
   ) {
     this.delimiter = delimiter.charCodeAt(0);
-    this.newline = newline.charCodeAt(0);
     this.fastLimit = Math.min(limits.maxCellChars, limits.maxRowChars);
   }
 
@@ -57,12 +56,11 @@ export class CsvSizeGuard {
   /** Checks the next decoded text; throws the InputError of the first limit crossed. */
   scan(text: string): void {
     const n = text.length;
-    const newline = this.newline === 10 ? '\n' : '\r';
     // The end of the record carried over from the last chunk, character by character.
     let at = this.state === FIELD_START && this.col === 0 && this.rowChars === 0 ? 0 : this.scanUntilRecordEnd(text, 0);
     let nextQuote = text.indexOf('"', at);
     while (at < n) {
-      const end = text.indexOf(newline, at);
+      const end = text.indexOf('\n', at);
       if (end === -1 || this.isHeaderPending) {
         at = this.scanUntilRecordEnd(text, at);
         continue;
@@ -85,7 +83,6 @@ export class CsvSizeGuard {
   private scanUntilRecordEnd(text: string, from: number): number {
     const n = text.length;
     const delimiter = this.delimiter;
-    const newline = this.newline;
     const maxCell = this.limits.maxCellChars;
     let state = this.state;
     let spaces = this.spaces;
@@ -109,7 +106,7 @@ export class CsvSizeGuard {
       // Whether the character ends the cell (a delimiter or a line break outside quotes).
       let isEnd = false;
       if (state === UNQUOTED) {
-        if (c === delimiter || c === newline) isEnd = true;
+        if (c === delimiter || c === LF) isEnd = true;
         else added = 1;
       } else if (state === QUOTED) {
         if (c === QUOTE) {
@@ -120,7 +117,7 @@ export class CsvSizeGuard {
         // AFTER_QUOTE from here on: a doubled quote is a quote.
         state = QUOTED;
         added = 1;
-      } else if (c === delimiter || c === newline) {
+      } else if (c === delimiter || c === LF) {
         isEnd = true;
       } else if (isBlank(c)) {
         spaces++;
@@ -134,7 +131,7 @@ export class CsvSizeGuard {
         state = QUOTED;
       }
       if (isEnd) {
-        if (c === newline) {
+        if (c === LF) {
           isRecordEnd = true;
           break;
         }

@@ -9,7 +9,7 @@
  * checked (orders/row-store.ts), so only free disk bounds them.
  */
 import { InputError } from '../errors.js';
-import { toColumnLetter } from './headers.js';
+import { toColumnLetter } from './column-letters.js';
 
 export interface SheetLimits {
   /** Characters in one cell (1,048,576: Excel holds 32,767; a longer cell is a damaged file or a pasted document). */

@@ -10,7 +10,8 @@
  */
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
-import { isOrderHeader, toColumnLetter } from './headers.js';
+import { toColumnLetter } from './column-letters.js';
+import { isOrderHeader } from './headers.js';
 import { resolveLimits, type SheetLimits } from './limits.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';

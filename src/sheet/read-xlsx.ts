@@ -21,14 +21,15 @@ import { Transform, type TransformCallback } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
 import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
-import { isOrderHeader, toColumnLetter } from './headers.js';
-import { isBlankRow, listQuoted, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
-import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
+import { toColumnLetter } from './column-letters.js';
+import { isOrderHeader } from './headers.js';
+import { isBlankRow, listQuoted, MAX_BATCH_CHARS, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
+import { createDamagedWorkbookError, createFileSystemError, createReaderFaultError, isProgrammingError } from './sniff.js';
 import { checkRowCells, createSharedStringsTooLargeError } from './limits.js';
-import { MAX_BATCH_CHARS } from './row-source.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
-import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
+import { readPackageLayout, type PackageLayout } from './xlsx-package.js';
+import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, renameEntries, type ChunkSource } from './xlsx-stream-fixes.js';
 import { countInflatedBytes, createInflatedTooMuchError, inflateBudget, judgeZipParts, readZipParts, XLSX_LIMITS, type XlsxLimits } from './xlsx-size-guard.js';
 
 interface SheetEntry {
@@ -93,10 +94,12 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   // Until the file's size is known (before any byte is inflated), the workbook cap alone.
   let budget = limits.maxUnpackedBytes;
   let fileBytes = 0;
+  // Where the package's relationships put its parts, known before exceljs sees the first entry.
+  let layout: PackageLayout | null = null;
   hookZipParser(
     tap,
     (error) => signal.fail(createDamagedWorkbookError(file, error)),
-    (parser) =>
+    (parser) => {
       countInflatedBytes(
         parser,
         () => budget,
@@ -105,11 +108,14 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           close();
         },
         // exceljs keeps the shared strings in memory whole: their own ceiling, however the listing reads.
+        // The part is told by the name renameEntries gives it, which the entry carries by the time it is counted.
         { part: SHARED_STRINGS, budget: sheetLimits.maxSharedStringsBytes, onOver: () => {
           signal.fail(createSharedStringsTooLargeError(file, null, sheetLimits.maxSharedStringsBytes));
           close();
         } },
-      ),
+      );
+      renameEntries(parser, () => layout?.renameOf ?? null);
+    },
   );
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
@@ -142,7 +148,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     budget = inflateBudget(fileBytes, limits);
     const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
     if (refusal) throw refusal;
-    const strings = listed.parts?.find((p) => p.name.toLowerCase() === SHARED_STRINGS);
+    // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
+    layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
+    const strings = listed.parts?.find((p) => (layout?.renameOf(p.name) ?? p.name).toLowerCase() === SHARED_STRINGS);
     if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
   }
 
@@ -157,11 +165,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     for await (const worksheet of signal.guard(reader)) {
       const emitted = current as { sheetNo: string; source: ChunkSource } | null;
       if (!target) {
-        target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet);
+        target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet, layout?.sheetNoByRelId);
         if (target.isResultRule && target.name === 'Fix') {
           notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results" (to read another, name its worksheet: --sheet, or the Worksheet field of the web app).`);
         }
-        others = listSheets(internals).filter((s) => s.isVisible && s.sheetNo !== target!.sheetNo);
+        others = listSheets(internals, layout?.sheetNoByRelId).filter((s) => s.isVisible && s.sheetNo !== target!.sheetNo);
         isLooking = options.sheet === undefined && !target.isResultRule && target.sheetNo !== null;
       }
       const isTarget = !isFound && (target.sheetNo === null || emitted?.sheetNo === target.sheetNo);
@@ -249,7 +257,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       yield* readBatches();
     } catch (error) {
       if (error instanceof InputError) throw error;
-      throw createDamagedWorkbookError(file, error);
+      // A TypeError in the reader is a fault of the reader on this file, not a sign the file is damaged.
+      throw isProgrammingError(error) ? createReaderFaultError(file, error) : createDamagedWorkbookError(file, error);
     } finally {
       close();
     }
@@ -279,8 +288,15 @@ const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
  * The named worksheet, or the first visible one in tab order (hidden and veryHidden skipped), except in a
  * result workbook of this tool, where `resultSheet` (default Fix) is read.
  */
-export function chooseTarget(file: string, internals: ReaderInternals, wanted: string | undefined, firstEmittedName: string, resultSheet: ResultSheetChoice = 'Fix'): Target {
-  const sheets = listSheets(internals);
+export function chooseTarget(
+  file: string,
+  internals: ReaderInternals,
+  wanted: string | undefined,
+  firstEmittedName: string,
+  resultSheet: ResultSheetChoice = 'Fix',
+  sheetNoByRelId?: ReadonlyMap<string, string>,
+): Target {
+  const sheets = listSheets(internals, sheetNoByRelId);
   if (sheets.length === 0) {
     if (wanted !== undefined && wanted !== firstEmittedName) throw unknownSheet(file, wanted, [firstEmittedName]);
     return { name: firstEmittedName, sheetNo: null };
@@ -304,12 +320,15 @@ export function chooseTarget(file: string, internals: ReaderInternals, wanted: s
 
 const RESULT_SHEETS = ['Results', 'Fix', 'Summary'];
 
-/** The workbook's worksheets in tab order, from xl/workbook.xml and its rels (empty when they could not tell). */
-function listSheets(internals: ReaderInternals): ListedSheet[] {
+/**
+ * The workbook's worksheets in tab order, from xl/workbook.xml and its rels (empty when they could not tell).
+ * `sheetNoByRelId`: the sheet numbers the package layout gave the worksheets (xlsx-package.ts), when it was read.
+ */
+function listSheets(internals: ReaderInternals, sheetNoByRelId?: ReadonlyMap<string, string>): ListedSheet[] {
   const rels = new Map((internals.workbookRels ?? []).map((rel) => [rel.Id, rel.Target]));
   const sheets: ListedSheet[] = [];
   for (const sheet of internals.model?.sheets ?? []) {
-    const sheetNo = WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
+    const sheetNo = sheetNoByRelId ? sheetNoByRelId.get(sheet.rId) : WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
     // Chart sheets and dialog sheets have no rows: not candidates.
     if (sheetNo !== undefined) sheets.push({ name: sheet.name, isVisible: sheet.state !== 'hidden' && sheet.state !== 'veryHidden', sheetNo });
   }

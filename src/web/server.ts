@@ -5,7 +5,7 @@
  * this computer only and refusing requests that other web pages try to make on the user's behalf.
  */
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import pLimit from 'p-limit';
@@ -13,17 +13,23 @@ import { connect, endpointIdentity, MISSING_CONNECTION_MESSAGE, sandboxStatePath
 import { importFiles } from '../commands/import.js';
 import { reconcileCommand } from '../commands/reconcile.js';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { createJobRunner, type ImportRun, type JobsStopped } from './jobs.js';
 import { createReconciler } from './reconcile-runs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
+import { registerMappingRoutes } from './routes/mapping-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
+import { localFolderOf } from '../ledger/location.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
 import { createUploadChecker } from './uploads.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
 import { formatBytes } from './pages/upload-page.js';
 import { openWorkDir } from './work-dir.js';
 
@@ -47,7 +53,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const host = options.host ?? WEB_DEFAULTS.host;
   const maxUploadBytes = options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes;
   // Beside the ledger by default (.order-batch/web, or .order-batch/sandbox/web): the sandbox's files never mix with real ones.
-  const workDir = openWorkDir(options.workDir ?? join(dirname(options.ledgerPath), 'web'));
+  const workDir = openWorkDir(options.workDir ?? join(localFolderOf(options.ledgerPath), 'web'));
   const wallClock = () => new Date();
   // One run at a time: imports and reconciliations share the ledger's run lock.
   const serialize = pLimit(1);
@@ -70,8 +76,13 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
 
-  const runImport: ImportRun = (job, outDir, onOrderDone, signal) =>
+  const ledgerReader = createLedgerReader(options.ledgerPath);
+  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
+  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({
+      readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
       ...(job.sheet ? { sheet: job.sheet } : {}),
@@ -82,6 +93,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       maxAttempts: options.maxAttempts,
       dryRun: false,
       ledgerPath: options.ledgerPath,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+      ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
       logger,
       onOrderDone,
       signal,
@@ -92,8 +105,9 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     options,
     maxUploadBytes,
     workDir,
-    uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
+    uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
     checks: options.checkQueue ?? new CheckQueue(options.checksAtOnce ?? DEFAULT_CHECKS_AT_ONCE),
+    mappings,
     jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
     reconciler: createReconciler({
       workDir,
@@ -124,15 +138,15 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       },
     }),
     csrf: createCsrf(),
-    ledgerReader: createLedgerReader(options.ledgerPath),
+    ledgerReader,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
-    endpoint: sandbox ? endpointIdentity(sandbox) : (baseUrl ?? '').replace(/\/+$/, ''),
+    endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),
     logger,
     pageContext: (request) => ({
       csrf: services.csrf.tokenFor(request.sessionId),
       isSandbox: Boolean(sandbox),
-      apiLabel: sandbox ? 'the embedded sandbox' : (baseUrl ?? 'no API yet (not configured)'),
+      apiLabel: sandbox ? 'the embedded sandbox' : baseUrl ? redactUrl(baseUrl) : 'no API yet (not configured)',
     }),
   };
 
@@ -145,6 +159,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     });
     installGuards(app, services, guard);
     registerUploadRoutes(app, services);
+    registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
@@ -163,7 +178,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   guard.allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
   guard.cookieName = sessionCookieName(port);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  logger.info({ port, host, workDir: workDir.root, ledger: options.ledgerPath }, 'web app listening');
+  logger.info({ port, host, workDir: workDir.root, ledger: redactUrl(options.ledgerPath) }, 'web app listening');
 
   let closing: Promise<JobsStopped> | undefined;
   return {

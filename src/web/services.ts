@@ -13,6 +13,7 @@ import type { Reconciler } from './reconcile-runs.js';
 import type { Csrf } from './security.js';
 import type { CheckQueue } from './check-queue.js';
 import type { UploadChecker } from './uploads.js';
+import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
 
 declare module 'fastify' {
@@ -32,6 +33,10 @@ export interface WebAppOptions {
   useSandbox: boolean;
   connection: ConnectionSettings;
   ledgerPath: string;
+  /** POSTs in flight across every run on the ledger (--team-concurrency). */
+  teamConcurrency?: number;
+  /** How long a submission's claims on a PostgreSQL ledger outlive its last sign of life. */
+  claimLeaseMs?: number;
   /** Where uploads, results and reconciliations are kept; default `web` beside the ledger (.order-batch/web). */
   workDir?: string;
   /** Timezone and sourcesOfSale for checking; its `now` is replaced per check (see `now`). */
@@ -63,6 +68,8 @@ export interface AppServices {
   uploads: UploadChecker;
   /** The line of uploads waiting to be checked. */
   checks: CheckQueue;
+  /** The mapping profiles saved for the team. */
+  mappings: MappingStore;
   jobs: JobRunner;
   reconciler: Reconciler;
   csrf: Csrf;

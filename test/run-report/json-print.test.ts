@@ -26,4 +26,18 @@ describe('printing a --json report', () => {
     const failure = { command: 'validate', error: { kind: 'file', message: 'x' }, exitCode: 2 };
     expect(await printed(failure)).toBe(`${JSON.stringify(failure, null, 2)}\n`);
   });
+
+  it('stops once the output is gone (its reader closed the pipe), without waiting for a drain that never comes', async () => {
+    let built = 0;
+    const lazy = new LazyOrders([{ length: 100_000, at: (i) => (built++, order(i)) }]);
+    // Nothing reads this output: it fills at once, then goes as a closed pipe does.
+    const out = new PassThrough({ highWaterMark: 16 });
+    out.on('error', () => {});
+    const printing = writeJsonReport(report(lazy), out);
+    out.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await printing;
+    expect(built).toBeLessThan(1_000);
+    // Gone before anything was printed, small reports alike.
+    await writeJsonReport(report([]), out);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../src/sheet/columns.js';
-import { toColumnLetter, mapHeaders, suggestField } from '../../src/sheet/headers.js';
+import { toColumnLetter } from '../../src/sheet/column-letters.js';
+import { mapHeaders, suggestField } from '../../src/sheet/headers.js';
 
 const REQUIRED = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
 
@@ -100,5 +101,13 @@ describe('helpers', () => {
     expect(suggestField('Quantiy')).toBe('quantity');
     expect(suggestField('zipp code')).toBe('postalOrZipCode');
     expect(suggestField('notes')).toBeNull();
+  });
+
+  it("never suggests a recipient's column for the shipper's fields, nor the reverse", () => {
+    // `shippingname` is three letters from `shippername`, `shippingphone` from `shipperphone`.
+    expect(suggestField('Shipping Name')).not.toBe('shippingContactName');
+    expect(suggestField('Shipping Phone')).not.toBe('shippingContactPhoneNumber');
+    expect(suggestField('Shipper Fone')).not.toBe('phone');
+    expect(suggestField('shiper phone')).toBe('shippingContactPhoneNumber');
   });
 });

@@ -86,3 +86,40 @@ describe('an upload that has to wait its turn', () => {
     expect(verdict).toMatch(/8\s*<\/strong>\s*invalid/);
   });
 });
+
+describe('a cell corrected in the page, or a mapping chosen', () => {
+  let web: TestApp | undefined;
+  afterAll(async () => web?.close());
+
+  it('has the upload checked again in its turn in the line, not beside the checks running', async () => {
+    const queue = new CheckQueue(1);
+    web = await startTestApp({ checkQueue: queue });
+    const session = await openSession(web.app.url);
+    const content = readFileSync(join(SAMPLES, 'orders-with-mistakes.csv'));
+    const posted = await request(`${web.app.url}/upload`, { method: 'POST', headers: { cookie: session.cookie }, body: uploadForm({ csrf: session.csrf, fileName: 'orders-with-mistakes.csv', content }) });
+    await posted.body.dump();
+    const page = String(posted.headers.location);
+    const id = page.split('/').at(-1)!;
+
+    const blocker = held();
+    const blocking = queue.run({ id: 'other', fileName: 'other.csv' }, () => blocker.promise, () => 'failed');
+    const correcting = request(`${web.app.url}${page}/cells`, {
+      method: 'POST',
+      body: JSON.stringify({ row: 2, col: 0, value: 'SO-EDITED' }),
+      headers: { cookie: session.cookie, origin: web.app.url, 'content-type': 'application/json', 'x-csrf-token': session.csrf },
+    });
+    let state = queue.stateOf(id);
+    for (let attempt = 0; attempt < 200 && state === undefined; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      state = queue.stateOf(id);
+    }
+    expect(state).toEqual({ state: 'waiting', ahead: 1, fileName: 'orders-with-mistakes.csv' });
+
+    blocker.release();
+    await blocking;
+    const corrected = await correcting;
+    expect(corrected.statusCode).toBe(200);
+    expect(await corrected.body.json()).toMatchObject({ counts: expect.objectContaining({ orders: expect.any(Number) }) });
+    expect(queue.stateOf(id)).toBeUndefined();
+  });
+});

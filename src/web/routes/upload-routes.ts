@@ -7,9 +7,11 @@ import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { redactUrl } from '../../redact.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
 import { renderWaitingPage } from '../pages/waiting-page.js';
+import { renderMappingStep } from '../pages/mapping-step.js';
 import { UsageError } from '../../errors.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
@@ -45,7 +47,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
       const isNow = services.checks.hasRoom;
-      const checking = services.checks.run({ id, fileName: upload.fileName }, () => services.uploads.check({ id, ...upload }), (error) => services.workDir.nameFilesIn(describeFailure(error)));
+      const checking = checkInTurn(services, { id, ...upload });
       if (!isNow) {
         // Its turn comes later: its page shows its place in the line, then the verdict.
         checking.catch((error: unknown) => {
@@ -70,7 +72,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string } }>('/uploads/:id', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string; columns?: string } }>('/uploads/:id', async (request, reply) => {
     const verdict = verdictOf(services, request.params.id);
     if (!verdict) {
       const check = isId(request.params.id) ? services.checks.stateOf(request.params.id) : undefined;
@@ -78,6 +80,8 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
       if (check.state === 'failed') return sendError(services, request, reply, 500, `${check.fileName} could not be checked`, check.message);
       return sendHtml(reply, renderWaitingPage(services.pageContext(request), { fileName: check.fileName, ahead: check.state === 'waiting' ? check.ahead : null }));
     }
+    // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway).
+    if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
     const page = Number.parseInt(request.query.page ?? '1', 10);
     return sendHtml(
       reply,
@@ -163,6 +167,14 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
   return { ...stored, ...(sheet ? { sheet } : {}) };
 }
 
+/**
+ * Checks an upload, or checks it again (a mapping chosen, a cell corrected), in its turn among the checks
+ * running: however they come, no more sheets are checked at once than the line lets through.
+ */
+export function checkInTurn(services: AppServices, upload: { id: string; fileName: string; file: string; sheet?: string }): Promise<Verdict> {
+  return services.checks.run({ id: upload.id, fileName: upload.fileName }, () => services.uploads.check(upload), (error) => services.workDir.nameFilesIn(describeFailure(error)));
+}
+
 /** What the page of an upload whose check failed says: the user's situation in full, a bug without its details. */
 function describeFailure(error: unknown): string {
   if (error instanceof UsageError) return error.message;
@@ -212,7 +224,7 @@ async function submitState(services: AppServices, verdict: Verdict): Promise<Sub
     await services.ledgerReader.read(async (ledger) => {
       // A ledger that records another API's orders says nothing about this one's.
       const bound = await ledger.getSetting('endpoint');
-      if (bound === null || bound === services.endpoint) {
+      if (bound === null || redactUrl(bound) === services.endpoint) {
         for (const [id, record] of await ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
       }
     });
