@@ -5,6 +5,7 @@
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { ResultRow } from '../output-files/types.js';
+import type { CellValue } from '../sheet/types.js';
 
 export interface OrderOutcomeView {
   status: string;
@@ -48,21 +49,44 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: OrderOutcomes): 
     cached[slot] = entry;
     return entry;
   };
-  for (const { rowNumber, cells } of sheet.rows) {
+  // A kept line is one cell per column of the sheet as checked: a sheet read through a profile has more columns than it writes back (and keeps no lines).
+  const writesLines = sheet.rows.width === sheet.headers.length;
+  for (const kept of sheet.rows.asKept()) {
+    const { rowNumber, line } = kept;
     const index = sheet.orderIndexOfRow(rowNumber);
     const order = index === undefined ? undefined : rowsOf(index);
     const outcome = order?.outcome;
     const issues = order?.issuesByRow?.get(rowNumber) ?? NO_ISSUES;
-    const row: ResultRow = {
-      rowNumber,
-      cells,
-      status: outcome?.status ?? 'invalid',
-      issues,
-      needsFix: outcome?.needsFix ?? true,
-    };
+    const status = outcome?.status ?? 'invalid';
+    const needsFix = outcome?.needsFix ?? true;
+    const related = order?.errorRows && !issues.some((i) => i.severity === 'error') ? order.errorRows : undefined;
+    if (line !== null && writesLines) {
+      yield new LineResultRow(rowNumber, line, status, issues, needsFix, outcome?.extra, related);
+      continue;
+    }
+    const row: ResultRow = { rowNumber, cells: kept.cells ?? kept.line.split(','), status, issues, needsFix };
     if (outcome?.extra) row.extra = outcome.extra;
-    if (order?.errorRows && !issues.some((i) => i.severity === 'error')) row.relatedErrorRows = order.errorRows;
+    if (related) row.relatedErrorRows = related;
     yield row;
+  }
+}
+
+/** A result row over a row kept as its line: the CSV writer writes the line, and the cells are split from it only if asked for. */
+class LineResultRow implements ResultRow {
+  #cells: CellValue[] | null = null;
+
+  constructor(
+    readonly rowNumber: number,
+    readonly line: string,
+    readonly status: string,
+    readonly issues: Issue[],
+    readonly needsFix: boolean,
+    readonly extra: Record<string, string | number | null> | undefined,
+    readonly relatedErrorRows: number[] | undefined,
+  ) {}
+
+  get cells(): CellValue[] {
+    return (this.#cells ??= this.line.split(','));
   }
 }
 

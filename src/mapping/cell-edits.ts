@@ -36,6 +36,8 @@ export function applyCellEdits(opened: OpenedSheet, edits: readonly CellEdit[]):
         const row = byRow.get(raw.rowNumber);
         if (row === undefined) continue;
         for (const [col, edit] of row) if (col < opened.headers.length) raw.cells[col] = edit.value;
+        // Its text as read is no longer its cells.
+        raw.line = undefined;
       }
       yield batch;
     }

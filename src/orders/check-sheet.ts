@@ -178,7 +178,7 @@ export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx
         open = d;
       }
       const isRepeat = mergeRow(d, raw.rowNumber, raw.cells, plan);
-      store.push(raw.rowNumber, raw.cells, isSameId && isRepeat);
+      store.push(raw.rowNumber, raw.cells, isSameId && isRepeat, raw.line);
       if (index === orderOfRow.length) orderOfRow = grow(orderOfRow);
       orderOfRow[index] = d.index;
     }

@@ -5,7 +5,9 @@
  * default) are appended to a temporary file and read back when asked for: a ten-million-row sheet costs
  * 8 bytes a row in memory (its row number and where its shared cells are), the rest is on disk.
  *
- * A row whose order-level cells all repeat the previous row's (the usual shape of an order's second and
+ * A row that comes with its cells joined by commas (RawRow.line: a CSV row from the parse worker) is kept as
+ * that text, and given back with it, so that the result CSV writes it as it is: neither joined nor split again.
+ * Any other row whose order-level cells all repeat the previous row's (the usual shape of an order's second and
  * later lines) keeps only its other cells and points at the row holding the rest. A row that cannot be
  * encoded (a cell holding the separator) is kept as it came, in memory (rare by construction).
  *
@@ -16,7 +18,7 @@ import { Buffer } from 'node:buffer';
 import { closeSync, readSync, writeSync } from 'node:fs';
 import type { CellValue } from '../sheet/types.js';
 import { openTemporaryFile } from './temporary-file.js';
-import type { RowStore } from './types.js';
+import type { KeptRow, RowStore } from './types.js';
 
 /** ASCII "unit separator": made for this, and practically never inside a spreadsheet cell. */
 const SEPARATOR = '\u001f';
@@ -26,6 +28,8 @@ const BOOLEAN_TAG = '\u0002';
 const DATE_TAG = '\u0003';
 const LAST_TAG_CODE = 3;
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+/** What joins the cells of a row kept as its line (RawRow.line). */
+const LINE_SEPARATOR = ',';
 
 export interface RowStoreOptions {
   /** Columns whose cells usually repeat from row to row (order-level ones). */
@@ -66,9 +70,12 @@ export class CompactRowStore implements RowStore {
   private rowNumbers = new Int32Array(1024);
   /** The row holding each row's shared cells: itself, or an earlier row it repeats. */
   private sources = new Int32Array(1024);
+  /** A bit for each row kept as its comma-joined line. */
+  private lineRows = new Uint8Array(1024 / 8);
   /** Columns that are not shared, for rows that repeat their source's shared cells. */
   private readonly ownColumns: number[] | null;
-  private readonly width: number;
+  /** The sheet's column count (-1 when not given): a row kept as its line has this many cells. */
+  readonly width: number;
   private readonly chunkRows: number;
   private readonly memoryBytes: number;
   private readonly dir: string | undefined;
@@ -111,18 +118,28 @@ export class CompactRowStore implements RowStore {
 
   /**
    * Keeps a row; returns its index. Rows must come in sheet order. `repeatsShared` says the
-   * row's shared cells equal the previous row's (the caller compared them while checking).
+   * row's shared cells equal the previous row's (the caller compared them while checking); `line` is
+   * the cells joined by commas, none holding one (RawRow.line), when the reader had it.
    */
-  push(rowNumber: number, cells: CellValue[], repeatsShared = false): number {
+  push(rowNumber: number, cells: CellValue[], repeatsShared = false, line?: string): number {
     const index = this.count++;
     if (index === this.rowNumbers.length) {
       this.rowNumbers = grow(this.rowNumbers);
       this.sources = grow(this.sources);
+      const bits = new Uint8Array(this.rowNumbers.length / 8);
+      bits.set(this.lineRows);
+      this.lineRows = bits;
     }
     this.rowNumbers[index] = rowNumber;
     let encoded: string | null = null;
     const own = this.ownColumns;
-    if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
+    if (line !== undefined && cells.length === this.width) {
+      // Kept whole as its line: the result CSV writes it as it is; rows after it may repeat its shared cells.
+      encoded = line;
+      this.sources[index] = index;
+      this.lastFullWidth = cells.length;
+      this.lineRows[index >>> 3] = this.lineRows[index >>> 3]! | (1 << (index & 7));
+    } else if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
       const scratch = this.scratch;
       scratch.length = own.length;
       for (let k = 0; k < own.length; k++) scratch[k] = cells[own[k]!]!;
@@ -177,12 +194,22 @@ export class CompactRowStore implements RowStore {
     return this.cellsAt(this.indexOf(rowNumber));
   }
 
+  /** The rows in sheet order; fresh cells each. */
   *[Symbol.iterator](): Iterator<{ rowNumber: number; cells: CellValue[] }> {
+    for (const row of this.asKept()) yield { rowNumber: row.rowNumber, cells: row.cells ?? row.line.split(LINE_SEPARATOR) };
+  }
+
+  /** The rows in sheet order as they are kept: a row kept as its line comes as that text alone (the result CSV writes it as it is). */
+  *asKept(): Generator<KeptRow> {
     // Consecutive rows share a source: decode it once.
     let sourceIndex = -1;
     let sourceCells: CellValue[] = [];
     for (let i = 0; i < this.count; i++) {
       const source = this.sources[i]!;
+      if (this.isLine(i)) {
+        yield { rowNumber: this.rowNumbers[i]!, line: this.ownText(i), cells: null };
+        continue;
+      }
       let cells: CellValue[];
       if (source === i) {
         cells = this.ownCells(i);
@@ -193,7 +220,7 @@ export class CompactRowStore implements RowStore {
         }
         cells = this.withSharedCells(sourceCells.slice(), i);
       }
-      yield { rowNumber: this.rowNumbers[i]!, cells };
+      yield { rowNumber: this.rowNumbers[i]!, line: null, cells };
     }
   }
 
@@ -207,6 +234,7 @@ export class CompactRowStore implements RowStore {
     this.pending = [];
     this.pendingChars = 0;
     this.lastChunk = 0;
+    this.lineRows = new Uint8Array(0);
     this.readCache.length = 0;
     this.unencoded.clear();
     this.count = 0;
@@ -216,14 +244,25 @@ export class CompactRowStore implements RowStore {
   private ownCells(index: number): CellValue[] {
     const kept = this.unencoded.get(index);
     if (kept !== undefined) return kept.slice();
+    const text = this.ownText(index);
+    return this.isLine(index) ? text.split(LINE_SEPARATOR) : decodeRow(text);
+  }
+
+  private isLine(index: number): boolean {
+    return (this.lineRows[index >>> 3]! & (1 << (index & 7))) !== 0;
+  }
+
+  /** The text a row is kept as (its line, or its encoded cells). */
+  private ownText(index: number): string {
     const pendingFirst = this.count - this.pending.length;
-    if (index >= pendingFirst) return decodeRow(this.pending[index - pendingFirst]!);
+    if (index >= pendingFirst) return this.pending[index - pendingFirst]!;
     const chunkIndex = this.chunkOf(index);
     const chunk = this.chunks[chunkIndex]!;
     const inChunk = index - chunk.first;
     const bytes = chunk.bytes ?? this.readChunk(chunkIndex, chunk);
-    const scale = chunk.isWide ? 2 : 1;
-    return decodeRow(bytes.toString(chunk.isWide ? 'utf16le' : 'latin1', chunk.offsets[inChunk]! * scale, chunk.offsets[inChunk + 1]! * scale));
+    const start = chunk.offsets[inChunk]!;
+    const end = chunk.offsets[inChunk + 1]!;
+    return chunk.isWide ? bytes.toString('utf16le', start * 2, end * 2) : bytes.toString('latin1', start, end);
   }
 
   /** A repeating row: its source's cells with its own columns put back. */

@@ -61,9 +61,19 @@ export interface OrderList extends Iterable<CheckedOrder> {
 /** Raw rows kept for writing the result file, in sheet order. */
 export interface RowStore {
   readonly size: number;
+  /** Columns of the sheet as checked: a row kept as its line holds that many cells. */
+  readonly width: number;
   /** Rows in sheet order. */
   [Symbol.iterator](): Iterator<{ rowNumber: number; cells: CellValue[] }>;
+  /** Rows in sheet order as they are kept: a row kept as its line comes as that text alone, split only if asked for. */
+  asKept(): Iterable<KeptRow>;
 }
+
+/**
+ * A row as the store keeps it: its cells, or its line (RawRow.line: one cell per column of the sheet as
+ * checked, joined by commas, none holding one).
+ */
+export type KeptRow = { rowNumber: number; line: string; cells: null } | { rowNumber: number; line: null; cells: CellValue[] };
 
 export interface CheckedSheet {
   file: string;

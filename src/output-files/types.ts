@@ -6,6 +6,11 @@ import type { CellValue } from '../sheet/types.js';
 export interface ResultRow {
   rowNumber: number;
   cells: CellValue[];
+  /**
+   * The cells joined by commas, none holding one, one per header, when the row was kept so (RawRow.line):
+   * the CSV writer then writes this text rather than looking at each cell.
+   */
+  line?: string | undefined;
   /** The order's status (validate: valid | invalid; import: accepted | rejected | invalid | already_submitted | failed). */
   status: string;
   /** Issues located on this row (errors and warnings). */

@@ -158,8 +158,10 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
   for (const row of input.rows) {
     // Cells beyond the header row have no column to go under; status must stay under its header.
     const line = lines[count]!;
-    // Most rows are text that needs no quoting: their cells joined are their line, checked in one scan.
-    const plain = row.cells.length === width ? writePlainLine(row.cells, width) : null;
+    // Most rows are text that needs no quoting: their cells joined are their line, checked in one scan. A row
+    // kept as its line (ResultRow.line) is that scan alone.
+    const given = row.line;
+    const plain = given !== undefined ? (NOT_PLAIN.test(given) ? null : given) : row.cells.length === width ? writePlainLine(row.cells, width) : null;
     if (plain !== null) {
       line[0] = plain;
       inputFields[count] = PLAIN;
@@ -229,8 +231,15 @@ function joinLines(lines: readonly string[][], inputFields: Int32Array, width: n
     const line = lines[i]!;
     const fields = inputFields[i]!;
     if (fields === width) text += line.join(DELIMITER) + NEWLINE;
-    else if (fields === PLAIN) text += line[0] + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
-    else text += line.slice(0, fields).join(DELIMITER) + DELIMITER.repeat(fields === 0 ? width - 1 : width - fields) + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
+    else if (fields === PLAIN) text += line[0] + appendedFields(line, width) + NEWLINE;
+    else text += line.slice(0, fields).join(DELIMITER) + DELIMITER.repeat(fields === 0 ? width - 1 : width - fields) + appendedFields(line, width) + NEWLINE;
   }
+  return text;
+}
+
+/** Status, issues and the extra columns, each after a delimiter (added up: a slice and a join a row cost more). */
+function appendedFields(line: readonly string[], width: number): string {
+  let text = '';
+  for (let i = width; i < line.length; i++) text += DELIMITER + line[i]!;
   return text;
 }

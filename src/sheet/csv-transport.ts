@@ -1,10 +1,15 @@
 /**
  * What the CSV parse worker (csv-parse-worker.ts) and the main thread's reader (read-csv-worker.ts) say to
- * each other. A batch of rows crosses the thread boundary as one string, each row's cells joined by a unit
- * separator and the rows back to back, with where each row ends: structured-cloning arrays of arrays of
- * strings costs more than parsing did. A row with a cell holding the separator comes as its cells.
+ * each other. A batch of rows crosses the thread boundary as one string, each row's cells joined by commas
+ * and the rows back to back, with where each row ends: structured-cloning arrays of arrays of strings costs
+ * more than parsing did. A row with a cell holding a comma is joined by a unit separator instead, and a row
+ * with a cell holding that as well comes as its cells.
+ *
+ * A comma-joined row reaches the checker with that text (RawRow.line): the row store keeps it as it is and
+ * the result CSV writes it as it is, so the row is never joined again on the main thread.
  */
 import type { InputError } from '../errors.js';
+import { LinedRow } from './lined-row.js';
 import type { SheetLimits } from './limits.js';
 import type { RawRow } from './types.js';
 
@@ -14,11 +19,13 @@ export type WorkerMessage = RowsMessage | { type: 'end'; sha256: string; bytesRe
 export interface RowsMessage {
   type: 'rows';
   rowNumbers: Int32Array;
-  /** Every row's cells joined by the unit separator, rows back to back (empty for a row in `asIs`). */
+  /** Every row's cells joined by commas (or the unit separator, see `unitRows`), rows back to back (empty for a row in `asIs`). */
   text: string;
   /** Where each row ends in `text`, in characters. */
   ends: Int32Array;
-  /** Rows whose cells hold the unit separator, by index within the batch (ascending), sent as they are. */
+  /** Rows with a cell holding a comma, joined by the unit separator instead, by index within the batch (ascending). */
+  unitRows: Int32Array;
+  /** Rows whose cells hold the unit separator as well, by index within the batch (ascending), sent as they are. */
   asIs: [number, string[]][];
   bytesRead: number;
 }
@@ -40,29 +47,42 @@ const UNIT = '\u001f';
 
 /**
  * A batch of numbered rows as a `rows` message (see RowsMessage). `mayHoldUnit` false says no cell can hold
- * the separator (the file's text so far has none), which spares looking for it cell by cell.
+ * the unit separator (the file's text so far has none), which spares looking for it cell by cell.
  */
 export function packRows(rows: readonly string[][], rowNumbers: readonly number[], bytesRead: number, mayHoldUnit = true): RowsMessage {
   const ends = new Int32Array(rows.length);
   const texts = new Array<string>(rows.length);
+  const unitRows: number[] = [];
   const asIs: [number, string[]][] = [];
   let total = 0;
   for (let k = 0; k < rows.length; k++) {
     const cells = rows[k]!;
-    let text = cells.join(UNIT);
-    if (cells.length === 0 || (mayHoldUnit && countUnits(text) !== cells.length - 1)) {
-      asIs.push([k, cells]);
-      text = '';
+    let text = commaLine(cells);
+    if (text === undefined) {
+      text = cells.join(UNIT);
+      if (cells.length === 0 || (mayHoldUnit && countUnits(text) !== cells.length - 1)) {
+        asIs.push([k, cells]);
+        text = '';
+      } else {
+        unitRows.push(k);
+      }
     }
     texts[k] = text;
     ends[k] = total += text.length;
   }
-  return { type: 'rows', rowNumbers: Int32Array.from(rowNumbers), text: texts.join(''), ends, asIs, bytesRead };
+  return { type: 'rows', rowNumbers: Int32Array.from(rowNumbers), text: texts.join(''), ends, unitRows: Int32Array.from(unitRows), asIs, bytesRead };
 }
 
 /** The buffers of a message that can be transferred rather than copied. */
 export function transferablesOf(message: RowsMessage): ArrayBuffer[] {
-  return [message.rowNumbers.buffer as ArrayBuffer, message.ends.buffer as ArrayBuffer];
+  return [message.rowNumbers.buffer as ArrayBuffer, message.ends.buffer as ArrayBuffer, message.unitRows.buffer as ArrayBuffer];
+}
+
+/** The cells joined by commas when none holds one (RawRow.line), else undefined. */
+function commaLine(cells: readonly string[]): string | undefined {
+  if (cells.length === 0) return undefined;
+  for (let i = 0; i < cells.length; i++) if (cells[i]!.includes(',')) return undefined;
+  return cells.join(',');
 }
 
 function countUnits(text: string): number {
@@ -71,20 +91,26 @@ function countUnits(text: string): number {
   return count;
 }
 
-/** The rows of a `rows` message, numbered. */
+/** The rows of a `rows` message, numbered; a comma-joined row with its text as `line`. */
 export function splitRows(message: RowsMessage): RawRow[] {
-  const { rowNumbers, text, ends, asIs } = message;
+  const { rowNumbers, text, ends, unitRows, asIs } = message;
   const rows: RawRow[] = new Array<RawRow>(ends.length);
   let a = 0;
   let nextAsIs = asIs.length > 0 ? asIs[0]![0] : -1;
+  let u = 0;
+  let nextUnit = unitRows.length > 0 ? unitRows[0]! : -1;
   let start = 0;
   for (let k = 0; k < ends.length; k++) {
     const end = ends[k]!;
     if (k === nextAsIs) {
-      rows[k] = { rowNumber: rowNumbers[k]!, cells: asIs[a]![1] };
+      rows[k] = new LinedRow(rowNumbers[k]!, asIs[a]![1], undefined);
       nextAsIs = ++a < asIs.length ? asIs[a]![0] : -1;
+    } else if (k === nextUnit) {
+      rows[k] = new LinedRow(rowNumbers[k]!, text.slice(start, end).split(UNIT), undefined);
+      nextUnit = ++u < unitRows.length ? unitRows[u]! : -1;
     } else {
-      rows[k] = { rowNumber: rowNumbers[k]!, cells: text.slice(start, end).split(UNIT) };
+      const line = text.slice(start, end);
+      rows[k] = new LinedRow(rowNumbers[k]!, line.split(','), line);
     }
     start = end;
   }

@@ -220,10 +220,14 @@ function createRowIterator(source: RowSource, pending: RawRow[], batchSize: numb
 
   const prepare = (batch: RawRow[]): RawRow[] => {
     for (let i = 0; i < batch.length; i++) {
-      const cells = batch[i]!.cells;
+      const row = batch[i]!;
+      const cells = row.cells;
       if (cells.length < width) {
-        if (width <= MAX_PADDED_WIDTH) padCells(cells, width);
-      } else if (cells.length > width) extraCells?.check(batch[i]!);
+        if (width <= MAX_PADDED_WIDTH) {
+          padCells(cells, width);
+          row.line = undefined;
+        }
+      } else if (cells.length > width) extraCells?.check(row);
     }
     return batch;
   };

@@ -13,6 +13,12 @@ export interface RawRow {
   rowNumber: number;
   /** One entry per header column (shorter rows padded with null up to 1,024 columns, extra cells kept beyond). */
   cells: CellValue[];
+  /**
+   * The cells joined by commas, when the reader has them so (a CSV row from the parse worker, none of its
+   * cells holding a comma; see LinedRow): the row store keeps this text rather than joining the cells again.
+   * Whatever changes `cells` sets it to undefined.
+   */
+  line?: string | undefined;
 }
 
 export type SheetFormat = 'csv' | 'xlsx';

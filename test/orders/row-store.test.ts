@@ -76,6 +76,27 @@ describe('CompactRowStore', () => {
     expect(store.cellsAt(0)[2]).toBe('x');
   });
 
+  it.each([
+    ['in memory', {}],
+    ['on disk in chunks of 2 rows', { memoryBytes: 0, chunkRows: 2 }],
+  ])('gives a row kept as its line back as it, and rows repeating its cells read right (%s)', (_, options) => {
+    const store = new CompactRowStore({ sharedColumns: shared, width: 4, ...options });
+    store.push(2, ['SO-1', 'Zoë', 'a\u001fb', '1'], false, 'SO-1,Zoë,a\u001fb,1');
+    store.push(3, ['SO-1', 'Zoë', 'y, z', '2'], true);
+    store.push(4, ['SO-1', 'Zoë', '東京', '3'], true, 'SO-1,Zoë,東京,3');
+    store.push(5, ['SO-2', 'n', 'w', '4', 'extra'], false, 'SO-2,n,w,4,extra');
+    expect([...store].map((r) => r.cells)).toEqual([
+      ['SO-1', 'Zoë', 'a\u001fb', '1'],
+      ['SO-1', 'Zoë', 'y, z', '2'],
+      ['SO-1', 'Zoë', '東京', '3'],
+      ['SO-2', 'n', 'w', '4', 'extra'],
+    ]);
+    // A line is only kept for a row of the sheet's width: the result file writes those.
+    expect([...store.asKept()].map((r) => r.line)).toEqual(['SO-1,Zoë,a\u001fb,1', null, 'SO-1,Zoë,東京,3', null]);
+    expect(store.cellsOf(3)).toEqual(['SO-1', 'Zoë', 'y, z', '2']);
+    expect(store.cellsOf(4)).toEqual(['SO-1', 'Zoë', '東京', '3']);
+  });
+
   it('keeps rows of another width whole', () => {
     const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'n', 'x', 1]);

@@ -131,6 +131,19 @@ describe('the papaparse shortcut', () => {
   });
 });
 
+describe('a row given as its line', () => {
+  test('is written as Papa.unparse writes its cells, tricky values included', () => {
+    const tricky = ['plain', '', ' leading', 'trailing ', 'say "hi"', 'two\nlines', 'cr\rhere', '\ufeffbom', '=1+2', '-5', '@x', '\tx', 'naïve café', 'unit\u001fsep'];
+    const rows: ResultRow[] = tricky.map((text, i) => {
+      const texts = HEADERS.map((_, k) => (k === 0 ? `O-${i}` : k % 3 === 1 ? text : ''));
+      return { rowNumber: i + 2, cells: texts, line: texts.join(','), status: 'valid', issues: [], needsFix: false };
+    });
+    const written = [...generateCsv({ ...sampleInput({}, rows), rows })].join('');
+    const expected = Papa.unparse([[...HEADERS, 'status', 'issues'], ...rows.map((r) => [...r.cells, r.status, ''])], UNPARSE_CONFIG);
+    expect(written).toBe(`\ufeff${expected}\r\n`);
+  });
+});
+
 describe('writePlainLine', () => {
   const rows: string[][] = [
     ['SO-1', 'Ann Lee', '', '12.50', 'Zoë 東京'],

@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { packRows, splitRows } from '../../src/sheet/csv-transport.js';
 
 describe('the rows message between the parse worker and the main thread', () => {
-  const rows = [['SO-1', 'Mug', ''], ['Zoë', '東京', '😀'], ['a\u001fb', 'c', ''], ['', '', ''], ['"q"', '=1', 'x,y'], ['one']];
-  const numbers = [2, 3, 5, 6, 9, 10];
+  const rows = [['SO-1', 'Mug', ''], ['Zoë', '東京', '😀'], ['a\u001fb', 'c', ''], ['', '', ''], ['"q"', '=1', 'x,y'], ['one'], ['a,\u001fb', 'c']];
+  const numbers = [2, 3, 5, 6, 9, 10, 12];
 
-  it('gives back every row with its number, a cell holding the unit separator included', () => {
+  it('gives back every row with its number, a cell holding a comma or the unit separator included', () => {
     const message = packRows(rows, numbers, 123);
-    expect(message.asIs.map(([k]) => k)).toEqual([2]);
     expect(message.bytesRead).toBe(123);
+    expect([...message.unitRows]).toEqual([4]);
+    expect(message.asIs.map(([k]) => k)).toEqual([6]);
     expect(splitRows(message)).toEqual(rows.map((cells, k) => ({ rowNumber: numbers[k], cells })));
+  });
+
+  it('gives a row without a comma in its cells with its text, the cells joined by commas', () => {
+    const lines = splitRows(packRows(rows, numbers, 0)).map((r) => r.line);
+    expect(lines).toEqual(['SO-1,Mug,', 'Zoë,東京,😀', 'a\u001fb,c,', ',,', undefined, 'one', undefined]);
   });
 
   it('sends every row as joined text when the file holds no unit separator', () => {

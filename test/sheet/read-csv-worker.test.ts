@@ -9,6 +9,7 @@ import { checkFile } from '../../src/commands/check-file.js';
 import { validationOutcome } from '../../src/commands/validate.js';
 import { writeResultFile } from '../../src/commands/write-result.js';
 import { silentLogger } from '../../src/log.js';
+import type { CellEdit } from '../../src/mapping/cell-edits.js';
 import type { CompactRowStore } from '../../src/orders/row-store.js';
 import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import { readAll, readError, useTempDir } from './support.js';
@@ -37,9 +38,9 @@ function sheet(rows: number): string {
   return `\ufeff${lines.join('\r\n')}\r\n`;
 }
 
-async function validateToCsv(file: string, out: string, read: OpenSheetOptions): Promise<Buffer> {
+async function validateToCsv(file: string, out: string, read: OpenSheetOptions, edits: CellEdit[] = []): Promise<Buffer> {
   const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
-  const checked = await checkFile(file, { context, logger: silentLogger, read });
+  const checked = await checkFile(file, { context, logger: silentLogger, read, settings: { edits } });
   if (!checked.ok) throw new Error(checked.message);
   const outcomes = checked.sheet.orders.map((o) => validationOutcome(o.issues));
   await writeResultFile({
@@ -84,6 +85,19 @@ describe('parsing a large CSV on a worker thread', () => {
     for (let i = store.size - 1; i >= 0; i -= 7) expect(store.cellsOf(store.rowNumberAt(i))).toEqual(mainStore.cellsOf(mainStore.rowNumberAt(i)));
     expect(viaWorker.sheet.orders.map((o) => o.payload)).toEqual(viaMain.sheet.orders.map((o) => o.payload));
     expect(viaWorker.sheet.orders.some((o) => o.payload !== undefined)).toBe(true);
+  });
+
+  it('writes rows handed over as their text, a corrected one included, as the main-thread path does', async () => {
+    // The benchmark's generator: most rows hold no comma, so the worker hands them over with their text.
+    const file = fixture('lines.csv');
+    await writeLargeCsv(file, 600, NOW);
+    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    const row = lines.findIndex((line, i) => i > 0 && line.length > 0 && !line.includes('"')) + 1;
+    const edits = [{ row, col: 9, value: 'Corrected Name', by: 'local user', at: NOW.toISOString() }];
+    const viaWorker = await validateToCsv(file, fixture('lines-worker.csv'), WORKER, edits);
+    const viaMain = await validateToCsv(file, fixture('lines-main.csv'), MAIN, edits);
+    expect(viaWorker.equals(viaMain)).toBe(true);
+    expect(viaWorker.toString('utf8').split('\r\n')[row - 1]).toContain(',Corrected Name,');
   });
 
   it('reads a semicolon file with a sep= line and Windows-1252 text like the main-thread reader', async () => {
