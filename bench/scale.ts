@@ -33,6 +33,8 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 
 export interface ChildRun {
   ms: number;
+  /** CPU time of the run (user + system, both threads). */
+  cpuMs: number;
   maxRssMb: number;
   orders: number;
   summary?: Record<string, number>;
@@ -57,8 +59,11 @@ async function compareWithPapaparse(line: (text: string) => void, label: string,
   const run = runValidateChild(file, `${file}.result.csv`, now);
   rmSync(`${file}.result.csv`, { force: true });
   const ratio = run.ms / papa.ms;
-  line(`${label} (${fmt(size / 1e6)} MB): papaparse alone ${fmt(papa.ms)} ms; validate ${fmt(run.ms)} ms${run.error ? ` (refused: ${run.error.slice(0, 120)}...)` : `, ${fmt(run.orders)} orders`}`);
-  line(`  ratio ${fmt(ratio, 2)}x (target <= ${targets.ratio}x: ${verdict(ratio <= targets.ratio)}); peak RSS ${fmt(run.maxRssMb)} MB (target <= ${fmt(targets.rssMb)} MB: ${verdict(run.maxRssMb <= targets.rssMb)})`);
+  line(
+    `${label} (${fmt(size / 1e6)} MB): papaparse alone ${fmt(papa.ms)} ms (CPU ${fmt(papa.cpuMs)} ms); ` +
+      `validate ${fmt(run.ms)} ms (CPU ${fmt(run.cpuMs)} ms)${run.error ? ` (refused: ${run.error.slice(0, 120)}...)` : `, ${fmt(run.orders)} orders`}`,
+  );
+  line(`  ratio ${fmt(ratio, 2)}x (target <= ${targets.ratio}x: ${verdict(ratio <= targets.ratio)}), CPU ${fmt(run.cpuMs / papa.cpuMs, 2)}x; peak RSS ${fmt(run.maxRssMb)} MB (target <= ${fmt(targets.rssMb)} MB: ${verdict(run.maxRssMb <= targets.rssMb)})`);
 }
 
 /** Validate of a workbook: against exceljs's streaming reader alone (papaparse does not read a workbook). */

@@ -1,6 +1,7 @@
 /**
  * One measured validate run in a fresh process, so its peak memory is its own:
- * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, maxRssMb, orders }` as JSON.
+ * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, cpuMs, maxRssMb, orders }` as JSON;
+ * cpuMs is the process's CPU time (user + system), the parse worker's thread included.
  */
 import { validateFiles } from '../src/commands/validate.js';
 import { silentLogger } from '../src/log.js';
@@ -11,6 +12,7 @@ if (!file || !out) {
   process.exit(2);
 }
 const started = performance.now();
+const cpu = process.cpuUsage();
 const result = await validateFiles({
   files: [file],
   out,
@@ -18,6 +20,7 @@ const result = await validateFiles({
   logger: silentLogger,
 });
 const ms = performance.now() - started;
+const used = process.cpuUsage(cpu);
 process.stdout.write(
-  `${JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: result.report.orders.length, summary: result.report.summary, error: result.report.input[0]?.error?.message })}\n`,
+  `${JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: result.report.orders.length, summary: result.report.summary, error: result.report.input[0]?.error?.message })}\n`,
 );
