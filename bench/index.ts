@@ -5,7 +5,7 @@
  * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: sandbox, import, reconcile, writers)
+ *   npm run bench -- validate     only the validate figures (also: sandbox, import, reconcile, writers, team)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
 import { measureExcelJsBaseline, measurePapaparseBaseline } from './read-baseline.js';
 import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
+import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -114,6 +115,17 @@ async function benchImportFigures(): Promise<void> {
   line(`ledger cost per order (intent + sending + accepted): ${fmt(ledger.perOrderMs, 3)} ms grouped as import commits (${fmt(ledger.ordersPerSecond)} orders/s); ${fmt(ledger.perOrderMsOneByOne, 3)} ms with a commit per transition`);
 }
 
+async function benchTeamFigures(): Promise<void> {
+  line('\n== a team on one PostgreSQL ledger: 2 import processes at concurrency 8 each, 20 ms latency, against raw HTTP at 16');
+  const t = await benchTeam({ ordersEach: 4000 });
+  if (t.clusterStartMs !== undefined) line(`throwaway PostgreSQL cluster: ready in ${fmt(t.clusterStartMs)} ms (initdb to accepting connections)`);
+  line(`raw undici POSTs x16 to the same sandbox: ${fmt(t.rawOrdersPerSecond)} orders/s (the better of before and after)`);
+  line(`two imports, one PostgreSQL ledger:       ${fmt(t.teamOrdersPerSecond)} orders/s while sending; ratio ${fmt(t.ratio, 2)} (target >= 0.9)`);
+  line(`the same two, each its own SQLite ledger: ${fmt(t.sqliteOrdersPerSecond)} orders/s (the import's own cost, whatever the ledger)`);
+  const share = (ms: number) => `${fmt((ms / t.latencyMs) * 100, 1)}% of a ${t.latencyMs} ms request`;
+  line(`ledger cost per order, import commits alone: PostgreSQL ${fmt(t.ledgerMsPerOrder.postgres, 3)} ms (${share(t.ledgerMsPerOrder.postgres)}; target < 5%); SQLite ${fmt(t.ledgerMsPerOrder.sqlite, 3)} ms`);
+}
+
 async function benchReconcileFigures(): Promise<void> {
   line('\n== reconcile: 100,000 packages from the sandbox, 20 ms latency, concurrency 8');
   const r = await benchReconcile(100_000);
@@ -130,10 +142,11 @@ const sections: Record<string, () => Promise<void>> = {
   sandbox: benchSandboxFigures,
   import: benchImportFigures,
   reconcile: benchReconcileFigures,
+  team: benchTeamFigures,
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : ['validate', 'sandbox', 'import', 'reconcile']) {
+for (const name of wanted.length > 0 ? wanted : ['validate', 'sandbox', 'import', 'reconcile', 'team']) {
   const section = sections[name];
   if (!section) {
     process.stderr.write(`unknown section ${name}; choose from ${Object.keys(sections).join(', ')}\n`);

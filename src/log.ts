@@ -4,6 +4,7 @@
  * and the redact list below is the safety net.
  */
 import { pino, type Logger } from 'pino';
+import { redactUrlsIn } from './redact.js';
 
 export type { Logger };
 
@@ -24,8 +25,36 @@ const REDACT = [
   '*.email',
 ];
 
+/** The value with any password inside an address (a ledger URL, FULFILLMENT_BASE_URL) hidden: a string, or an error's message and stack. */
+function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('://') ? redactUrlsIn(value) : value;
+  if (value instanceof Error && (value.message.includes('://') || value.stack?.includes('://'))) {
+    const copy = new Error(redactUrlsIn(value.message));
+    copy.name = value.name;
+    copy.stack = value.stack === undefined ? undefined : redactUrlsIn(value.stack);
+    return copy;
+  }
+  return value;
+}
+
+/** Every top-level field of a line (pino serializes errors after this). */
+function redactAddresses(object: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(object)) object[key] = redactValue(value);
+  return object;
+}
+
 export function createLogger(options: { level: LogLevel; pretty: boolean }): Logger {
-  const base = { level: options.level, redact: { paths: REDACT, censor: '[redacted]' }, base: null };
+  const base = {
+    level: options.level,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    base: null,
+    formatters: { log: redactAddresses },
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(this, args.map(redactValue));
+      },
+    },
+  };
   if (options.pretty) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { destination: 2, colorize: true, ignore: 'time', singleLine: true } } });
   }

@@ -23,6 +23,8 @@ const configFileSchema = z
     concurrency: z.number().int().min(1).max(64).optional(),
     maxAttempts: z.number().int().min(1).max(20).optional(),
     ledger: z.string().optional(),
+    teamConcurrency: z.number().int().min(1).max(1000).optional(),
+    claimLeaseSeconds: z.number().int().min(1).max(86_400).optional(),
     lateAfterDays: z.number().min(0).optional(),
     logLevel: z.enum(LOG_LEVELS).optional(),
   });
@@ -42,6 +44,10 @@ export interface RawFlags {
   dryRun?: boolean;
   sandbox?: boolean;
   ledger?: string;
+  /** import, serve: POSTs in flight across every run on a PostgreSQL ledger. */
+  teamConcurrency?: string;
+  /** How long a run's claims on a PostgreSQL ledger outlive its last sign of life, in seconds. */
+  claimLease?: string;
   archive?: string;
   online?: boolean;
   /** reconcile, serve: days after the order date when an unshipped line is late. */
@@ -71,6 +77,10 @@ export interface ResolvedOptions {
   useSandbox: boolean;
   /** The ledger: a file path (SQLite) or a postgres:// URL; by default a file for the real API and another for the sandbox. */
   ledgerPath: string;
+  /** POSTs in flight across every run on the ledger (PostgreSQL: all hosts); undefined: no cap but --concurrency. */
+  teamConcurrency?: number;
+  /** How long a run's claims outlive its last sign of life (PostgreSQL), in ms. */
+  claimLeaseMs: number;
   archiveDir?: string;
   online: boolean;
   lateAfterDays: number;
@@ -85,6 +95,8 @@ export const DEFAULTS = {
   /** The sandbox's orders are never mixed with real ones: its own ledger and its state beside it. */
   sandboxLedgerPath: '.order-batch/sandbox/ledger.db',
   lateAfterDays: 3,
+  /** Two minutes: a dead run's orders wait that long for another run; a live run renews well within it. */
+  claimLeaseSeconds: 120,
   logLevel: 'info' as LogLevel,
 };
 
@@ -214,6 +226,8 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     dryRun: flags.dryRun ?? false,
     useSandbox: flags.sandbox ?? false,
     ledgerPath: pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger) ?? (flags.sandbox ? DEFAULTS.sandboxLedgerPath : DEFAULTS.ledgerPath),
+    teamConcurrency: flags.teamConcurrency ? parsePositiveInt('--team-concurrency', flags.teamConcurrency, 1000) : config.teamConcurrency,
+    claimLeaseMs: 1000 * (flags.claimLease ? parsePositiveInt('--claim-lease', flags.claimLease, 86_400) : (config.claimLeaseSeconds ?? DEFAULTS.claimLeaseSeconds)),
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),

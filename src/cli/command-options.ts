@@ -30,6 +30,8 @@ export interface ApiSettings {
   connection: ConnectionSettings;
   useSandbox: boolean;
   ledgerPath: string;
+  /** How long a run's claims on a PostgreSQL ledger outlive its last sign of life. */
+  claimLeaseMs: number;
   concurrency: number;
   maxAttempts: number;
   connectionOverride?: Connection;
@@ -40,6 +42,7 @@ export function apiSettingsOf(options: ResolvedOptions): ApiSettings {
     connection: options.connection,
     useSandbox: options.useSandbox,
     ledgerPath: options.ledgerPath,
+    claimLeaseMs: options.claimLeaseMs,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
   };

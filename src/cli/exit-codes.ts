@@ -1,13 +1,15 @@
 /**
  * Every exit code of the CLI is decided here (PRODUCT.md section 1): 0 everything valid or accepted;
  * 1 some orders invalid, rejected or failed (or a reconciliation with exceptions); 2 usage,
- * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all.
+ * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all,
+ * or the ledger stopped answering in the middle of a run.
  */
 import { CommanderError } from 'commander';
 import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
 import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
 import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
+import { LedgerLostError } from '../ledger/postgres/errors.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
@@ -33,7 +35,7 @@ function hasOutputErrors(report: JsonReport): boolean {
 /** What stopped a run: its exit code, what `--json` says of it (kind null for --help and --version), and its stderr text. */
 export interface Failure {
   exitCode: number;
-  kind: 'usage' | 'file' | 'api_unusable' | 'internal' | null;
+  kind: 'usage' | 'file' | 'api_unusable' | 'ledger_lost' | 'internal' | null;
   message: string;
   /** What goes to stderr: one line, '' when commander has printed its own. */
   stderr: string;
@@ -46,6 +48,8 @@ export function failureOf(err: unknown): Failure {
     if (err.exitCode === 0) return { exitCode: EXIT.ok, kind: null, message: '', stderr: '' };
     return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, ''), stderr: '' };
   }
+  // The ledger's server went away mid-run: like an API that stopped answering, the run could not go on.
+  if (err instanceof LedgerLostError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
   if (err instanceof UsageError || err instanceof InputError) {
     // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
     // flag, a setting or another run holding the ledger.

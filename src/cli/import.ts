@@ -18,6 +18,8 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
+      .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
+      .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
       .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
   ).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
@@ -33,6 +35,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       sheet: options.sheet,
       context: checkContextOf(options),
       dryRun: options.dryRun,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,
       logger,
       progress: byteProgressOf(options),

@@ -10,6 +10,7 @@ import { CliRun } from './cli-run.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
+import { addLedgerCommand } from './ledger.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
@@ -49,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
   addServeCommand(program, run);
   addTemplateCommand(program, run);
   addSandboxCommand(program, run);
+  addLedgerCommand(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -21,6 +21,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--host <host>', 'address to bind (default: this computer only)', '127.0.0.1')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
+      .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
+      .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
@@ -39,6 +41,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       host: flags.host ?? '127.0.0.1',
       context: checkContextOf(options),
       lateAfterDays: options.lateAfterDays,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
       logger: loggerFor(options),
       ...(options.isNowPinned ? { now: options.now } : {}),

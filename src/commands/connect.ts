@@ -4,8 +4,10 @@
  */
 import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
+import { localFolderOf } from '../ledger/location.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
@@ -29,10 +31,11 @@ export const MISSING_CONNECTION_MESSAGE =
 
 /**
  * A ledger remembers which API it records orders for: orders accepted by the sandbox must never
- * pass for orders sent to the real network, nor orders of one account for another's.
+ * pass for orders sent to the real network, nor orders of one account for another's. The address
+ * is kept without its password (a ledger's settings are no place for one).
  */
 export function endpointIdentity(connection: Connection): string {
-  return connection.isSandbox ? 'sandbox' : connection.baseUrl.replace(/\/+$/, '');
+  return connection.isSandbox ? 'sandbox' : redactUrl(connection.baseUrl.replace(/\/+$/, ''));
 }
 
 export async function connect(options: {
@@ -72,26 +75,25 @@ export async function connect(options: {
   return { client, baseUrl, isSandbox: false, close: () => client.close() };
 }
 
-/** The embedded sandbox keeps its world beside the (sandbox) ledger. */
+/** The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder, or this host's .order-batch for a PostgreSQL one. */
 export function sandboxStatePathFor(ledgerPath: string): string {
-  return join(dirname(ledgerPath), 'sandbox-state.json');
+  return join(localFolderOf(ledgerPath), 'sandbox-state.json');
 }
 
 const ENDPOINT_KEY = 'endpoint';
 
 /** Ties a ledger to the API it records orders for on first use, and refuses to mix them later. */
 export async function bindLedgerToEndpoint(ledger: Ledger, identity: string): Promise<void> {
-  const bound = await ledger.getSetting(ENDPOINT_KEY);
-  if (bound === null) {
-    await ledger.setSetting(ENDPOINT_KEY, identity);
-    return;
-  }
-  if (bound !== identity) {
+  const stored = await ledger.getSetting(ENDPOINT_KEY);
+  // Compared and kept without a password, also in a ledger that stored one before.
+  const bound = stored === null ? null : redactUrl(stored);
+  if (bound !== null && bound !== identity) {
     throw new UsageError(
       `The ledger ${ledger.location} records orders sent to ${bound}, not ${identity}. ` +
         'Use --ledger <file> to keep a separate ledger for each API (the sandbox has its own by default).',
     );
   }
+  if (stored !== identity) await ledger.setSetting(ENDPOINT_KEY, identity);
 }
 
 /**

@@ -10,6 +10,7 @@ import { apiUnusableOf } from '../api/unusable.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
+import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
@@ -36,6 +37,8 @@ export interface ImportOptions {
   maxAttempts: number;
   dryRun: boolean;
   ledgerPath: string;
+  /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
+  claimLeaseMs?: number;
   archiveDir?: string;
   logger: Logger;
   progress?: Progress;
@@ -75,7 +78,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  const ledger = await openLedger(options.ledgerPath, { logger });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
@@ -117,7 +120,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
       logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
     }
-    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge });
+    // Runs at once on a shared ledger: an order another run sent since `known` was read is in the
+    // API now, and in the ledger too (recorded before its POST): read again, it is ours, not someone
+    // else's; sending then finds it held by that run or already accepted.
+    const sentMeanwhile = facts ? [...facts.existingOrderIds].filter((id) => !known.has(id)) : [];
+    if (sentMeanwhile.length > 0) for (const [id, record] of await ledger.getMany(sentMeanwhile)) known.set(id, record);
+    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge: sentMeanwhile.length > 0 ? ledgerJudge(known) : judge });
 
     if (jobs.length > 0) {
       const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
@@ -125,7 +133,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       else if (stopped) apiUnusable = stopped;
     }
 
-    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : connection.baseUrl}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : redactUrl(connection.baseUrl)}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
     const notes = [
       sentTo,
       `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,

@@ -3,8 +3,10 @@
  * (PRODUCT.md section 8): a file path means SQLite, a `postgres://` or `postgresql://` URL means a
  * PostgreSQL database. Pure, so options.ts checks a location before anything is opened.
  */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 
 export type LedgerLocation = { backend: 'sqlite'; path: string } | { backend: 'postgres'; url: string };
 
@@ -30,22 +32,18 @@ export function parseLedgerLocation(text: string): LedgerLocation {
   return { backend: 'sqlite', path: text };
 }
 
-/**
- * The location fit to print and log: a URL's password (and a `password` query parameter) replaced
- * by `***`; a path as it is.
- */
+/** The location fit to print and log: a URL without its password (see redactUrl); a path as it is. */
 export function redactLedgerLocation(text: string): string {
-  if (!ANY_URL.test(text)) return text;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    // Not parseable: show the scheme alone rather than risk a secret.
-    return `${ANY_URL.exec(text)![1]}://…`;
-  }
-  if (url.password !== '') url.password = '***';
-  for (const key of [...url.searchParams.keys()]) {
-    if (/^(password|passwd|pass|sslpassword)$/i.test(key)) url.searchParams.set(key, '***');
-  }
-  return url.toString();
+  return redactUrl(text);
 }
+
+/**
+ * The folder for what a host keeps beside its ledger (the embedded sandbox's world, the web app's
+ * uploads): a file's own folder; for a PostgreSQL ledger, shared by hosts, `.order-batch` here.
+ */
+export function localFolderOf(location: string): string {
+  const where = parseLedgerLocation(location);
+  return where.backend === 'sqlite' ? dirname(where.path) : LOCAL_FOLDER;
+}
+
+const LOCAL_FOLDER = '.order-batch';

@@ -3,8 +3,7 @@
  * postgres:// or postgresql:// URL is PostgreSQL. The one place that picks the backend.
  */
 import { existsSync } from 'node:fs';
-import { LedgerError } from './errors.js';
-import { parseLedgerLocation, redactLedgerLocation } from './location.js';
+import { parseLedgerLocation } from './location.js';
 import { openSqliteLedger } from './sqlite-ledger.js';
 import type { Ledger, LedgerOptions } from './types.js';
 
@@ -12,8 +11,9 @@ import type { Ledger, LedgerOptions } from './types.js';
 export async function openLedger(location: string, options: LedgerOptions = {}): Promise<Ledger> {
   const where = parseLedgerLocation(location);
   if (where.backend === 'sqlite') return openSqliteLedger(where.path, options);
-  const shown = redactLedgerLocation(where.url);
-  throw new LedgerError(shown, `The ledger ${shown} is a PostgreSQL database, and this build of order-batch has no PostgreSQL backend: give a file path with --ledger (or the config's ledger, or ORDER_BATCH_LEDGER).`);
+  // Loaded only for a PostgreSQL ledger: the SQLite default does not pay for the client's start-up.
+  const { openPostgresLedger } = await import('./postgres/postgres-ledger.js');
+  return openPostgresLedger(where.url, options);
 }
 
 /**

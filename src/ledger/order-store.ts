@@ -242,7 +242,8 @@ export class OrderStore {
   }
 }
 
-function intentParams(intent: OrderIntent, runId: string | null) {
+/** The columns an intent sets, worked out once (the payload's JSON and hash are reused when the caller made them). */
+export function intentParams(intent: OrderIntent, runId: string | null) {
   const payload: CreateOrderPayload = intent.payload;
   const made = intent.fingerprint?.payload === payload ? intent.fingerprint : undefined;
   return {
@@ -260,7 +261,9 @@ function intentParams(intent: OrderIntent, runId: string | null) {
 }
 
 /** The record INSERT creates from `params` (the schema's defaults for the rest); it shares the intent's payload object. */
-function newRecord(params: ReturnType<typeof intentParams>, intent: OrderIntent, now: string): OrderRecord {
+export type IntentParams = ReturnType<typeof intentParams>;
+
+export function newRecord(params: IntentParams, intent: OrderIntent, now: string): OrderRecord {
   return {
     customerOrderId: params.id,
     payloadHash: params.payloadHash,

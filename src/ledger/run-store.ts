@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import type { LockHolder, RunFile, RunRecord } from './types.js';
 
-interface RunRow {
+export interface RunRow {
   run_id: string;
   command: string;
   files: string;
@@ -117,7 +117,7 @@ export class RunStore {
   }
 }
 
-function toRun(row: RunRow): RunRecord {
+export function toRun(row: RunRow): RunRecord {
   return {
     runId: row.run_id,
     command: row.command,

@@ -14,6 +14,7 @@ import { parseApiInstant } from './dates.js';
 import { createFaultInjector, faultsFromRate, REAL_LATENCY_CLOCK } from './faults.js';
 import type { SandboxContext } from './http/context.js';
 import { buildSandboxServer } from './http/server.js';
+import { createInFlightCounter } from './in-flight.js';
 import { readInventoryFile } from './inventory-file.js';
 import { DEFAULT_RATES, type FulfillmentRates } from './model.js';
 import { SANDBOX_DEFAULTS, type SandboxHandle, type SandboxOptions, type SandboxStats } from './options.js';
@@ -78,10 +79,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = createTokenService({ writer, reader, ttlSeconds: options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds, nowMs: clock.nowMs });
   const faults = createFaultInjector(seed, faultsFromRate(options.faultRate, options.latencyMs));
 
+  const postsInFlight = createInFlightCounter();
   const stats = (): SandboxStats => ({
     orders: state.orderCount(),
     postsReceived: state.counters.postsReceived,
     duplicatesRejected: state.counters.duplicatesRejected,
+    maxPostsInFlight: postsInFlight.max,
     byStatus: state.countLineStatuses(clock.nowMs()),
   });
   const snapshot = (): PersistedState => ({
@@ -100,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const sourcesOfSale = options.sourcesOfSale ?? DEFAULT_SOURCES_OF_SALE;
   const latencyClock = options.latencyClock ?? REAL_LATENCY_CLOCK;
-  const ctx: SandboxContext = { state, clock, tokens, faults, latencyClock, schema: createOrderSchema(sourcesOfSale), logger, stats };
+  const ctx: SandboxContext = { state, clock, tokens, faults, latencyClock, schema: createOrderSchema(sourcesOfSale), logger, postsInFlight, stats };
   const app = await buildSandboxServer(ctx, { logRequests: options.logRequests ?? false });
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   try {

@@ -5,7 +5,7 @@
  * this computer only and refusing requests that other web pages try to make on the user's behalf.
  */
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import pLimit from 'p-limit';
@@ -13,6 +13,7 @@ import { connect, endpointIdentity, MISSING_CONNECTION_MESSAGE, sandboxStatePath
 import { importFiles } from '../commands/import.js';
 import { reconcileCommand } from '../commands/reconcile.js';
 import { UsageError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { createJobRunner, type ImportRun, type JobsStopped } from './jobs.js';
 import { createReconciler } from './reconcile-runs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
@@ -21,6 +22,7 @@ import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, readCookie, SECURITY_HEADERS, SESSION_ID_PATTERN, sessionCookie, sessionCookieName } from './security.js';
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
+import { localFolderOf } from '../ledger/location.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createUploadChecker } from './uploads.js';
 import { formatBytes } from './pages/upload-page.js';
@@ -46,7 +48,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const host = options.host ?? WEB_DEFAULTS.host;
   const maxUploadBytes = options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes;
   // Beside the ledger by default (.order-batch/web, or .order-batch/sandbox/web): the sandbox's files never mix with real ones.
-  const workDir = openWorkDir(options.workDir ?? join(dirname(options.ledgerPath), 'web'));
+  const workDir = openWorkDir(options.workDir ?? join(localFolderOf(options.ledgerPath), 'web'));
   const wallClock = () => new Date();
   // One run at a time: imports and reconciliations share the ledger's run lock.
   const serialize = pLimit(1);
@@ -81,6 +83,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       maxAttempts: options.maxAttempts,
       dryRun: false,
       ledgerPath: options.ledgerPath,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+      ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
       logger,
       onOrderDone,
       signal,
@@ -125,12 +129,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     ledgerReader: createLedgerReader(options.ledgerPath),
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
-    endpoint: sandbox ? endpointIdentity(sandbox) : (baseUrl ?? '').replace(/\/+$/, ''),
+    endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),
     logger,
     pageContext: (request) => ({
       csrf: services.csrf.tokenFor(request.sessionId),
       isSandbox: Boolean(sandbox),
-      apiLabel: sandbox ? 'the embedded sandbox' : (baseUrl ?? 'no API yet (not configured)'),
+      apiLabel: sandbox ? 'the embedded sandbox' : baseUrl ? redactUrl(baseUrl) : 'no API yet (not configured)',
     }),
   };
 
@@ -161,7 +165,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   guard.allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
   guard.cookieName = sessionCookieName(port);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  logger.info({ port, host, workDir: workDir.root, ledger: options.ledgerPath }, 'web app listening');
+  logger.info({ port, host, workDir: workDir.root, ledger: redactUrl(options.ledgerPath) }, 'web app listening');
 
   let closing: Promise<JobsStopped> | undefined;
   return {

@@ -31,6 +31,10 @@ export interface WebAppOptions {
   useSandbox: boolean;
   connection: ConnectionSettings;
   ledgerPath: string;
+  /** POSTs in flight across every run on the ledger (--team-concurrency). */
+  teamConcurrency?: number;
+  /** How long a submission's claims on a PostgreSQL ledger outlive its last sign of life. */
+  claimLeaseMs?: number;
   /** Where uploads, results and reconciliations are kept; default `web` beside the ledger (.order-batch/web). */
   workDir?: string;
   /** Timezone and sourcesOfSale for checking; its `now` is replaced per check (see `now`). */

@@ -33,6 +33,16 @@ describe('resolveOptions', () => {
     expect(fromFlags.ledgerPath).toBe('flag.db');
   });
 
+  it('takes the team concurrency and the claim lease from flags over the config file, the lease 2 minutes by default', () => {
+    const config = configFile({ teamConcurrency: 16, claimLeaseSeconds: 30 });
+    expect(resolveOptions({}, {}, NOW)).toMatchObject({ teamConcurrency: undefined, claimLeaseMs: 120_000 });
+    expect(resolveOptions({ config }, {}, NOW)).toMatchObject({ teamConcurrency: 16, claimLeaseMs: 30_000 });
+    expect(resolveOptions({ config, teamConcurrency: '4', claimLease: '5' }, {}, NOW)).toMatchObject({ teamConcurrency: 4, claimLeaseMs: 5_000 });
+    expect(() => resolveOptions({ teamConcurrency: '0' }, {}, NOW)).toThrow('--team-concurrency must be between 1 and 1000, not 0.');
+    expect(() => resolveOptions({ claimLease: '1.5' }, {}, NOW)).toThrow('--claim-lease takes a whole number, not "1.5".');
+    expect(() => resolveOptions({ config: configFile({ teamConcurrency: 0 }) }, {}, NOW)).toThrow(/teamConcurrency/);
+  });
+
   it('uses the wall clock handed in unless --now pins it', () => {
     expect(resolveOptions({}, {}, NOW).now).toEqual(NOW);
     expect(resolveOptions({}, {}, NOW).isNowPinned).toBe(false);

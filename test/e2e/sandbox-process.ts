@@ -10,7 +10,7 @@ export interface SandboxProcess {
   port: number;
   child: ChildProcess;
   env: Record<string, string>;
-  stats(): Promise<{ orders: number; postsReceived: number; duplicatesRejected: number; byStatus: Record<string, number> }>;
+  stats(): Promise<{ orders: number; postsReceived: number; duplicatesRejected: number; maxPostsInFlight: number; byStatus: Record<string, number> }>;
   setFaults(faults: Record<string, unknown>): Promise<void>;
   stop(): Promise<void>;
 }

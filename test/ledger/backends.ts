@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
+import { asSuperuser, createDatabase, hasPostgres } from '../support/postgres/database.js';
 import { makeTempDir } from './builders.js';
 
 /** One empty ledger for one test: every open() is another connection to it, as another process would make. */
@@ -39,4 +40,21 @@ const sqlite: BackendUnderTest = {
   },
 };
 
-export const BACKENDS: readonly BackendUnderTest[] = [sqlite];
+/** A database of its own per test in the run's throwaway cluster (test/support/postgres). */
+const postgres: BackendUnderTest = {
+  name: 'postgres',
+  hasConcurrentRuns: true,
+  async create() {
+    const database = await createDatabase();
+    return {
+      open: (options) => openLedger(database.url, options),
+      expireLease: async (runId) => {
+        await asSuperuser((c) => c.query(`UPDATE runs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE run_id = $1`, [runId]), database.name);
+      },
+      drop: () => database.drop(),
+    };
+  },
+};
+
+/** PostgreSQL only where it is installed (outside CI: in CI the run fails at setup without it). */
+export const BACKENDS: readonly BackendUnderTest[] = hasPostgres ? [sqlite, postgres] : [sqlite];

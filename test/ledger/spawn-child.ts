@@ -1,4 +1,4 @@
-/** Spawns fixtures/ledger-child.mjs and reads its report lines as they arrive. */
+/** Spawns fixtures/ledger-child.mjs (or another child script) and reads its report lines as they arrive. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -16,8 +16,8 @@ export interface LedgerChild {
   kill(): Promise<void>;
 }
 
-export function spawnLedgerChild(args: string[]): LedgerChild {
-  const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function spawnLedgerChild(args: string[], script: string | URL = CHILD): LedgerChild {
+  const child = spawn(process.execPath, [script instanceof URL ? fileURLToPath(script) : script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   const exited = once(child, 'exit');

@@ -146,9 +146,9 @@ describe('sandbox controls', () => {
       expect((await own.create(buildOrderPayload('S-1', { lines: [{ quantity: 2 }, { productId: 'PRD-1002' }] }))).status).toBe(201);
       expect((await own.create(buildOrderPayload('S-1'))).status).toBe(409);
       const stats = (await own.call('GET', '/sandbox/stats')).body;
-      expect(stats).toEqual({ orders: 1, postsReceived: 2, duplicatesRejected: 1, byStatus: { 'Waiting to Clear': 2 }, requestId: expect.any(String) });
+      expect(stats).toEqual({ orders: 1, postsReceived: 2, duplicatesRejected: 1, maxPostsInFlight: 1, byStatus: { 'Waiting to Clear': 2 }, requestId: expect.any(String) });
       expect((await own.call('POST', '/sandbox/reset')).status).toBe(200);
-      expect(own.stats()).toEqual({ orders: 0, postsReceived: 0, duplicatesRejected: 0, byStatus: {} });
+      expect(own.stats()).toEqual({ orders: 0, postsReceived: 0, duplicatesRejected: 0, maxPostsInFlight: 0, byStatus: {} });
       expect((await own.create(buildOrderPayload('S-1'))).status).toBe(201);
     } finally {
       await own.close();

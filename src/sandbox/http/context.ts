@@ -4,6 +4,7 @@ import type { Logger } from '../../log.js';
 import type { TokenService } from '../auth.js';
 import type { SandboxClock } from '../clock.js';
 import type { FaultInjector, LatencyClock } from '../faults.js';
+import type { InFlightCounter } from '../in-flight.js';
 import type { SandboxStats } from '../options.js';
 import type { SandboxState } from '../state.js';
 
@@ -15,5 +16,7 @@ export interface SandboxContext {
   latencyClock: LatencyClock;
   schema: ReturnType<typeof createOrderSchema>;
   logger: Logger;
+  /** POST /api/v0/orders from arrival to the end of the answer (or of the connection). */
+  postsInFlight: InFlightCounter;
   stats(): SandboxStats;
 }

@@ -97,6 +97,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/sandbox/reset', async (request, reply) => {
     ctx.state.reset();
+    ctx.postsInFlight.resetMax();
     return sendJson(request, reply, 200, { ...ctx.stats() });
   });
 }

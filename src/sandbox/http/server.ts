@@ -121,7 +121,13 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
         return;
       }
     }
-    if (request.method === 'POST' && path === '/api/v0/orders') ctx.state.counters.postsReceived++;
+    if (request.method === 'POST' && path === '/api/v0/orders') {
+      ctx.state.counters.postsReceived++;
+      // Out once the answer is handed to the socket ('finish'), before the client can act on it; or
+      // once the connection is gone without an answer (a reset, a lost reply).
+      const leave = ctx.postsInFlight.enter();
+      reply.raw.once('finish', leave).once('close', leave);
+    }
     if (!isFaulted) {
       done();
       return;

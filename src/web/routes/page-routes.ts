@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { writeTemplate } from '../../output-files/write-template.js';
+import { redactUrl } from '../../redact.js';
 import { renderHistoryPage, type HistoryEntry } from '../pages/history-page.js';
 import { APP_CSS } from '../public/app-css.js';
 import { APP_SCRIPT } from '../public/app-script.js';
@@ -40,7 +41,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
       const jobId = jobs.get(run.runId);
       return { run, ...(jobId ? { jobId } : {}), isServable: run.resultFiles.map((f) => existsSync(f) && services.workDir.contains(f)) };
     });
-    return sendHtml(reply, renderHistoryPage(services.pageContext(request), entries, { ledgerPath: services.options.ledgerPath, limit: HISTORY_LIMIT }));
+    return sendHtml(reply, renderHistoryPage(services.pageContext(request), entries, { ledgerPath: redactUrl(services.options.ledgerPath), limit: HISTORY_LIMIT }));
   });
 
   app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', async (request, reply) => {

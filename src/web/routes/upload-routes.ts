@@ -7,6 +7,7 @@ import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { redactUrl } from '../../redact.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
@@ -188,7 +189,7 @@ async function submitState(services: AppServices, verdict: Verdict): Promise<Sub
     await services.ledgerReader.read(async (ledger) => {
       // A ledger that records another API's orders says nothing about this one's.
       const bound = await ledger.getSetting('endpoint');
-      if (bound === null || bound === services.endpoint) {
+      if (bound === null || redactUrl(bound) === services.endpoint) {
         for (const [id, record] of await ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
       }
     });

@@ -1,0 +1,103 @@
+/**
+ * `order-batch ledger copy <from> <to>`: moves a ledger between SQLite and PostgreSQL (either way,
+ * or between two of a kind). The source is read in one snapshot and never altered; the target is
+ * written in one transaction, so a copy that stops (a conflict, a lost connection) leaves it as it
+ * was. Copying again changes nothing: see decide.ts for what wins when both sides hold a record.
+ */
+import { UsageError } from '../../errors.js';
+import { redactUrl } from '../../redact.js';
+import { parseLedgerLocation } from '../location.js';
+import type { LedgerOptions } from '../types.js';
+import { decideOrder, decideRun, decideSetting, decideWatermark, type CopyAction } from './decide.js';
+import type { CopySource, CopyTarget } from './types.js';
+
+export type CopyCounts = Record<CopyAction, number>;
+
+export interface CopyResult {
+  from: string;
+  to: string;
+  orders: CopyCounts;
+  runs: CopyCounts;
+  settings: CopyCounts;
+  watermarks: CopyCounts;
+}
+
+const BATCH = 1000;
+
+/** The copy met a record it must not overwrite: nothing was written. */
+export class CopyConflictError extends UsageError {}
+
+function counts(): CopyCounts {
+  return { insert: 0, update: 0, unchanged: 0, kept: 0 };
+}
+
+async function openSide(location: string, role: 'source' | 'target', options: LedgerOptions): Promise<CopySource | CopyTarget> {
+  const where = parseLedgerLocation(location);
+  if (where.backend === 'sqlite') {
+    const side = await import('./sqlite-side.js');
+    return role === 'source' ? side.openSqliteSource(where.path) : side.openSqliteTarget(where.path, options);
+  }
+  const side = await import('./postgres-side.js');
+  return role === 'source' ? side.openPostgresSource(where.url) : side.openPostgresTarget(where.url, options);
+}
+
+export async function copyLedger(from: string, to: string, options: LedgerOptions = {}): Promise<CopyResult> {
+  if (from === to) throw new UsageError(`The source and the target of the copy are the same ledger (${redactUrl(from)}).`);
+  const source = (await openSide(from, 'source', options)) as CopySource;
+  let target: CopyTarget;
+  try {
+    target = (await openSide(to, 'target', options)) as CopyTarget;
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts() };
+  const refuse = (why: string): never => {
+    throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
+  };
+  try {
+    // Settings first: a target that records orders for another API stops the copy before any order.
+    const targetSettings = await target.settings();
+    const settings = (await source.settings()).map((s) => ({ ...s, value: redactUrl(s.value) }));
+    const newSettings = settings.filter((s) => {
+      const action = decideSetting(s, targetSettings.get(s.name));
+      if (typeof action === 'object') refuse(action.conflict);
+      result.settings[action as CopyAction]++;
+      return action === 'insert';
+    });
+    await target.writeSettings(newSettings);
+
+    // Runs before orders: an order names the run that last worked on it.
+    const targetRuns = await target.runs();
+    await target.writeRuns((await source.runs()).filter((run) => {
+      const action = decideRun(run, targetRuns.get(run.runId));
+      result.runs[action]++;
+      return action === 'insert' || action === 'update';
+    }));
+
+    for await (const batch of source.orders(BATCH)) {
+      const found = await target.findOrders(batch.map((o) => o.customerOrderId));
+      const toWrite = batch.filter((order) => {
+        const action = decideOrder(order, found.get(order.customerOrderId));
+        if (typeof action === 'object') refuse(action.conflict);
+        result.orders[action as CopyAction]++;
+        return action === 'insert' || action === 'update';
+      });
+      await target.writeOrders(toWrite);
+    }
+
+    const targetMarks = await target.watermarks();
+    await target.writeWatermarks((await source.watermarks()).filter((mark) => {
+      const action = decideWatermark(mark, targetMarks.get(mark.name));
+      result.watermarks[action]++;
+      return action === 'insert' || action === 'update';
+    }));
+    await target.commit();
+    return result;
+  } catch (error) {
+    await target.rollback();
+    throw error;
+  } finally {
+    await source.close();
+  }
+}

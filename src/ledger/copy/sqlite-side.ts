@@ -1,0 +1,148 @@
+/** `ledger copy` on an SQLite ledger file: read-only in one read transaction, or written in one transaction under the run lock. */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type Database from 'better-sqlite3';
+import { LedgerError } from '../errors.js';
+import { type OrderRow, toRecord } from '../order-row.js';
+import { MIGRATIONS, orderDateColumn, readSchemaVersion } from '../schema.js';
+import { openDatabase } from '../sqlite.js';
+import { openSqliteLedger } from '../sqlite-ledger.js';
+import { toRun, type RunRow } from '../run-store.js';
+import type { LedgerOptions } from '../types.js';
+import type { CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
+
+function toCopied(row: OrderRow): CopiedOrder {
+  const record = toRecord(row);
+  // Orders recorded before the order_date column (schema version 2) have theirs in the payload only.
+  const orderDate = row.order_date ?? orderDateColumn(record.payload.orderDetails?.orderDate);
+  return { ...record, payloadJson: row.payload, orderDate };
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
+}
+
+function namedValues(db: Database.Database, table: 'settings' | 'watermarks'): NamedValue[] {
+  if (!hasTable(db, table)) return [];
+  return (db.prepare(`SELECT name, value, updated_at FROM ${table} ORDER BY name`).all() as { name: string; value: string; updated_at: string }[]).map((r) => ({
+    name: r.name,
+    value: r.value,
+    updatedAt: r.updated_at,
+  }));
+}
+
+export async function openSqliteSource(path: string): Promise<CopySource> {
+  const location = resolve(path);
+  if (!existsSync(location)) throw new LedgerError(location, `There is no ledger at ${location}: nothing to copy.`);
+  let db: Database.Database;
+  try {
+    db = openDatabase(location, { readonly: true, fileMustExist: true });
+    const version = readSchemaVersion(db);
+    if (version === 0) throw new LedgerError(location, `The file ${location} is not an order-batch ledger: there is nothing to copy.`);
+    if (version > MIGRATIONS.length) throw new LedgerError(location, `The ledger ${location} was written by a newer order-batch: upgrade order-batch to copy it.`);
+    // One read transaction: every table as of one instant, whatever a run writes meanwhile.
+    db.exec('BEGIN');
+  } catch (error) {
+    if (error instanceof LedgerError) throw error;
+    const code = (error as { code?: string }).code;
+    throw new LedgerError(location, code === 'SQLITE_NOTADB' ? `The file ${location} is not an order-batch ledger (not an SQLite database).` : `Cannot read the ledger ${location}: ${(error as Error).message}`, { cause: error });
+  }
+  return {
+    location,
+    async *orders(batchSize) {
+      const page = db.prepare('SELECT * FROM orders WHERE customer_order_id > ? ORDER BY customer_order_id LIMIT ?');
+      let after = '';
+      for (;;) {
+        const rows = page.all(after, batchSize) as OrderRow[];
+        if (rows.length > 0) yield rows.map(toCopied);
+        if (rows.length < batchSize) return;
+        after = rows.at(-1)!.customer_order_id;
+      }
+    },
+    runs: async () => (db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]).map(toRun),
+    settings: async () => namedValues(db, 'settings'),
+    watermarks: async () => namedValues(db, 'watermarks'),
+    close: async () => {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      db.close();
+    },
+  };
+}
+
+const ORDER_COLUMNS = [
+  'customer_order_id', 'payload_hash', 'payload', 'state', 'attempts', 'http_status', 'request_id', 'message', 'recorded_at',
+  'first_submitted_at', 'submitted_at', 'updated_at', 'run_id', 'source_file', 'source_sha256', 'source_rows', 'marketplace_order_id',
+  'source_of_sale', 'order_date',
+];
+
+export async function openSqliteTarget(path: string, options: LedgerOptions): Promise<CopyTarget> {
+  // Opening as a ledger creates or upgrades the file; its run lock keeps runs out while the copy writes.
+  const ledger = openSqliteLedger(path, { logger: options.logger });
+  let lock;
+  try {
+    lock = await ledger.acquireRunLock({ command: 'ledger copy' });
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
+  const location = ledger.location;
+  const db = openDatabase(location, { timeout: 5_000 });
+  db.exec('BEGIN IMMEDIATE');
+  const upsertOrder = db.prepare(
+    `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')})
+     ON CONFLICT (customer_order_id) DO UPDATE SET ${ORDER_COLUMNS.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  );
+  const upsertRun = db.prepare(
+    `INSERT INTO runs (run_id, command, files, started_at, finished_at, summary, result_files, pid, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (run_id) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary, result_files = excluded.result_files`,
+  );
+  const upsertNamed = (table: 'settings' | 'watermarks', values: readonly NamedValue[]) => {
+    const statement = db.prepare(`INSERT INTO ${table} (name, value, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+    for (const v of values) statement.run(v.name, v.value, v.updatedAt);
+  };
+  const end = async () => {
+    db.close();
+    await lock.release();
+    await ledger.close();
+  };
+  return {
+    location,
+    async findOrders(ids) {
+      const found = new Map<string, TargetOrder>();
+      const one = db.prepare('SELECT * FROM orders WHERE customer_order_id = ?');
+      for (const id of ids) {
+        const row = one.get(id) as OrderRow | undefined;
+        if (!row) continue;
+        const record = toRecord(row);
+        found.set(id, { payloadHash: record.payloadHash, state: record.state, updatedAt: record.updatedAt, isHeldByLiveRun: false, record });
+      }
+      return found;
+    },
+    async writeOrders(orders) {
+      for (const o of orders) {
+        upsertOrder.run(o.customerOrderId, o.payloadHash, o.payloadJson, o.state, o.attempts, o.httpStatus, o.requestId, o.message, o.recordedAt,
+          o.firstSubmittedAt, o.submittedAt, o.updatedAt, o.runId, o.sourceFile, o.sourceSha256, JSON.stringify(o.sourceRows), o.marketplaceOrderId,
+          o.sourceOfSale, o.orderDate);
+      }
+    },
+    runs: async () => new Map((db.prepare('SELECT * FROM runs').all() as RunRow[]).map((row) => [row.run_id, toRun(row)])),
+    async writeRuns(runs) {
+      for (const r of runs) {
+        upsertRun.run(r.runId, r.command, JSON.stringify(r.files), r.startedAt, r.finishedAt, r.finishedAt === null && r.summary === null ? null : JSON.stringify(r.summary), JSON.stringify(r.resultFiles), r.pid, r.host);
+      }
+    },
+    settings: async () => new Map(namedValues(db, 'settings').map((v) => [v.name, v])),
+    writeSettings: async (values) => upsertNamed('settings', values),
+    watermarks: async () => new Map(namedValues(db, 'watermarks').map((v) => [v.name, v])),
+    writeWatermarks: async (values) => upsertNamed('watermarks', values),
+    async commit() {
+      db.exec('COMMIT');
+      await end();
+    },
+    async rollback() {
+      if (db.open && db.inTransaction) db.exec('ROLLBACK');
+      if (db.open) await end();
+    },
+  };
+}

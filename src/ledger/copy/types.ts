@@ -1,0 +1,53 @@
+/** What `ledger copy` moves between backends, and how each side reads or writes it. */
+import type { OrderRecord, RunRecord } from '../types.js';
+
+/** An order with every column the ledgers keep (orderDate: the payload's, as an ISO instant; null when none). */
+export interface CopiedOrder extends OrderRecord {
+  /** The payload's JSON text as recorded (the very text that was POSTed). */
+  payloadJson: string;
+  orderDate: string | null;
+}
+
+export interface NamedValue {
+  name: string;
+  value: string;
+  updatedAt: string;
+}
+
+/** How an order stands in the target, for deciding what the copy does with it. */
+export interface TargetOrder {
+  payloadHash: string;
+  state: OrderRecord['state'];
+  updatedAt: string;
+  /** A run that is alive holds it (PostgreSQL): the copy leaves live work alone. */
+  isHeldByLiveRun: boolean;
+  record: OrderRecord;
+}
+
+/** A ledger read as it is, in one consistent snapshot, never altered. */
+export interface CopySource {
+  readonly location: string;
+  /** Every order, in customerOrderId order, in batches. */
+  orders(batchSize: number): AsyncGenerator<CopiedOrder[]>;
+  runs(): Promise<RunRecord[]>;
+  settings(): Promise<NamedValue[]>;
+  watermarks(): Promise<NamedValue[]>;
+  close(): Promise<void>;
+}
+
+/** A ledger written in one transaction: all of the copy, or (rollback) none of it. */
+export interface CopyTarget {
+  readonly location: string;
+  findOrders(ids: readonly string[]): Promise<Map<string, TargetOrder>>;
+  /** Inserts new records and replaces existing ones (same ids) with these. */
+  writeOrders(orders: readonly CopiedOrder[]): Promise<void>;
+  runs(): Promise<Map<string, RunRecord>>;
+  writeRuns(runs: readonly RunRecord[]): Promise<void>;
+  settings(): Promise<Map<string, NamedValue>>;
+  writeSettings(values: readonly NamedValue[]): Promise<void>;
+  watermarks(): Promise<Map<string, NamedValue>>;
+  writeWatermarks(values: readonly NamedValue[]): Promise<void>;
+  commit(): Promise<void>;
+  /** Undoes everything written (safe after a failure) and closes. */
+  rollback(): Promise<void>;
+}

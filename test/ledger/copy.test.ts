@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { copyLedger } from '../../src/ledger/copy/copy-ledger.js';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import type { Ledger, OrderRecord } from '../../src/ledger/types.js';
+import { runCli } from '../e2e/run-cli.js';
+import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
+import { buildClock, buildIntent, makeTempDir } from './builders.js';
+
+/** Everything a ledger holds, as the Ledger interface reads it. */
+async function contentsOf(ledger: Ledger, settings: string[], watermarks: string[]) {
+  const orders: OrderRecord[] = [];
+  for await (const record of ledger.iterateRecords()) orders.push(record);
+  return {
+    orders,
+    runs: await ledger.listRuns(1000),
+    settings: await Promise.all(settings.map((name) => ledger.getSetting(name))),
+    watermarks: await Promise.all(watermarks.map((name) => ledger.getWatermark(name))),
+  };
+}
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+describePostgres('ledger copy between SQLite and PostgreSQL', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let db: TestDatabase;
+  let sqlitePath: string;
+  beforeEach(async () => {
+    temp = makeTempDir();
+    db = await createDatabase();
+    sqlitePath = join(temp.dir, 'ledger.db');
+    // A ledger with an order in every state, a finished run, one killed before finishing, a setting and a watermark.
+    const clock = buildClock();
+    const ledger = await openLedger(sqlitePath, { now: clock.now });
+    const first = await ledger.startRun({ command: 'import', files: [{ file: 'a.csv', sha256: 'aa', rows: 9, orders: 6 }] });
+    await first.prepareSends(['A-1', 'A-2', 'R-1', 'U-1', 'F-1'].map((id) => buildIntent(id)));
+    await first.recordIntents([buildIntent('P-1')]);
+    clock.advance(1000);
+    await first.markAcceptedMany([{ customerOrderId: 'A-1', info: { httpStatus: 201, requestId: 'r-1' } }, { customerOrderId: 'A-2', info: { httpStatus: 201 } }]);
+    await first.markRejected('R-1', { httpStatus: 400, message: 'unknown product' });
+    await first.markUnknown('U-1', { message: 'socket hang up' });
+    await first.markFailed('F-1', { httpStatus: 503 });
+    await first.finish({ summary: { accepted: 2, rejected: 1 }, resultFiles: ['a.result.xlsx'] });
+    const killed = await ledger.startRun({ command: 'import', files: ['b.csv'] });
+    await killed.prepareSends([buildIntent('S-1')]);
+    await ledger.setSetting('endpoint', 'https://api.example.com');
+    await ledger.setWatermark('reconcile.updated', '2031-05-01T00:00:00.000Z');
+    await ledger.close();
+  });
+  afterEach(async () => {
+    temp.cleanup();
+    await db.drop();
+  });
+  const names = { settings: ['endpoint'], watermarks: ['reconcile.updated'] };
+  const contents = async (location: string) => {
+    const ledger = await openLedger(location);
+    try {
+      return await contentsOf(ledger, names.settings, names.watermarks);
+    } finally {
+      await ledger.close();
+    }
+  };
+
+  it('copies every order, run, setting and watermark into PostgreSQL and back, leaving the source as it was', async () => {
+    const expected = await contents(sqlitePath);
+    expect(expected.orders.map((o) => o.state).sort()).toEqual(['accepted', 'accepted', 'failed', 'pending', 'rejected', 'sending', 'unknown']);
+    const beforeCopy = sha256(sqlitePath);
+
+    const there = await copyLedger(sqlitePath, db.url);
+    expect(there.orders).toEqual({ insert: 7, update: 0, unchanged: 0, kept: 0 });
+    expect(there.runs).toEqual({ insert: 2, update: 0, unchanged: 0, kept: 0 });
+    expect([there.settings.insert, there.watermarks.insert]).toEqual([1, 1]);
+    expect(there.to).not.toContain('pg-test-s3cret');
+    expect(sha256(sqlitePath)).toBe(beforeCopy);
+    expect(await contents(db.url)).toEqual(expected);
+
+    const back = join(temp.dir, 'back.db');
+    await copyLedger(db.url, back);
+    expect(await contents(back)).toEqual(expected);
+  });
+
+  it('copies nothing the second time, and says so', async () => {
+    await copyLedger(sqlitePath, db.url);
+    const again = await copyLedger(sqlitePath, db.url);
+    expect(again.orders).toEqual({ insert: 0, update: 0, unchanged: 7, kept: 0 });
+    expect(again.runs).toEqual({ insert: 0, update: 0, unchanged: 2, kept: 0 });
+    expect(again.settings).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
+    expect(again.watermarks).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
+  });
+
+  it("lets the next run on PostgreSQL look up what the copied ledger's killed run may have sent", async () => {
+    await copyLedger(sqlitePath, db.url);
+    const ledger = await openLedger(db.url);
+    const run = await ledger.startRun({ command: 'import', files: [] });
+    const actions = (await run.prepareSends(['S-1', 'A-1', 'U-1', 'P-1'].map((id) => buildIntent(id)))).map((r) => r.action);
+    expect(actions).toEqual(['lookup', 'already_submitted', 'lookup', 'send']);
+    await ledger.close();
+  });
+
+  it('refuses to copy onto another order of the same id, and writes nothing', async () => {
+    const target = await openLedger(db.url);
+    const run = await target.startRun({ command: 'import', files: [] });
+    await run.prepareSends([buildIntent('A-2', 99)]);
+    await run.finish({ summary: {} });
+    await target.close();
+    const before = await contents(db.url);
+    await expect(copyLedger(sqlitePath, db.url)).rejects.toThrow(
+      /^Cannot copy the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+: order 'A-2' is another order there \(its contents differ from the source's\)\. Nothing was copied\.$/,
+    );
+    expect(await contents(db.url)).toEqual(before);
+  });
+
+  it('refuses a target that records orders for another API', async () => {
+    const target = await openLedger(db.url);
+    await target.setSetting('endpoint', 'https://other.example.com');
+    await target.close();
+    await expect(copyLedger(sqlitePath, db.url)).rejects.toThrow(/its setting 'endpoint' is 'https:\/\/other\.example\.com' there and 'https:\/\/api\.example\.com' in the source/);
+  });
+
+  it('prints the counts from the command line, without the password', async () => {
+    const result = await runCli(['ledger', 'copy', sqlitePath, db.url]);
+    expect(result.stderr).not.toContain('pg-test-s3cret');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n$/);
+    const again = await runCli(['ledger', 'copy', sqlitePath, db.url, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ command: 'ledger copy', orders: { insert: 0, unchanged: 7 } });
+    expect(again.stdout).not.toContain('pg-test-s3cret');
+  });
+});

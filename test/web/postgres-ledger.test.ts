@@ -1,0 +1,53 @@
+/** The web app on a PostgreSQL ledger: a submission is recorded there and History shows it, the ledger named without its password. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request, type FormData } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
+import { openSession, SAMPLES, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+
+describePostgres('the web app on a PostgreSQL ledger', () => {
+  let db: TestDatabase;
+  let web: TestApp;
+  let session: Session;
+  beforeAll(async () => {
+    db = await createDatabase();
+    web = await startTestApp({ ledgerPath: db.url });
+    session = await openSession(web.app.url);
+  });
+  afterAll(async () => {
+    await web?.close();
+    await db?.drop();
+  });
+  const post = (path: string, body: FormData | string) =>
+    request(`${web.app.url}${path}`, {
+      method: 'POST',
+      body,
+      headers: { cookie: session.cookie, origin: web.app.url, ...(typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    });
+  const get = async (path: string) => (await request(`${web.app.url}${path}`, { headers: { cookie: session.cookie } })).body.text();
+
+  it('sends a submission through the shared ledger and shows it in History', async () => {
+    const uploaded = await post('/upload', uploadForm({ csrf: session.csrf, fileName: 'orders-valid.csv', content: readFileSync(join(SAMPLES, 'orders-valid.csv')) }));
+    await uploaded.body.text();
+    const submitted = await post(`${String(uploaded.headers.location)}/submit`, `_csrf=${encodeURIComponent(session.csrf)}`);
+    await submitted.body.text();
+    const job = String(submitted.headers.location);
+    let progress: { state: string; summary?: Record<string, number> };
+    do progress = (await (await request(`${web.app.url}${job}/progress`, { headers: { cookie: session.cookie, accept: 'application/json' } })).body.json()) as typeof progress;
+    while (progress.state !== 'done');
+    expect(progress.summary?.accepted).toBeGreaterThan(0);
+
+    const ledger = await openLedger(db.url);
+    const [run] = await ledger.listRuns(1);
+    expect(run).toMatchObject({ command: 'import', summary: progress.summary });
+    expect((await ledger.countByState()).accepted).toBe(progress.summary?.accepted);
+    await ledger.close();
+
+    const history = await get('/history');
+    expect(history).toContain(run!.runId.slice(0, 8));
+    expect(history).toContain('postgresql://order_batch_test:***@');
+    expect(history).not.toContain('pg-test-s3cret');
+  });
+});
