@@ -1,0 +1,114 @@
+/**
+ * Accounts, sessions and the audit trail in an SQLite ledger. Synchronous underneath (better-sqlite3),
+ * committed before each Promise settles.
+ */
+import type { Database } from 'better-sqlite3';
+import { SESSION_TOUCH_MS, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toSession, toUser, type AuditRow, type SessionRow, type UserRow } from './rows.js';
+
+export function createSqliteUsers(db: Database, now: () => Date): UserStore {
+  const endSessions = db.prepare('DELETE FROM sessions WHERE user_name = ?');
+  return {
+    async add(user) {
+      const at = now().toISOString();
+      const { changes } = db
+        .prepare(`INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (name) DO NOTHING`)
+        .run(user.name, user.role, user.passwordHash, at, at);
+      return changes > 0;
+    },
+    async get(name) {
+      const row = db.prepare('SELECT * FROM users WHERE name = ?').get(name) as UserRow | undefined;
+      return row ? toUser(row) : null;
+    },
+    async list() {
+      return (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map((row) => {
+        const { passwordHash: _hash, ...user } = toUser(row);
+        return user;
+      });
+    },
+    async countActive() {
+      return db.prepare('SELECT count(*) FROM users WHERE is_disabled = 0').pluck().get() as number;
+    },
+    async update(name: string, change: UserChange) {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      if (change.role !== undefined) sets.push('role = ?'), values.push(change.role);
+      if (change.isDisabled !== undefined) sets.push('is_disabled = ?'), values.push(change.isDisabled ? 1 : 0);
+      if (change.passwordHash !== undefined) sets.push('password_hash = ?'), values.push(change.passwordHash);
+      sets.push('updated_at = ?');
+      values.push(now().toISOString());
+      return db.transaction(() => {
+        const { changes } = db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
+        if (changes > 0 && (change.isDisabled === true || change.passwordHash !== undefined)) endSessions.run(name);
+        return changes > 0;
+      })();
+    },
+    async remove(name) {
+      return db.transaction(() => {
+        endSessions.run(name);
+        return db.prepare('DELETE FROM users WHERE name = ?').run(name).changes > 0;
+      })();
+    },
+  };
+}
+
+export function createSqliteSessions(db: Database, now: () => Date): SessionStore {
+  const select = db.prepare(`SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.is_disabled
+    FROM sessions s LEFT JOIN users u ON u.name = s.user_name WHERE s.id_hash = ?`);
+  const remove = db.prepare('DELETE FROM sessions WHERE id_hash = ?');
+  return {
+    async save(id, session) {
+      const at = now().toISOString();
+      db.prepare(
+        `INSERT INTO sessions (id_hash, user_name, data, created_at, last_seen_at, address) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id_hash) DO UPDATE SET user_name = excluded.user_name, data = excluded.data, last_seen_at = excluded.last_seen_at, address = excluded.address`,
+      ).run(sessionKey(id), session.userName, JSON.stringify(session.data), at, at, session.address);
+    },
+    async load(id, idleMs) {
+      const key = sessionKey(id);
+      const row = select.get(key) as (SessionRow & { is_disabled: number | null }) | undefined;
+      if (!row) return null;
+      const nowMs = now().getTime();
+      const idle = nowMs - Date.parse(row.last_seen_at);
+      const isUserGone = row.user_name !== null && (row.is_disabled === null || row.is_disabled !== 0);
+      if (idle > idleMs || isUserGone) {
+        remove.run(key);
+        return null;
+      }
+      if (idle >= SESSION_TOUCH_MS) {
+        const at = new Date(nowMs).toISOString();
+        db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?').run(at, key);
+        row.last_seen_at = at;
+      }
+      return toSession(row);
+    },
+    async remove(id) {
+      remove.run(sessionKey(id));
+    },
+    async sweep(idleMs) {
+      const cutoff = new Date(now().getTime() - idleMs).toISOString();
+      return db.prepare('DELETE FROM sessions WHERE last_seen_at < ?').run(cutoff).changes;
+    },
+  };
+}
+
+export function createSqliteAudit(db: Database, now: () => Date): AuditTrail {
+  return {
+    async record(event: AuditEvent): Promise<AuditRecord> {
+      const row = db
+        .prepare(
+          `INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        )
+        .get(...auditValues(event, now())) as AuditRow;
+      return toAudit(row);
+    },
+    async list(query: AuditQuery = {}) {
+      const { where, values } = auditFilter(query, () => '?');
+      return (db.prepare(`SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT ?`).all(...values, auditLimit(query.limit)) as AuditRow[]).map(toAudit);
+    },
+    async listActors() {
+      return db.prepare('SELECT DISTINCT actor FROM audit ORDER BY actor').pluck().all() as string[];
+    },
+  };
+}
