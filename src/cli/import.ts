@@ -43,6 +43,8 @@ export function addImportCommand(program: Command, run: CliRun): void {
       signal: interruption.signal,
     }).finally(interruption.dispose);
     run.printReport(result.report, options, formatValidateText);
+    const { recordCliRun } = await import('../audit/record-run.js');
+    await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);

@@ -7,6 +7,7 @@
  */
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
+import { addAuditCommand } from './audit.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
@@ -15,6 +16,7 @@ import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
+import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
 
 const VERSION = '0.1.0';
@@ -51,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
   addTemplateCommand(program, run);
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
+  addUsersCommand(program, run);
+  addAuditCommand(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
