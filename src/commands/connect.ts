@@ -11,7 +11,8 @@ import { localFolderOf } from '../ledger/location.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
-import { startSandbox } from '../sandbox/index.js';
+import { SANDBOX_DEFAULTS, startSandbox } from '../sandbox/index.js';
+import { openSharedSandbox, type SharedSandbox } from './shared-sandbox.js';
 
 export interface Connection {
   client: ApiClient;
@@ -19,9 +20,9 @@ export interface Connection {
   baseUrl: string;
   isSandbox: boolean;
   /** The embedded sandbox's simulated clock (absent for a real API). */
-  sandboxNow?: () => Date;
-  /** The embedded sandbox, for the demo (moving its clock). */
-  advanceSandboxClock?: (hours: number) => void;
+  sandboxNow?: () => Promise<Date>;
+  /** Moves the embedded sandbox's clock (the demo, the web app's page); resolves with the new time. */
+  advanceSandboxClock?: (hours: number) => Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -43,7 +44,10 @@ export async function connect(options: {
   useSandbox: boolean;
   /** The embedded sandbox's clock starts here (so --now and the sandbox agree). */
   sandboxStart?: Date;
-  /** Keep the embedded sandbox's orders and clock here, so import and reconcile runs share one world. */
+  /**
+   * Keep the embedded sandbox's orders and clock here, so import and reconcile runs share one world:
+   * one sandbox per state file, hosted by the first process and shared by the others (shared-sandbox.ts).
+   */
   sandboxStatePath?: string;
   concurrency: number;
   logger: Logger;
@@ -51,8 +55,10 @@ export async function connect(options: {
   const clientFor = (baseUrl: string, clientId: string, clientSecret: string) =>
     createApiClient({ baseUrl, clientId, clientSecret, auth: options.connection.auth, connections: Math.max(options.concurrency, 4), logger: options.logger });
   if (options.useSandbox) {
-    const sandbox = await startSandbox({ port: 0, startTime: options.sandboxStart, statePath: options.sandboxStatePath });
-    const client = clientFor(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+    const sandbox = options.sandboxStatePath
+      ? await openSharedSandbox({ statePath: options.sandboxStatePath, ...(options.sandboxStart ? { startTime: options.sandboxStart } : {}), logger: options.logger })
+      : await startPrivateSandbox(options.sandboxStart);
+    const client = clientFor(sandbox.url, SANDBOX_DEFAULTS.clientId, SANDBOX_DEFAULTS.clientSecret);
     options.logger.info({ baseUrl: sandbox.url }, 'using the embedded sandbox');
     return {
       client,
@@ -121,4 +127,15 @@ export async function connectWithLedger(
     throw err;
   }
   return connection;
+}
+
+/** A sandbox of this process alone, with no state file (the demo's). */
+async function startPrivateSandbox(startTime: Date | undefined): Promise<Pick<SharedSandbox, 'url' | 'now' | 'advanceClock' | 'close'>> {
+  const sandbox = await startSandbox({ port: 0, startTime });
+  return {
+    url: sandbox.url,
+    now: async () => sandbox.now(),
+    advanceClock: async (hours) => (sandbox.advanceClock(hours), sandbox.now()),
+    close: () => sandbox.close(),
+  };
 }

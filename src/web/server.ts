@@ -69,14 +69,14 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   // Date rules are judged as of --now if given, else on the embedded sandbox's clock (which the page
   // moves on), else the wall clock: checked on another clock than the one the API judges by, an order
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
-  const checkNow = () => options.now ?? sandbox?.sandboxNow?.() ?? new Date();
+  const checkNow = async () => options.now ?? (await sandbox?.sandboxNow?.()) ?? new Date();
 
-  const runImport: ImportRun = (job, outDir, onOrderDone, signal) =>
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
     importFiles({
       files: [job.file],
       out: outDir,
       ...(job.sheet ? { sheet: job.sheet } : {}),
-      context: { ...options.context, now: checkNow() },
+      context: { ...options.context, now: await checkNow() },
       connection: options.connection,
       useSandbox: options.useSandbox,
       concurrency: options.concurrency,
@@ -104,12 +104,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       runReconcile: async (out) => {
         // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
         // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
-        const sandboxNow = sandbox?.sandboxNow?.();
+        const sandboxNow = await sandbox?.sandboxNow?.();
         const result = await reconcileCommand({
           connection: options.connection,
           useSandbox: options.useSandbox,
           ledgerPath: options.ledgerPath,
-          now: sandboxNow ?? checkNow(),
+          now: sandboxNow ?? (await checkNow()),
           isNowPinned: sandboxNow !== undefined || options.now !== undefined,
           out,
           concurrency: options.concurrency,

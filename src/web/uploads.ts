@@ -26,7 +26,7 @@ export function createUploadChecker(options: {
   workDir: WorkDir;
   context: Omit<CheckContext, 'now'>;
   /** The instant date rules are evaluated at (a pinned --now, else the embedded sandbox's clock, else the wall clock). */
-  checkNow: () => Date;
+  checkNow: () => Promise<Date>;
   wallClock: () => Date;
   logger: Logger;
 }): UploadChecker {
@@ -41,7 +41,7 @@ export function createUploadChecker(options: {
 
   return {
     async check(upload) {
-      const now = options.checkNow();
+      const now = await options.checkNow();
       const context: CheckContext = { ...options.context, now };
       const meta = {
         id: upload.id,

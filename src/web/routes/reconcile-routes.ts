@@ -11,9 +11,9 @@ import { notFound } from './upload-routes.js';
 const CLOCK_STEPS = new Set([24, 48, 96]);
 
 export function registerReconcileRoutes(app: FastifyInstance, services: AppServices): void {
-  const page = (request: FastifyRequest, error?: string) => {
+  const page = async (request: FastifyRequest, error?: string) => {
     const latest = services.reconciler.latest();
-    const sandboxNow = services.sandbox?.sandboxNow?.();
+    const sandboxNow = await services.sandbox?.sandboxNow?.();
     return renderReconcilePage(services.pageContext(request), {
       ...(latest ? { latest } : {}),
       ...(error ? { error } : {}),
@@ -22,16 +22,16 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
     });
   };
 
-  app.get('/reconcile', async (request, reply) => sendHtml(reply, page(request)));
+  app.get('/reconcile', async (request, reply) => sendHtml(reply, await page(request)));
 
   app.post<{ Body: Record<string, string> | undefined }>('/reconcile', async (request, reply) => {
     if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
-    if (services.apiProblem) return sendHtml(reply, page(request, services.apiProblem), 409);
+    if (services.apiProblem) return sendHtml(reply, await page(request, services.apiProblem), 409);
     try {
       await services.reconciler.run();
     } catch (error) {
       if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
-      return sendHtml(reply, page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
+      return sendHtml(reply, await page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
     }
     return reply.redirect('/reconcile', 303);
   });
@@ -47,7 +47,7 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
     const hours = Number(request.body?.hours);
     if (!services.sandbox?.advanceSandboxClock) return notFound(services, request, reply);
     if (!CLOCK_STEPS.has(hours)) return sendError(services, request, reply, 400, 'Not a clock step', 'Choose 24, 48 or 96 hours.');
-    services.sandbox.advanceSandboxClock(hours);
+    await services.sandbox.advanceSandboxClock(hours);
     return reply.redirect('/reconcile', 303);
   });
 }
