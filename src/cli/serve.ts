@@ -10,6 +10,7 @@ interface ServeFlags extends RawFlags {
   port?: string;
   host?: string;
   maxUploadMb?: string;
+  allowedHost?: string[];
 }
 
 export function addServeCommand(program: Command, run: CliRun): void {
@@ -18,7 +19,11 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .command('serve')
       .description('the local web app for operations staff')
       .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-      .option('--host <host>', 'address to bind (default: this computer only)', '127.0.0.1')
+      .option('--host <host>', 'address to bind (default 127.0.0.1: this computer only; any other needs accounts, see `users add`)', '127.0.0.1')
+      .option('--allowed-host <name...>', 'further names the app is reached by (e.g. its DNS name on the network)')
+      .option('--trust-proxy', 'behind a TLS reverse proxy: client address and host from X-Forwarded-*, Secure cookies')
+      .option('--session-idle <duration>', 'how long a login lasts without use (default 8h)')
+      .option('--retention-days <n>', 'remove uploads, results and reconciliations older than this (default 90)')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
@@ -45,6 +50,10 @@ export function addServeCommand(program: Command, run: CliRun): void {
       maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
       logger: loggerFor(options),
       ...(options.isNowPinned ? { now: options.now } : {}),
+      ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+      trustProxy: options.trustProxy,
+      sessionIdleMs: options.sessionIdleMs,
+      retentionDays: options.retentionDays,
       print: (line: string) => run.printLine(line),
     });
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in

@@ -2,12 +2,13 @@
  * Where the API is: the embedded sandbox (--sandbox) or the configured base URL. The tool never
  * guesses where to send real orders: with neither, it stops and says how to set both.
  */
+import { createHash } from 'node:crypto';
 import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import { localFolderOf } from '../ledger/location.js';
+import { localFolderOf, parseLedgerLocation } from '../ledger/location.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
@@ -81,9 +82,16 @@ export async function connect(options: {
   return { client, baseUrl, isSandbox: false, close: () => client.close() };
 }
 
-/** The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder, or this host's .order-batch for a PostgreSQL one. */
+/**
+ * The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder; for a PostgreSQL
+ * one, a folder of this host's .order-batch named for that database (without its password), so two
+ * ledgers never share one sandbox's orders.
+ */
 export function sandboxStatePathFor(ledgerPath: string): string {
-  return join(localFolderOf(ledgerPath), 'sandbox-state.json');
+  const where = parseLedgerLocation(ledgerPath);
+  if (where.backend === 'sqlite') return join(localFolderOf(ledgerPath), 'sandbox-state.json');
+  const database = createHash('sha256').update(redactUrl(where.url)).digest('hex').slice(0, 16);
+  return join(localFolderOf(ledgerPath), `sandbox-${database}`, 'sandbox-state.json');
 }
 
 const ENDPOINT_KEY = 'endpoint';

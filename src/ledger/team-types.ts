@@ -50,6 +50,8 @@ export interface UserStore {
 /** A browser's session. `userName` null: the one-person mode without accounts (loopback, no account defined). */
 export interface SessionRecord {
   userName: string | null;
+  /** The account's role now (null without an account): a new role applies at the next request. */
+  role: Role | null;
   /** What the session plugin keeps besides the user (small JSON). */
   data: Record<string, unknown>;
   createdAt: string;

@@ -49,7 +49,7 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       await web2.users.update('c', { passwordHash: 'h2' });
       await web2.users.update('d', { role: 'viewer' });
       for (const name of ['a', 'b', 'c']) expect(await web1.sessions.load(`session-of-${name}`, 8 * HOUR)).toBeNull();
-      expect(await web1.sessions.load('session-of-d', 8 * HOUR)).toMatchObject({ userName: 'd', address: '10.0.0.7' });
+      expect(await web1.sessions.load('session-of-d', 8 * HOUR)).toMatchObject({ userName: 'd', role: 'viewer', address: '10.0.0.7' });
     });
   });
 

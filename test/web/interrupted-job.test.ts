@@ -62,7 +62,7 @@ describe('a submission the server lost mid-run', () => {
     expect(json.message).toBe(
       'Stopped with 4 of 10 orders done (3 accepted, 1 already submitted). 1 order was being sent when it stopped: the next submission looks it up before sending anything again. 5 orders were not sent.',
     );
-    expect(renderJobPage({ csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox' }, job).value).toContain('<span data-job-done>4</span> of <span data-job-total>10</span> orders done');
+    expect(renderJobPage({ csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox', visitor: { name: 'me', role: 'admin' as const, isLocal: true } }, job).value).toContain('<span data-job-done>4</span> of <span data-job-total>10</span> orders done');
     // Kept as recovered: a later look (or a later submission of the sheet) does not change the story.
     expect((await runner().get(lost.id))!.progress).toEqual(job.progress);
   });

@@ -76,7 +76,7 @@ export function createPostgresSessions({ query, now }: TeamContext): SessionStor
     async load(id, idleMs) {
       const key = sessionKey(id);
       const { rows } = await query<SessionRow & { is_disabled: boolean | null }>(
-        `SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.is_disabled
+        `SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.role, u.is_disabled
          FROM sessions s LEFT JOIN users u ON u.name = s.user_name WHERE s.id_hash = $1`,
         [key],
       );

@@ -27,6 +27,7 @@ export function toUser(row: UserRow): StoredUser {
 
 export interface SessionRow {
   user_name: string | null;
+  role: string | null;
   data: string;
   created_at: string;
   last_seen_at: string;
@@ -34,7 +35,7 @@ export interface SessionRow {
 }
 
 export function toSession(row: SessionRow): SessionRecord {
-  return { userName: row.user_name, data: parseObject(row.data) ?? {}, createdAt: row.created_at, lastSeenAt: row.last_seen_at, address: row.address };
+  return { userName: row.user_name, role: row.role as Role | null, data: parseObject(row.data) ?? {}, createdAt: row.created_at, lastSeenAt: row.last_seen_at, address: row.address };
 }
 
 /** Sessions are kept under the sha256 of their id: the database alone never lets anyone in. */

@@ -53,7 +53,7 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
 }
 
 export function createSqliteSessions(db: Database, now: () => Date): SessionStore {
-  const select = db.prepare(`SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.is_disabled
+  const select = db.prepare(`SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.role, u.is_disabled
     FROM sessions s LEFT JOIN users u ON u.name = s.user_name WHERE s.id_hash = ?`);
   const remove = db.prepare('DELETE FROM sessions WHERE id_hash = ?');
   return {

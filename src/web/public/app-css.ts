@@ -31,6 +31,12 @@ a:hover { color: var(--accent-dark); }
 .api-target { margin: 0 0 0 auto; font-size: 0.9rem; color: #dfe8f2; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 0.8rem; font-weight: 700; }
 .badge-sandbox { background: var(--warn-bg); color: var(--warn); }
+.visitor { margin: 0; font-size: 0.9rem; color: #dfe8f2; display: flex; gap: 8px; align-items: center; }
+.button-link { background: none; border: 1px solid #dfe8f2; color: #fff; border-radius: 4px; padding: 2px 10px; cursor: pointer; font: inherit; }
+.login { max-width: 26em; }
+.login label { display: block; font-weight: 600; margin-top: 12px; }
+.login input[type="text"], .login input[type="password"] { width: 100%; padding: 8px; font: inherit; border: 1px solid var(--line); border-radius: 4px; }
+.login button { margin-top: 16px; }
 
 main { max-width: 1280px; margin: 0 auto; padding: 16px 24px 40px; }
 main:focus { outline: none; }

@@ -22,7 +22,7 @@ export function registerJobRoutes(app: FastifyInstance, services: AppServices): 
     return reply.header('cache-control', 'no-store').send(progressJson(job));
   });
 
-  app.get<{ Params: { id: string } }>('/jobs/:id/result', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/jobs/:id/result', { config: { isDownload: true } }, async (request, reply) => {
     const job = await jobOf(request.params.id);
     if (!job?.resultFile) return notFound(services, request, reply);
     return sendFile(services, reply, join(services.workDir.dirOf('jobs', job.id), job.resultFile), job.resultFile);

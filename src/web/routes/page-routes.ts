@@ -15,8 +15,8 @@ const HISTORY_LIMIT = 100;
 const RUN_ID_PATTERN = /^[0-9a-f-]{36}$/;
 
 export function registerPageRoutes(app: FastifyInstance, services: AppServices): void {
-  app.get('/static/app.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(APP_CSS));
-  app.get('/static/app.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(APP_SCRIPT));
+  app.get('/static/app.css', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(APP_CSS));
+  app.get('/static/app.js', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(APP_SCRIPT));
 
   // The template is written from the configured sourcesOfSale the first time it is asked for.
   const templates = new Map<'xlsx' | 'csv', Promise<string>>();
@@ -31,7 +31,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
     return pending;
   };
   for (const format of ['xlsx', 'csv'] as const) {
-    app.get(`/template.${format}`, async (_request, reply) => sendFile(services, reply, await templatePath(format), `order-template.${format}`));
+    app.get(`/template.${format}`, { config: { isDownload: true } }, async (_request, reply) => sendFile(services, reply, await templatePath(format), `order-template.${format}`));
   }
 
   app.get('/history', async (request, reply) => {
@@ -44,7 +44,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
     return sendHtml(reply, renderHistoryPage(services.pageContext(request), entries, { ledgerPath: redactUrl(services.options.ledgerPath), limit: HISTORY_LIMIT }));
   });
 
-  app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', async (request, reply) => {
+  app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', { config: { isDownload: true } }, async (request, reply) => {
     const { runId, index } = request.params;
     if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
     const run = await services.ledgerReader.read((ledger) => ledger.getRun(runId));

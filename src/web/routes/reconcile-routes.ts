@@ -24,8 +24,8 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
 
   app.get('/reconcile', async (request, reply) => sendHtml(reply, await page(request)));
 
-  app.post<{ Body: Record<string, string> | undefined }>('/reconcile', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+  app.post<{ Body: Record<string, string> | undefined }>('/reconcile', { config: { access: 'reconcile' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     if (services.apiProblem) return sendHtml(reply, await page(request, services.apiProblem), 409);
     try {
       await services.reconciler.run();
@@ -36,14 +36,14 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
     return reply.redirect('/reconcile', 303);
   });
 
-  app.get<{ Params: { id: string } }>('/reconcile/:id/workbook', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/reconcile/:id/workbook', { config: { isDownload: true } }, async (request, reply) => {
     const snapshot = isId(request.params.id) ? services.reconciler.get(request.params.id) : undefined;
     if (!snapshot) return notFound(services, request, reply);
     return sendFile(services, reply, join(services.workDir.dirOf('reconcile', snapshot.id), snapshot.workbook), snapshot.workbook);
   });
 
-  app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+  app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', { config: { access: 'reconcile' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     const hours = Number(request.body?.hours);
     if (!services.sandbox?.advanceSandboxClock) return notFound(services, request, reply);
     if (!CLOCK_STEPS.has(hours)) return sendError(services, request, reply, 400, 'Not a clock step', 'Choose 24, 48 or 96 hours.');

@@ -73,20 +73,20 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     );
   });
 
-  app.get<{ Params: { id: string } }>('/uploads/:id/result', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/uploads/:id/result', { config: { isDownload: true } }, async (request, reply) => {
     const verdict = verdictOf(services, request.params.id);
     if (!verdict?.resultFile) return notFound(services, request, reply);
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.resultFile), verdict.resultFile);
   });
 
-  app.get<{ Params: { id: string } }>('/uploads/:id/fix', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/uploads/:id/fix', { config: { isDownload: true } }, async (request, reply) => {
     const verdict = verdictOf(services, request.params.id);
     if (!verdict?.fixFile) return notFound(services, request, reply);
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.fixFile), verdict.fixFile);
   });
 
-  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', { config: { access: 'submit' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     const verdict = verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return notFound(services, request, reply);
     if (services.apiProblem) return sendError(services, request, reply, 409, 'No API configured', services.apiProblem);
@@ -108,7 +108,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
  * file is stored.
  */
 async function receiveUpload(services: AppServices, request: FastifyRequest, id: string, tooBig: () => string): Promise<{ fileName: string; file: string; sheet?: string }> {
-  const hasValidHeader = hasValidCsrf(services, request);
+  const hasValidHeader = hasValidCsrf(request);
   let token: { isValid: boolean } | undefined;
   let stored: { fileName: string; file: string } | undefined;
   let sheet: string | undefined;
@@ -116,7 +116,7 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         const value = typeof part.value === 'string' ? part.value : '';
-        if (part.fieldname === '_csrf') token = { isValid: (token?.isValid ?? false) || hasValidCsrf(services, request, value) };
+        if (part.fieldname === '_csrf') token = { isValid: (token?.isValid ?? false) || hasValidCsrf(request, value) };
         else if (part.fieldname === 'sheet') sheet = value.trim() || undefined;
         continue;
       }
