@@ -1,5 +1,6 @@
 /**
- * Logging: pino, JSON lines on stderr for machines, pretty when stderr is a terminal.
+ * Logging: pino, JSON lines on stderr for machines, pretty when stderr is a terminal (in colours unless
+ * NO_COLOR is set: https://no-color.org).
  * Logs never carry secrets, tokens or shipping addresses: callers log ids and counts only,
  * and the redact list below is the safety net.
  */
@@ -43,7 +44,8 @@ function redactAddresses(object: Record<string, unknown>): Record<string, unknow
   return object;
 }
 
-export function createLogger(options: { level: LogLevel; pretty: boolean }): Logger {
+/** `pretty`: one line per entry for a person (a terminal); `colorize`: in colours, unless NO_COLOR asks for none. */
+export function createLogger(options: { level: LogLevel; pretty: boolean; colorize: boolean }): Logger {
   const base = {
     level: options.level,
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -56,7 +58,7 @@ export function createLogger(options: { level: LogLevel; pretty: boolean }): Log
     },
   };
   if (options.pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { destination: 2, colorize: true, ignore: 'time', singleLine: true } } });
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { destination: 2, colorize: options.colorize, ignore: 'time', singleLine: true } } });
   }
   return pino(base, pino.destination({ dest: 2, sync: true }));
 }

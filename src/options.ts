@@ -7,6 +7,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
+import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
@@ -103,6 +104,8 @@ export interface ResolvedOptions {
   retentionDays: number;
   /** serve: behind a TLS reverse proxy. */
   trustProxy: boolean;
+  /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
+  isColorAllowed: boolean;
 }
 
 export const DEFAULTS = {
@@ -129,11 +132,13 @@ export function readConfigFile(path: string): ConfigFile {
     throw new UsageError(`Cannot read config file ${path}: ${describeFileSystemError(err)}.`);
   }
   let json: unknown;
+  // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new UsageError(`Config file ${path} is not valid JSON: ${(err as Error).message}.`);
+    json = JSON.parse(body);
+  } catch {
+    // JSON.parse's own message quotes the file's first characters, which may be a secret.
+    throw new UsageError(`Config file ${path} is not valid JSON: ${describeJsonSyntaxError(body) ?? 'it could not be read as JSON'}.`);
   }
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -191,6 +196,11 @@ export function checkTimezone(zone: string, from = '--timezone'): string {
   return zone;
 }
 
+/** A URL as a message may quote it: its user and password (`//user:secret@host`) replaced by ***. */
+function withoutUserinfo(url: string): string {
+  return url.replace(/[^/@\s]+@/, '***@');
+}
+
 /** A ledger location (PRODUCT.md section 8): a file path, or a postgres:// or postgresql:// URL. */
 function checkLedgerLocation(location: string, from: string): void {
   try {
@@ -229,7 +239,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
   const baseUrl = pick(env.FULFILLMENT_BASE_URL, config.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
     const from = sourceOf([env.FULFILLMENT_BASE_URL, 'FULFILLMENT_BASE_URL'], [config.baseUrl, inConfig('baseUrl')]);
-    throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${baseUrl}".`);
+    throw new UsageError(`${from} must be an http(s) address such as https://api.example.com, not "${withoutUserinfo(baseUrl)}".`);
   }
   const ledger = pick(flags.ledger, env.ORDER_BATCH_LEDGER, config.ledger);
   if (ledger !== undefined) checkLedgerLocation(ledger, sourceOf([flags.ledger, '--ledger'], [env.ORDER_BATCH_LEDGER, 'ORDER_BATCH_LEDGER'], [config.ledger, inConfig('ledger')]));
@@ -252,6 +262,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
+    isColorAllowed: (env.NO_COLOR ?? '') === '',
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

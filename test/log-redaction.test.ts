@@ -8,7 +8,7 @@ it('never writes the password of an address to the log, in a field, a message or
   // The logger writes to fd 2; catch what pino's destination writes there.
   const write = vi.spyOn(pino, 'destination').mockReturnValue(new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) as never);
   try {
-    const logger = createLogger({ level: 'info', pretty: false });
+    const logger = createLogger({ level: 'info', pretty: false, colorize: false });
     logger.info({ ledger: 'postgres://ob:hunter2@db/ledger', orders: 3 }, 'opened postgresql://ob:hunter2@/ledger?host=/run/postgresql');
     logger.warn({ err: new Error('connect failed: https://ops:hunter2@api.example.com/') }, 'retrying');
     logger.error(new Error('gave up on https://ops:hunter2@api.example.com/'));

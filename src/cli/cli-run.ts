@@ -1,10 +1,12 @@
 /**
  * One run of the CLI: what it prints on stdout and stderr and the exit code its command decided.
- * Commands print through it so that a `--json` run holds exactly one JSON object on stdout.
+ * Commands print through it so that a `--json` run holds exactly one JSON object on stdout, and so
+ * that no control character of a cell or a file name reaches a person's terminal raw.
  */
 import { formatOutputErrors } from '../run-report/output-errors.js';
 import type { JsonReport } from '../run-report/json.js';
 import { EXIT } from '../errors.js';
+import { escapeControlCharacters, escapeControlCharactersInLines } from '../terminal-text.js';
 
 export class CliRun {
   exitCode: number = EXIT.ok;
@@ -20,13 +22,14 @@ export class CliRun {
     process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** A line for a person on stdout, its control characters escaped (see terminal-text.ts). */
   printLine(line: string): void {
-    process.stdout.write(`${line}\n`);
+    process.stdout.write(`${escapeControlCharacters(line)}\n`);
   }
 
   /** A line on stderr, prefixed like every message of the tool. */
   warn(message: string): void {
-    process.stderr.write(`order-batch: ${message}\n`);
+    process.stderr.write(`order-batch: ${escapeControlCharacters(message)}\n`);
   }
 
   /**
@@ -35,7 +38,7 @@ export class CliRun {
    */
   printReport<R extends JsonReport>(report: R, options: { json: boolean }, formatText: (report: R) => string): void {
     if (options.json) this.printJson(report);
-    else process.stdout.write(formatText(report));
-    process.stderr.write(formatOutputErrors(report));
+    else process.stdout.write(escapeControlCharactersInLines(formatText(report)));
+    process.stderr.write(escapeControlCharactersInLines(formatOutputErrors(report)));
   }
 }

@@ -17,7 +17,8 @@ export function resolveFlags(flags: RawFlags): ResolvedOptions {
 
 export function loggerFor(options: ResolvedOptions): Logger {
   if (options.logLevel === 'silent') return silentLogger;
-  return createLogger({ level: options.logLevel, pretty: Boolean(process.stderr.isTTY) });
+  const isTerminal = Boolean(process.stderr.isTTY);
+  return createLogger({ level: options.logLevel, pretty: isTerminal, colorize: isTerminal && options.isColorAllowed });
 }
 
 /** How orders are checked: the instant and zone of the date rules and the accepted sources of sale. */
@@ -58,17 +59,58 @@ export function orderProgressOf(options: ResolvedOptions): OrderProgress | undef
   return options.json ? undefined : createOrderProgress(process.stderr);
 }
 
+/** How validate, import, reconcile and serve describe the options they share: each says what the option does for it. */
+export interface CommonOptionsHelp {
+  /** --out: the file written, or false for a command that writes none (serve). */
+  out: string | false;
+  /** --json: false for a command that prints no report (serve). */
+  json?: boolean;
+  now: string;
+  timezone: string;
+  /** --sheet, or false for a command that reads no sheet from the command line. */
+  sheet: string | false;
+}
+
+/** The shared options' help of a command that reads order sheets and writes a result beside each (`suffix`: result, import-result). */
+export function sheetCommandHelp(suffix: string): CommonOptionsHelp {
+  return {
+    out: `result file (.xlsx or .csv; default: <sheet>.${suffix}.xlsx beside each sheet), or a folder for the results of several sheets`,
+    now: 'evaluate date rules as of this instant (default: now)',
+    timezone: 'zone for dates written without an offset (default UTC)',
+    sheet: 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)',
+  };
+}
+
 /** The options validate, import, reconcile and serve share (PRODUCT.md section 1). */
-export function addCommonOptions(cmd: Command, extra: { sheet?: boolean; sheetHelp?: string; out?: boolean } = {}): Command {
-  if (extra.out !== false) cmd.option('--out <path>', 'result file (.xlsx or .csv), or a folder when several files are given');
+export function addCommonOptions(cmd: Command, help: CommonOptionsHelp): Command {
+  if (help.out !== false) cmd.option('--out <path>', help.out);
+  if (help.json !== false) cmd.option('--json', 'print the machine-readable report on stdout (logs go to stderr)');
   cmd
-    .option('--json', 'print the machine-readable report on stdout (logs go to stderr)')
-    .option('--now <iso>', 'evaluate date rules as of this instant (default: now)')
-    .option('--timezone <iana>', 'zone for dates written without an offset (default UTC)')
+    .option('--now <iso>', help.now)
+    .option('--timezone <iana>', help.timezone)
     .option('--config <file>', 'JSON config file (sourcesOfSale, timezone, baseUrl, clientId, ledger, ...: see the README)')
-    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent'));
-  if (extra.sheet !== false) cmd.option('--sheet <name>', extra.sheetHelp ?? 'worksheet of an xlsx file (default: the first visible one; the Fix sheet of a result workbook)');
+    .addOption(new Option('--log-level <level>', 'how much the log on stderr says: fatal, error, warn, info (default), debug, trace or silent'));
+  if (help.sheet !== false) cmd.option('--sheet <name>', help.sheet);
   return cmd;
+}
+
+/**
+ * Where a command that talks to the API finds it, said at the end of its --help: a newcomer reading
+ * `import --help` learns how to point it at the API (or try the sandbox) without the README.
+ */
+export function addConnectionHelp(cmd: Command): Command {
+  return cmd.addHelpText(
+    'after',
+    [
+      '',
+      'The API, from the environment (or baseUrl, clientId, clientSecret, auth in --config):',
+      "  FULFILLMENT_BASE_URL       the API's address, such as https://api.example.com",
+      '  FULFILLMENT_CLIENT_ID      the client id it gave you',
+      '  FULFILLMENT_CLIENT_SECRET  its secret (never printed or logged)',
+      '  FULFILLMENT_AUTH           oauth (default) or getToken',
+      'Without them, --sandbox tries it all on the embedded sandbox.',
+    ].join('\n'),
+  );
 }
 
 /** A number flag of serve or sandbox within [min, max]; undefined when the flag is absent. */

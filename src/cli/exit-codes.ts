@@ -1,14 +1,14 @@
 /**
  * Every exit code of the CLI is decided here (PRODUCT.md section 1): 0 everything valid or accepted;
  * 1 some orders invalid, rejected or failed (or a reconciliation with exceptions); 2 usage,
- * configuration, unreadable input or a file that cannot be written; 3 the API could not be used at all,
- * or the ledger stopped answering in the middle of a run.
+ * configuration, unreadable input or a file that cannot be written (a ledger that cannot be opened among
+ * them); 3 the API could not be used at all, or the ledger stopped working in the middle of a run.
  */
 import { CommanderError } from 'commander';
 import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
 import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
-import { LedgerBusyError, LedgerError } from '../ledger/errors.js';
+import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/errors.js';
 import { LedgerLostError } from '../ledger/postgres/errors.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
@@ -16,7 +16,9 @@ export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalid
   return result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
 }
 
-export function importExitCode(result: { apiUnusable?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
+export function importExitCode(result: { apiUnusable?: unknown; ledgerFailure?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
+  // A ledger that failed mid-run (a full disk, a damaged file), whatever the API did: like an API that stopped answering, the run could not go on.
+  if (result.ledgerFailure) return EXIT.apiUnusable;
   if (result.apiUnusable) return EXIT.apiUnusable;
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
   return result.hasProblems ? EXIT.someFailed : EXIT.ok;
@@ -48,8 +50,8 @@ export function failureOf(err: unknown): Failure {
     if (err.exitCode === 0) return { exitCode: EXIT.ok, kind: null, message: '', stderr: '' };
     return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, ''), stderr: '' };
   }
-  // The ledger's server went away mid-run: like an API that stopped answering, the run could not go on.
-  if (err instanceof LedgerLostError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
+  // The ledger failed once open (a full disk, a damaged file, its server gone): like an API that stopped answering, the run could not go on.
+  if (err instanceof LedgerUnusableError || err instanceof LedgerLostError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
   if (err instanceof UsageError || err instanceof InputError) {
     // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
     // flag, a setting or another run holding the ledger.

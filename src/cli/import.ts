@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
+  const command = addCommonOptions(
     program
       .command('import')
       .description('validate, submit the valid orders, and write a result file beside each sheet')
@@ -20,8 +20,10 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
       .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
-      .option('--archive <dir>', 'move each processed sheet and its result here once every order is settled'),
-  ).action(async (files: string[], flags: RawFlags) => {
+      .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays'),
+    sheetCommandHelp('import-result'),
+  );
+  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
     const interruption = onInterrupt(
@@ -43,8 +45,11 @@ export function addImportCommand(program: Command, run: CliRun): void {
       signal: interruption.signal,
     }).finally(interruption.dispose);
     run.printReport(result.report, options, formatValidateText);
-    const { recordCliRun } = await import('../audit/record-run.js');
-    await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
+    if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
+    else {
+      const { recordCliRun } = await import('../audit/record-run.js');
+      await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
+    }
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);

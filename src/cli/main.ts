@@ -8,6 +8,7 @@
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
 import { addAuditCommand } from './audit.js';
+import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
@@ -18,10 +19,25 @@ import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
 import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
+import { escapeControlCharactersInLines } from '../terminal-text.js';
 
 const VERSION = '0.1.0';
 // Each command's modules are imported when it runs: `--help` and `sandbox` do not pay for exceljs,
 // SQLite and fastify they never use, and every run of a nightly job starts sooner.
+
+/** The end of `order-batch --help`: where a newcomer starts, and what the exit codes say. */
+const START_HELP = [
+  '',
+  'Start here:',
+  '  order-batch template                      a blank order sheet (order-template.xlsx) to fill in',
+  '  order-batch validate orders.xlsx          check it: the result file beside it says what to fix, cell by cell',
+  '  order-batch import orders.xlsx --sandbox  send it to the embedded sandbox (the real API: see import --help)',
+  '  order-batch demo                          the whole loop on sample orders',
+  '',
+  'Exit codes: 0 every order valid or accepted; 1 some orders invalid, rejected or failed; 2 a usage, configuration',
+  'or file problem; 3 the API could not be used, or the ledger stopped working mid-run. Each command explains',
+  'itself: order-batch <command> --help.',
+].join('\n');
 
 /** The commands whose --json prints a report (PRODUCT.md section 4). */
 const JSON_COMMANDS: ReadonlySet<string> = new Set(['validate', 'import', 'reconcile']);
@@ -44,7 +60,10 @@ async function main(argv: string[]): Promise<number> {
     .description('Move orders from spreadsheets into the fulfillment network, and bring shipment results back.')
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    // Commander quotes the arguments it refuses: their control characters are escaped like every other output.
+    .configureOutput({ writeErr: (text) => process.stderr.write(escapeControlCharactersInLines(text)) })
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', START_HELP);
   addValidateCommand(program, run);
   addImportCommand(program, run);
   addReconcileCommand(program, run);
@@ -61,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
     return run.exitCode;
   } catch (err) {
     const failure = failureOf(err);
-    process.stderr.write(failure.stderr);
+    process.stderr.write(escapeControlCharactersInLines(failure.stderr));
     if (failure.kind === 'internal' && process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
@@ -72,4 +91,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `| head -1` closes stdout early (and `2>&1 | head -1` stderr too): the run ends as it would, quietly.
+dropOutputOnceClosed(process.stdout);
+dropOutputOnceClosed(process.stderr);
 process.exitCode = await main(process.argv.slice(2));

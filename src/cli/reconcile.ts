@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { formatReconcileText } from '../run-report/text.js';
 import { parseHours, parseSince, type RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 
@@ -17,7 +17,7 @@ interface ReconcileFlags extends RawFlags {
 }
 
 export function addReconcileCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
+  const command = addCommonOptions(
     program
       .command('reconcile')
       .description('pull orders, packages and tracking; write the reconciliation workbook')
@@ -31,8 +31,14 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
       .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL'),
-    { sheet: true, sheetHelp: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)' },
-  ).action(async (flags: ReconcileFlags) => {
+    {
+      out: 'the reconciliation workbook (.xlsx), or a folder to write it in (default: reconcile-<date>-<time>.xlsx in the current folder)',
+      now: 'reconcile as of this instant (default: now): the end of the --since / --hours window, and what is late by then',
+      timezone: 'with --orders: the zone the result file was read in, for its dates without an offset (default UTC)',
+      sheet: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)',
+    },
+  );
+  addConnectionHelp(command).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
     const options = resolveFlags(flags);

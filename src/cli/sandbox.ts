@@ -24,13 +24,13 @@ export function addSandboxCommand(program: Command, run: CliRun): void {
     .description('run the local imitation of the fulfillment API')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--client-id <id>', 'client id the sandbox accepts')
-    .option('--client-secret <secret>', 'client secret the sandbox accepts')
+    .option('--client-id <id>', 'client id the sandbox accepts (default sandbox-client)')
+    .option('--client-secret <secret>', 'client secret the sandbox accepts (default sandbox-secret)')
     .option('--seed <n>', 'seed for the simulated fulfillment and faults', '1')
-    .option('--state <file>', 'keep the sandbox state in this file across restarts')
-    .option('--latency-ms <n>', 'added latency per request')
-    .option('--fault-rate <p>', 'share of requests answered 429/5xx or reset (0 to 1)')
-    .option('--token-ttl <seconds>', 'lifetime of issued tokens')
+    .option('--state <file>', 'keep the sandbox state in this file across restarts (default: in memory only)')
+    .option('--latency-ms <n>', 'added latency per API request, in ms (default 0)')
+    .option('--fault-rate <p>', 'share of API requests answered 429/5xx or reset, from 0 to 1 (default 0)')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens (default 3600)')
     .action(async (flags: SandboxFlags) => {
       const { runSandbox } = await import('../sandbox/main.js');
       const server = await runSandbox({

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
@@ -14,12 +14,12 @@ interface ServeFlags extends RawFlags {
 }
 
 export function addServeCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
+  const command = addCommonOptions(
     program
       .command('serve')
       .description('the local web app for operations staff')
       .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-      .option('--host <host>', 'address to bind (default 127.0.0.1: this computer only; any other needs accounts, see `users add`)', '127.0.0.1')
+      .option('--host <host>', 'address to bind (127.0.0.1: this computer only; any other needs accounts, see `users add`)', '127.0.0.1')
       .option('--allowed-host <name...>', 'further names the app is reached by (e.g. its DNS name on the network)')
       .option('--trust-proxy', 'behind a TLS reverse proxy: client address and host from X-Forwarded-*, Secure cookies')
       .option('--session-idle <duration>', 'how long a login lasts without use (default 8h)')
@@ -32,8 +32,15 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
-    { out: false, sheet: false },
-  ).action(async (flags: ServeFlags) => {
+    {
+      out: false,
+      json: false,
+      now: "evaluate the uploaded sheets' date rules as of this instant (default: when each is checked; the sandbox's clock with --sandbox)",
+      timezone: 'zone for dates written without an offset in uploaded sheets (default UTC)',
+      sheet: false,
+    },
+  );
+  addConnectionHelp(command).action(async (flags: ServeFlags) => {
     const options = resolveFlags(flags);
     const port = Number(flags.port ?? '8080');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);

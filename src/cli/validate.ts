@@ -3,20 +3,22 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, apiSettingsOf, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
-  addCommonOptions(
+  const command = addCommonOptions(
     program
       .command('validate')
       .description('check order sheets offline and write a result file beside each')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
       .option('--online', 'also ask the API: unknown products, stock, orders it already has')
       .option('--sandbox', 'with --online: ask the embedded sandbox')
-      .option('--ledger <path|url>', 'with --online: the ledger (a file or a postgres:// URL) that tells our own orders apart'),
-  ).action(async (files: string[], flags: RawFlags) => {
+      .option('--ledger <path|url>', 'with --online: the ledger (a file or a postgres:// URL) that tells our own orders apart (default .order-batch/ledger.db)'),
+    sheetCommandHelp('result'),
+  );
+  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);
     const { validateFiles } = await import('../commands/validate.js');

@@ -13,21 +13,28 @@ export interface ArchivableFile {
   sheet: { fileIssues: readonly Issue[] };
 }
 
+/** Where a sheet went, or why it stayed: moved (with its result), a move that failed, or kept in place for a reason. */
+export interface ArchiveOutcome {
+  sheet?: string;
+  result?: string;
+  failure?: JsonOutputError;
+  /** Why the sheet stays where it is (it holds orders someone must still act on). */
+  kept?: string;
+}
+
 /**
- * Moves a processed sheet and its result into the archive once every outcome is durable, and says
- * where each went. A sheet with a failed order stays where it is, so the next run picks it up again.
- * A move that fails (the archive folder not writable) is returned, not thrown: the orders' outcomes
- * stand all the same, and what was not moved stays where it was.
+ * Moves a processed sheet and its result into the archive once every order in it is done with, and
+ * says where each went. A sheet stays where it is, and says why, while it holds orders someone must
+ * still act on: one that failed (the next run retries it), one that is invalid or the API rejected
+ * (someone must fix it: archived, a cron inbox would lose sight of it), or orders on a worksheet that
+ * was not read. A move that fails (the archive folder not writable) is returned, not thrown: the
+ * orders' outcomes stand all the same, and what was not moved stays where it was.
  */
-export function archiveIfDone(state: ArchivableFile, resultPath: string, archiveDir: string, logger: Logger): { sheet?: string; result?: string; failure?: JsonOutputError } {
-  if (state.outcomes.some((o) => o.status === 'failed')) {
-    logger.warn({ file: state.file }, 'not archived: some orders failed and will be retried by the next run');
-    return {};
-  }
-  // Archived, its other order sheet would never be read: it stays in view, with the warning that says how to read it.
-  if (state.sheet.fileIssues.some((i) => i.code === 'unread_sheet')) {
-    logger.warn({ file: state.file }, 'not archived: another worksheet holds orders that were not read (see the unread_sheet warning)');
-    return {};
+export function archiveIfDone(state: ArchivableFile, resultPath: string, archiveDir: string, logger: Logger): ArchiveOutcome {
+  const kept = whyKept(state, resultPath);
+  if (kept !== null) {
+    logger.warn({ file: state.file, result: resultPath }, `not archived: ${kept}`);
+    return { kept };
   }
   const moved: string[] = [];
   let target = archiveDir;
@@ -48,6 +55,24 @@ export function archiveIfDone(state: ArchivableFile, resultPath: string, archive
   }
   logger.info({ file: state.file, archive: archiveDir, sheet: moved[0], result: moved[1] }, 'archived');
   return { sheet: moved[0]!, result: moved[1]! };
+}
+
+/** Why a sheet must stay in view, or null when every order in it is done with. */
+function whyKept(state: ArchivableFile, resultPath: string): string | null {
+  const count = (statuses: readonly string[]) => state.outcomes.filter((o) => statuses.includes(o.status)).length;
+  const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
+  const reasons: string[] = [];
+  const toFix = count(['invalid', 'rejected']);
+  if (toFix > 0) {
+    reasons.push(
+      `${orders(toFix)} need${toFix === 1 ? 's' : ''} fixing (invalid, or rejected by the API): correct ${toFix === 1 ? 'it' : 'them'} in this sheet and the next run sends ${toFix === 1 ? 'it' : 'them'} ` +
+        `(the orders already sent are not sent again), or import the Fix sheet of ${resultPath} and then move this sheet away`,
+    );
+  }
+  const failed = count(['failed']);
+  if (failed > 0) reasons.push(`${orders(failed)} did not go through (failed): the next run retries ${failed === 1 ? 'it' : 'them'}`);
+  if (state.sheet.fileIssues.some((i) => i.code === 'unread_sheet')) reasons.push('another worksheet holds orders that were not read (see the unread_sheet warning)');
+  return reasons.length === 0 ? null : reasons.join('; ');
 }
 
 function uniqueTarget(path: string): string {

@@ -7,6 +7,8 @@ import { hasErrors } from '../issues/index.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../import/online-checks.js';
 import { submitOrders, type SubmitOutcome, type StopReason } from '../import/submit.js';
 import { apiUnusableOf } from '../api/unusable.js';
+import { ledgerStopOf } from '../import/send-decision.js';
+import type { LedgerStop } from '../import/types.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
@@ -15,16 +17,13 @@ import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
 import { checkFile } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
-import { archiveIfDone } from './archive.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonArchived, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
-import { writeOrRecordFailure } from '../run-report/output-errors.js';
+import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from '../run-report/json.js';
 import { resultPathFor } from './output-path.js';
 import type { OrderProgress, Progress } from './progress.js';
-import { describeNotApplied } from '../run-report/text.js';
 import { countByStatus } from './result-rows.js';
-import { writeResultFile } from './write-result.js';
 import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judging.js';
+import { markNotSentForLedger, writeResults, type WrittenResults } from './import-results.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -62,90 +61,113 @@ export interface ImportResult {
   hasProblems: boolean;
   /** The API could not be used at all (auth refused, 403, unreachable). */
   apiUnusable?: StopReason;
+  /** The ledger failed once open (a full disk, a damaged file): the run stopped sending, the results say what was settled (exit 3). */
+  ledgerFailure?: { ledger: string; message: string };
   /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
   interrupted?: boolean;
   runId?: string;
 }
 
-const EXTRA_COLUMNS = ['httpStatus', 'requestId', 'submittedAt'];
-
 export async function importFiles(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;
-  const files = expandInputs(options.files, { logger: options.logger });
+  const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const { inputs, states, hasUnusableInput } = await checkInputs(files, options);
 
   // Before anything is sent: a --out that cannot name the result files stops the run while it is harmless.
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
+  // A ledger that cannot be opened stops here (a LedgerError: exit 2); one that fails once open stops the run below (exit 3).
   const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;
   let interrupted = false;
   let run: LedgerRun | undefined;
-  const written: WrittenResults = { outputs: [], outputErrors: [], archived: [] };
+  // The ledger's storage failed once open (a full disk, a damaged file): nothing more is sent, and the results are written for what was settled.
+  let ledgerStop: LedgerStop | undefined;
+  const noteLedgerFailure = (err: unknown): void => {
+    const found = ledgerStopOf(err);
+    if (!found) throw err;
+    ledgerStop ??= found;
+  };
+  const written: WrittenResults = { outputs: [], outputErrors: [], archived: [], kept: [] };
   try {
-    lock = await ledger.acquireRunLock({ command: 'import' });
-    connection = await connectWithLedger(ledger, {
-      connection: options.connection,
-      useSandbox: options.useSandbox,
-      ledgerPath: options.ledgerPath,
-      sandboxStart: options.context.now,
-      concurrency: options.concurrency,
-      logger,
-      connectionOverride: options.connectionOverride,
-    });
-    run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
-
-    // What the ledger knows comes before verdicts that depend on when the check runs: look up every
-    // order that may go out, and every order invalid only because its date has aged since.
-    const known = await ledger.getMany(idsToLookUp(states));
-    const judge = ledgerJudge(known);
-    const candidates = candidatesToSend(states, known, logger);
-
-    let facts: OnlineFacts | undefined;
     try {
-      facts = await fetchOnlineFacts({
-        client: connection.client,
-        // Orders this tool sent are not judged on today's facts: nothing to look up for them.
-        payloads: candidates.flatMap((c) => (judge.isSentAsIs(c.payload) ? [] : [c.payload])),
-        maxAttempts: options.maxAttempts,
+      lock = await ledger.acquireRunLock({ command: 'import' });
+      connection = await connectWithLedger(ledger, {
+        connection: options.connection,
+        useSandbox: options.useSandbox,
+        ledgerPath: options.ledgerPath,
+        sandboxStart: options.context.now,
         concurrency: options.concurrency,
         logger,
+        connectionOverride: options.connectionOverride,
       });
+      run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+
+      // What the ledger knows comes before verdicts that depend on when the check runs: look up every
+      // order that may go out, and every order invalid only because its date has aged since.
+      const known = await ledger.getMany(idsToLookUp(states));
+      const judge = ledgerJudge(known);
+      const candidates = candidatesToSend(states, known, logger);
+
+      let facts: OnlineFacts | undefined;
+      try {
+        facts = await fetchOnlineFacts({
+          client: connection.client,
+          // Orders this tool sent are not judged on today's facts: nothing to look up for them.
+          payloads: candidates.flatMap((c) => (judge.isSentAsIs(c.payload) ? [] : [c.payload])),
+          maxAttempts: options.maxAttempts,
+          concurrency: options.concurrency,
+          logger,
+        });
+      } catch (err) {
+        apiUnusable = apiUnusableOf(err) ?? undefined;
+        if (!apiUnusable) throw err;
+        // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
+        logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
+      }
+      // Runs at once on a shared ledger: an order another run sent since `known` was read is in the
+      // API now, and in the ledger too (recorded before its POST): read again, it is ours, not someone
+      // else's; sending then finds it held by that run or already accepted.
+      const sentMeanwhile = facts ? [...facts.existingOrderIds].filter((id) => !known.has(id)) : [];
+      if (sentMeanwhile.length > 0) for (const [id, record] of await ledger.getMany(sentMeanwhile)) known.set(id, record);
+      const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge: sentMeanwhile.length > 0 ? ledgerJudge(known) : judge });
+
+      if (jobs.length > 0) {
+        const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
+        if (stopped?.kind === 'interrupted') interrupted = true;
+        else if (stopped?.kind === 'ledger') ledgerStop ??= stopped;
+        else if (stopped) apiUnusable = stopped;
+      }
     } catch (err) {
-      apiUnusable = apiUnusableOf(err) ?? undefined;
-      if (!apiUnusable) throw err;
-      // The cron log's line for a run that stops before sending (submitOrders logs its own stops).
-      logger.warn({ reason: apiUnusable.kind, orders: candidates.length }, `not sending: ${apiUnusable.message}; the orders are left for the next run`);
+      noteLedgerFailure(err);
     }
-    // Runs at once on a shared ledger: an order another run sent since `known` was read is in the
-    // API now, and in the ledger too (recorded before its POST): read again, it is ours, not someone
-    // else's; sending then finds it held by that run or already accepted.
-    const sentMeanwhile = facts ? [...facts.existingOrderIds].filter((id) => !known.has(id)) : [];
-    if (sentMeanwhile.length > 0) for (const [id, record] of await ledger.getMany(sentMeanwhile)) known.set(id, record);
-    const jobs = judgeOnline(candidates, { facts: apiUnusable ? undefined : facts, apiUnusable, dryRun: options.dryRun, known, judge: sentMeanwhile.length > 0 ? ledgerJudge(known) : judge });
-
-    if (jobs.length > 0) {
-      const stopped = await sendJobs(jobs, { ...options, client: connection.client, ledger, run });
-      if (stopped?.kind === 'interrupted') interrupted = true;
-      else if (stopped) apiUnusable = stopped;
+    if (ledgerStop) {
+      const { failure } = ledgerStop;
+      logger.error({ ledger: failure.path, code: failure.code }, `not sending: ${failure.message}`);
+      markNotSentForLedger(states, failure.message);
     }
 
-    const sentTo = `Sent to ${connection.isSandbox ? 'the embedded sandbox' : redactUrl(connection.baseUrl)}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`;
+    const sentTo = connection ? [`Sent to ${connection.isSandbox ? 'the embedded sandbox' : redactUrl(connection.baseUrl)}${options.dryRun ? ' (dry run: nothing was sent)' : ''}.`] : [];
     const notes = [
-      sentTo,
+      ...sentTo,
       `Checked as of ${options.context.now.toISOString()} (dates without an offset read in ${options.context.timezone}).`,
+      ...(ledgerStop ? [`The run stopped early: ${ledgerStop.failure.message}`] : []),
       ...(apiUnusable ? [`The run stopped early: ${apiUnusable.message}.`] : []),
       ...(interrupted ? ['The run was interrupted: the orders marked "Not sent" go out on the next run of the same command.'] : []),
     ];
     await writeResults(states, resultPaths, notes, options, written);
-    await run.finish({ summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs });
+    // A run the ledger failed under stays unfinished in its history, as a killed one does.
+    if (run && !ledgerStop) {
+      const finished = { summary: countByStatus(states.flatMap((s) => s.outcomes.map((o) => o.status))), resultFiles: written.outputs };
+      await run.finish(finished).catch(noteLedgerFailure);
+    }
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    await lock?.release();
-    await ledger.close();
+    await lock?.release().catch(noteLedgerFailure);
+    await ledger.close().catch(noteLedgerFailure);
   }
 
   const orders = jsonOrdersOf(states);
@@ -153,7 +175,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   // An order already sent whose sheet now says something else: the change never reached the network.
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);
   const hasProblems = (summary.invalid ?? 0) + (summary.rejected ?? 0) + (summary.failed ?? 0) + contentsDiffer > 0;
-  const { outputs, outputErrors, archived } = written;
+  const { outputs, outputErrors, archived, kept } = written;
+  const ledgerFailure = ledgerStop && { ledger: ledgerStop.failure.path, message: ledgerStop.failure.message };
   return {
     report: {
       command: 'import',
@@ -163,11 +186,15 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       orders,
       output: outputField(outputs),
       ...(archived.length > 0 ? { archived } : {}),
+      ...(kept.length > 0 ? { kept } : {}),
+      ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
+      ...(ledgerFailure ? { ledgerError: ledgerFailure } : {}),
     },
     hasUnusableInput,
     hasProblems,
     ...(apiUnusable ? { apiUnusable } : {}),
+    ...(ledgerFailure ? { ledgerFailure } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(run ? { runId: run.runId } : {}),
   };
@@ -196,8 +223,8 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
 
 /**
  * Sends the jobs through the ledger and sets each one's outcome. Returns why sending stopped, when
- * that is the run's to report: interrupted, or the API unusable (for "unavailable", only when
- * nothing at all was accepted: a run that sent some and left the rest says so per order).
+ * that is the run's to report: interrupted, the ledger failed, or the API unusable (for "unavailable",
+ * only when nothing at all was accepted: a run that sent some and left the rest says so per order).
  */
 async function sendJobs(
   jobs: readonly Job[],
@@ -238,47 +265,6 @@ async function sendJobs(
   return undefined;
 }
 
-interface WrittenResults {
-  outputs: string[];
-  outputErrors: JsonOutputError[];
-  archived: JsonArchived[];
-}
-
-/**
- * A result file per sheet, then the sheet and its result archived when every order is settled.
- * What was sent stays sent: a result file that cannot be written is recorded, and the run goes on.
- */
-async function writeResults(states: readonly FileState[], resultPaths: readonly string[], notes: readonly string[], options: ImportOptions, written: WrittenResults): Promise<void> {
-  const { logger } = options;
-  for (const [i, state] of states.entries()) {
-    const path = resultPaths[i]!;
-    const result = await writeOrRecordFailure(written.outputErrors, { file: state.file, path, logger }, () =>
-      writeResultFile({
-        command: 'import',
-        sheet: state.sheet,
-        outcomes: state.outcomes,
-        extraColumns: EXTRA_COLUMNS,
-        path,
-        isDefaultPath: options.out === undefined,
-        generatedAt: new Date(),
-        notes: [...notes, ...notAppliedNote(state.outcomes.filter((o) => o.contentsDiffer).length)],
-        sourcesOfSale: options.context.sourcesOfSale,
-        logger,
-      }),
-    );
-    if (result === undefined) continue;
-    if (!options.archiveDir || options.dryRun) {
-      written.outputs.push(result);
-      continue;
-    }
-    // Reported where the files are now: the archive, or, for what could not be moved, where they were.
-    const moved = archiveIfDone(state, result, options.archiveDir, logger);
-    written.outputs.push(moved.result ?? result);
-    if (moved.sheet) written.archived.push({ file: state.file, sheet: moved.sheet, ...(moved.result ? { result: moved.result } : {}) });
-    if (moved.failure) written.outputErrors.push(moved.failure);
-  }
-}
-
 function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   return states.flatMap((state) =>
     state.sheet.orders.map((order, i) => {
@@ -292,6 +278,3 @@ function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
   );
 }
 
-function notAppliedNote(count: number): string[] {
-  return count === 0 ? [] : [describeNotApplied(count)];
-}

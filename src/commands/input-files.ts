@@ -61,11 +61,13 @@ function isFile(dir: string, entry: Dirent): boolean {
 /**
  * Files named on the command line are read as given (the reader refuses what is not a sheet, with
  * the reason); a folder yields its order sheets, and the files it skips are named in one warning
- * per folder so that a note or a lock file never fails a nightly run, nor vanishes unmentioned.
+ * per folder and returned (for the --json report) so that a note or a lock file never fails a
+ * nightly run, nor vanishes unmentioned.
  */
-export function expandInputs(args: readonly string[], options: { logger?: Logger } = {}): string[] {
+export function expandInputs(args: readonly string[], options: { logger?: Logger } = {}): FolderSheets {
   if (args.length === 0) throw new UsageError('Name at least one order sheet (CSV or XLSX) or a folder of them.');
   const files: string[] = [];
+  const skipped: SkippedFile[] = [];
   for (const arg of args) {
     let isDir = false;
     try {
@@ -79,9 +81,10 @@ export function expandInputs(args: readonly string[], options: { logger?: Logger
     }
     const folder = listFolderSheets(arg);
     files.push(...folder.files);
+    skipped.push(...folder.skipped);
     if (folder.skipped.length > 0) options.logger?.warn({ folder: arg, skipped: folder.skipped.map((s) => s.file) }, skippedNotice(arg, folder.skipped));
   }
-  return [...new Set(files)];
+  return { files: [...new Set(files)], skipped };
 }
 
 /** One sentence naming every skipped file and why. */

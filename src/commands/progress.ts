@@ -1,6 +1,7 @@
 /** A progress bar on a terminal for large files; nothing at all otherwise (cron, --json, pipes). */
 import cliProgress from 'cli-progress';
 import { basename } from 'node:path';
+import { escapeControlCharacters } from '../terminal-text.js';
 
 export interface Progress {
   start(label: string, total: number): void;
@@ -18,7 +19,7 @@ export function createByteProgress(stream: NodeJS.WriteStream): Progress | undef
     start(label, total) {
       if (total < MIN_BYTES_FOR_BAR) return;
       bar = new cliProgress.SingleBar(
-        { stream, format: `${basename(label)} [{bar}] {percentage}% | ETA {eta}s`, hideCursor: true, clearOnComplete: true },
+        { stream, format: `${escapeControlCharacters(basename(label))} [{bar}] {percentage}% | ETA {eta}s`, hideCursor: true, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
       );
       bar.start(total, 0);

@@ -2,7 +2,16 @@
  * `order-batch validate <file...>`: check sheets offline and write a result file for each.
  * Returns a result; the CLI (or the web app) decides what to print and which exit code follows.
  */
-import { checkOrderOnline, fetchOnlineFacts, isSentByThisTool } from '../import/online-checks.js';
+import type { CreateOrderPayload } from '../contract/schemas.js';
+import {
+  checkOrderOnline,
+  fetchOnlineFacts,
+  isInvalidOnlyByAge,
+  isSentAsIs,
+  isSentByThisTool,
+  payloadOfAgedOrder,
+  withoutAgeErrors,
+} from '../import/online-checks.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
 import { ledgerExists, openLedger, type OrderRecord } from '../ledger/index.js';
@@ -53,7 +62,7 @@ export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutc
 }
 
 export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
-  const files = expandInputs(options.files, { logger: options.logger });
+  const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
   const orders: JsonOrder[] = [];
   const outputs: string[] = [];
@@ -74,13 +83,14 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     checkedSheets.push(checked.sheet);
     if (checked.notices.length > 0) noticesOf.set(checked.sheet, [...checked.notices]);
   }
+  // With --online, each order's issues as the API and the ledger leave them.
   const onlineIssues = options.online ? await checkOnline(checkedSheets, options.online, options.logger) : undefined;
 
   for (const sheet of checkedSheets) {
     const file = sheet.file;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    const extra = onlineIssues?.get(sheet);
-    const outcomes = sheet.orders.map((o, i) => validationOutcome([...o.issues, ...(extra?.[i] ?? [])]));
+    const judged = onlineIssues?.get(sheet);
+    const outcomes = sheet.orders.map((o, i) => validationOutcome([...(judged?.[i] ?? o.issues)]));
     const notices = noticesOf.get(sheet);
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}) });
     sheet.orders.forEach((order, i) => {
@@ -111,37 +121,60 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
 
   const summary = countByStatus(statuses);
   return {
-    report: { command: 'validate', input: inputs, summary, orders, output: outputField(outputs), ...(outputErrors.length > 0 ? { outputErrors } : {}) },
+    report: {
+      command: 'validate',
+      input: inputs,
+      summary,
+      orders,
+      output: outputField(outputs),
+      ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
+      ...(outputErrors.length > 0 ? { outputErrors } : {}),
+    },
     hasUnusableInput,
     hasInvalidOrders: (summary.invalid ?? 0) > 0,
   };
 }
 
-/** API-side issues per sheet and order index; the ledger (when there is one) tells our own orders apart. */
+/**
+ * Each order's issues once the API and the ledger (when there is one) have been asked, per sheet and order
+ * index, judged as import judges them: an order the ledger holds as sent with these very contents is not
+ * judged on today's facts, and one invalid only because its orderDate has aged since it was sent is that
+ * same order, not an invalid one (import reports both already_submitted).
+ */
 async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
-  // order.payload is rebuilt on every read: take each once.
-  const payloads = new Map(sheets.map((sheet) => [sheet, sheet.orders.map((o) => (o.status === 'valid' ? o.payload : undefined))]));
-  const valid = [...payloads.values()].flat().filter((p): p is NonNullable<typeof p> => p !== undefined);
+  const asked = sheets.flatMap((sheet) => sheet.orders.flatMap((o) => (o.customerOrderId !== null && (o.status === 'valid' || isInvalidOnlyByAge(o.issues)) ? [o.customerOrderId] : [])));
   const ledger = ledgerExists(online.ledgerPath) ? await openLedger(online.ledgerPath, { logger }) : undefined;
   let ours = new Map<string, OrderRecord>();
   try {
-    if (ledger) ours = await ledger.getMany(valid.map((p) => p.orderDetails.customerOrderId));
+    if (ledger) ours = await ledger.getMany(asked);
   } finally {
     await ledger?.close();
   }
+  // order.payload is rebuilt on every read: take each once. An aged order the ledger holds as sent comes as it was sent.
+  const judged = new Map(
+    sheets.map((sheet) => [
+      sheet,
+      sheet.orders.map((o): { payload: CreateOrderPayload | undefined; issues: readonly Issue[] } => {
+        if (o.status === 'valid') return { payload: o.payload, issues: o.issues };
+        const aged = o.customerOrderId === null ? undefined : payloadOfAgedOrder(o, ours.get(o.customerOrderId));
+        return aged ? { payload: aged, issues: withoutAgeErrors(o.issues) } : { payload: undefined, issues: o.issues };
+      }),
+    ]),
+  );
+  const payloads = [...judged.values()].flat().flatMap((j) => (j.payload && !isSentAsIs(ours.get(j.payload.orderDetails.customerOrderId), j.payload) ? [j.payload] : []));
   const connection =
     online.connectionOverride ??
     (await connect({ connection: online.connection, useSandbox: online.useSandbox, sandboxStatePath: sandboxStatePathFor(online.ledgerPath), concurrency: online.concurrency, logger }));
   try {
-    const facts = await fetchOnlineFacts({
-      client: connection.client,
-      payloads: valid,
-      maxAttempts: online.maxAttempts,
-      concurrency: online.concurrency,
-      logger,
-    });
+    const facts = await fetchOnlineFacts({ client: connection.client, payloads, maxAttempts: online.maxAttempts, concurrency: online.concurrency, logger });
     const isOurs = (id: string) => isSentByThisTool(ours.get(id));
-    return new Map(sheets.map((sheet) => [sheet, sheet.orders.map((order, i) => checkOrderOnline(order, payloads.get(sheet)![i], sheetColumnsOf(sheet), facts, isOurs))]));
+    const sentAsIs = (payload: CreateOrderPayload) => isSentAsIs(ours.get(payload.orderDetails.customerOrderId), payload);
+    return new Map(
+      sheets.map((sheet) => [
+        sheet,
+        judged.get(sheet)!.map(({ payload, issues }, i) => [...issues, ...checkOrderOnline(sheet.orders[i]!, payload, sheetColumnsOf(sheet), facts, isOurs, sentAsIs)]),
+      ]),
+    );
   } finally {
     if (!online.connectionOverride) await connection.close();
   }

@@ -23,6 +23,20 @@ export function notSentOutcome(job: SubmissionJob, why: string): FailedOutcome {
   };
 }
 
+/**
+ * An order the ledger failed under (`failure`: its storage, a full disk or a damaged file): maybe sent,
+ * never recorded as settled, so the next run looks it up before it is ever sent again.
+ */
+export function notSettledOutcome(job: SubmissionJob, failure: string): FailedOutcome {
+  return {
+    status: 'failed',
+    posts: 0,
+    issues: [
+      issueAt(job.sheet, job.order.rows[0] ?? null, null, 'failed', `Not settled: the ledger could not record this order. ${failure} Once it is fixed, run the import again: an order that may have gone out is looked up before it is sent again.`),
+    ],
+  };
+}
+
 /** Another live run holds the order (`holder` says which): this run leaves it to that one. */
 export function inProgressElsewhereOutcome(job: SubmissionJob, holder: string): InProgressElsewhereOutcome {
   return {

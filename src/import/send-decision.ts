@@ -9,11 +9,12 @@ import { describeApiTrouble } from '../api/error-message.js';
 import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { backoffDelayMs, type BackoffPolicy } from '../api/retry.js';
 import { apiUnusableOf, isMissingEndpoint } from '../api/unusable.js';
+import { LedgerUnusableError } from '../ledger/errors.js';
 import { LOOKUP_STATES } from '../ledger/intent.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, OrderState } from '../ledger/types.js';
-import { DUPLICATE_MESSAGE, notSentOutcome, rejectionIssues } from './outcomes.js';
+import { DUPLICATE_MESSAGE, notSentOutcome, notSettledOutcome, rejectionIssues } from './outcomes.js';
 import { issueAt } from './sheet-cells.js';
-import type { AcceptedOutcome, StopReason, SubmissionJob, SubmitOutcome } from './types.js';
+import type { AcceptedOutcome, FailedOutcome, LedgerStop, StopReason, SubmissionJob, SubmitOutcome } from './types.js';
 
 /** Where one order's sending stands between attempts. */
 export interface SendState {
@@ -202,6 +203,26 @@ export function finishSending(state: SendState, job: SubmissionJob, runStopped: 
         issues: [orderIssue(job, `Not accepted after ${state.posts} attempt${state.posts === 1 ? '' : 's'}: ${state.lastProblem}. Run the import again: it checks whether the order arrived before sending it again.`)],
       };
   return mark ? { mark, outcome } : { outcome };
+}
+
+/**
+ * Why the run stops when the ledger's storage failed under it (`error`, a LedgerUnusableError: a full
+ * disk, a damaged file); null for any other error (a bug), which must not pass for the machine's state.
+ */
+export function ledgerStopOf(error: unknown): LedgerStop | null {
+  if (!(error instanceof LedgerUnusableError)) return null;
+  const clause = error.message.replace(/\.$/, '');
+  return { kind: 'ledger', message: clause.charAt(0).toLowerCase() + clause.slice(1), failure: error };
+}
+
+/**
+ * The ledger failed while an order was on its way (before its POST, or before its answer was
+ * recorded): the run stops sending, and the order is not settled, to be looked up by the next run.
+ * Null when `error` is no ledger failure (ledgerStopOf).
+ */
+export function decideAfterLedgerError(error: unknown, job: SubmissionJob): { stop: LedgerStop; outcome: FailedOutcome } | null {
+  const stop = ledgerStopOf(error);
+  return stop ? { stop, outcome: notSettledOutcome(job, stop.failure.message) } : null;
 }
 
 /** The API as configured cannot be used (apiUnusableOf): the order fails with `advice`, the ledger keeps `mark`, the run stops. */

@@ -22,7 +22,7 @@ import { createJobOutcomes } from './job-outcomes.js';
 import { createHolderNames } from './holder-names.js';
 import { alreadySubmittedOutcome, duplicateOutcome, inProgressElsewhereOutcome, notSentOutcome } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
-import { decideAfterLookup, decideAfterLookupError, decideAfterPost, finishSending, startSending, type LedgerMark, type LookupResult, type PostResult, type SendStep, type SendState } from './send-decision.js';
+import { decideAfterLedgerError, decideAfterLookup, decideAfterLookupError, decideAfterPost, finishSending, ledgerStopOf, startSending, type LedgerMark, type LookupResult, type PostResult, type SendStep, type SendState } from './send-decision.js';
 import { createSendLog } from './send-log.js';
 import type { StopReason, SubmissionJob, SubmitOutcome } from './types.js';
 
@@ -74,9 +74,9 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   const { client, ledger, run, logger, maxAttempts } = options;
   const log = createSendLog(logger, guard, { orders: jobs.length, concurrency: options.concurrency, maxAttempts, now });
   log.started();
-  /** The first reason to stop sending wins, and is logged once. */
+  /** The first reason to stop sending wins, and is logged once; a failed ledger wins over any other (nothing is recorded any more). */
   const stop = (reason: StopReason): void => {
-    if (stopped) return;
+    if (stopped && (stopped.kind === 'ledger' || reason.kind !== 'ledger')) return;
     stopped = reason;
     log.stopped(reason);
   };
@@ -245,7 +245,15 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
           options.onOutcome?.(job, outcome);
           return outcome;
         } catch (error) {
-          // A bug or a broken ledger: the orders not yet started are not sent; those in flight finish.
+          // The ledger's storage failed (a full disk, a damaged file): this order is not settled, and none goes out after it.
+          const ledgerFailed = decideAfterLedgerError(error, job);
+          if (ledgerFailed) {
+            stop(ledgerFailed.stop);
+            settled.settle(index, ledgerFailed.outcome);
+            options.onOutcome?.(job, ledgerFailed.outcome);
+            return ledgerFailed.outcome;
+          }
+          // A bug: the orders not yet started are not sent; those in flight finish.
           crashed ??= { error };
           settled.settle(index, null);
           throw error;
@@ -255,12 +263,24 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       }),
     ),
   );
+  // A ledger that failed leaves these marks unwritten: the orders stay 'sending', and the next run looks each one up.
+  const whenLedgerWorks = async <T>(write: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await write();
+    } catch (error) {
+      const ledgerStop = ledgerStopOf(error);
+      if (!ledgerStop) throw error;
+      stop(ledgerStop);
+      return undefined;
+    }
+  };
   const unsent = await ahead.finish();
-  await accepted.flush();
-  if (unsent.length > 0) await run.releaseUnsent(unsent);
+  await whenLedgerWorks(() => accepted.flush());
+  if (unsent.length > 0) await whenLedgerWorks(() => run.releaseUnsent(unsent));
   if (crashed) throw crashed.error;
   const outcomes = results.map((s) => (s.status === 'fulfilled' ? s.value : unreachable()));
-  log.finished({ ...countOutcomes(outcomes), unknown: await countUnknown(jobs, outcomes, ledger), ...(stopped ? { stopped } : {}) });
+  const unknown = (await whenLedgerWorks(() => countUnknown(jobs, outcomes, ledger))) ?? 0;
+  log.finished({ ...countOutcomes(outcomes), unknown, ...(stopped ? { stopped } : {}) });
   return stopped ? { outcomes, stopped } : { outcomes };
 }
 

@@ -5,6 +5,7 @@
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { ApiUnusableKind } from '../errors.js';
 import type { Issue } from '../issues/index.js';
+import type { LedgerUnusableError } from '../ledger/errors.js';
 import type { CheckedOrder } from '../orders/types.js';
 import type { SheetColumns } from './sheet-cells.js';
 
@@ -95,7 +96,16 @@ export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | Rejected
 export type SubmitStatus = SubmitOutcome['status'];
 
 /**
- * Why a run stopped sending: the API could not be used (api/unusable.ts says why), or the user
- * interrupted it (Ctrl-C, SIGTERM).
+ * Why a run stopped sending: the API could not be used (api/unusable.ts says why), the ledger could
+ * not record (a LedgerStop), or the user interrupted it (Ctrl-C, SIGTERM). `message` is a clause that
+ * completes "the run stopped early: ..." (no capital, no full stop).
  */
-export type StopReason = { kind: ApiUnusableKind | 'interrupted'; message: string };
+export type StopReason = { kind: ApiUnusableKind | 'interrupted'; message: string } | LedgerStop;
+
+/** The ledger's storage failed under the run (a full disk, a damaged file): nothing goes out that it could not record first. */
+export interface LedgerStop {
+  kind: 'ledger';
+  message: string;
+  /** The ledger's own words: which ledger, what happened, what to do. */
+  failure: LedgerUnusableError;
+}

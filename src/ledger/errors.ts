@@ -87,3 +87,22 @@ export class LedgerClaimLostError extends LedgerError {
     );
   }
 }
+
+/**
+ * The ledger's storage failed once the ledger was open, in the middle of a command (a full disk, a
+ * damaged file, a lost database server): the user's or the machine's situation, never a bug, and the
+ * run cannot go on. `code` is the storage's own (SQLITE_FULL, an SQLSTATE...). An import stops sending
+ * (nothing goes out that the ledger could not record first) and writes the result file for what was
+ * settled; the CLI exits 3, as for an API that stopped answering. A ledger that cannot be opened at
+ * all is a plain LedgerError (exit 2).
+ */
+export class LedgerUnusableError extends LedgerError {
+  constructor(
+    path: string,
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(path, message, options);
+  }
+}

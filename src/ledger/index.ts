@@ -4,7 +4,7 @@
  */
 export { ledgerExists, openLedger } from './open-ledger.js';
 export { parseLedgerLocation, redactLedgerLocation, type LedgerLocation } from './location.js';
-export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError } from './errors.js';
+export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError, LedgerUnusableError } from './errors.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
 import { LedgerError } from './errors.js';
 import { MIGRATIONS, migrateSchema, readSchemaVersion, SchemaTooNewError } from './schema.js';
+import { classifySqliteError } from './sqlite-errors.js';
 import { openDatabase } from './sqlite.js';
 
 /** How long opening waits for another process that is upgrading the ledger's schema. */
@@ -52,16 +53,10 @@ export function openLedgerDatabase(fullPath: string, options: OpenFileOptions = 
     return db;
   } catch (error) {
     db?.close();
-    throw new LedgerError(fullPath, describeOpenFailure(fullPath, error), { cause: error });
+    if (error instanceof SchemaTooNewError) throw new LedgerError(fullPath, `The ledger ${fullPath} was written by a newer order-batch (${error.message}).`, { cause: error });
+    // SQLite's own failures (not a database, locked, full, damaged...) in words; anything else as it came.
+    throw classifySqliteError(error, fullPath, 'open') ?? new LedgerError(fullPath, `Cannot open the ledger ${fullPath}: ${messageOf(error)}`, { cause: error });
   }
-}
-
-function describeOpenFailure(path: string, error: unknown): string {
-  if (error instanceof SchemaTooNewError) return `The ledger ${path} was written by a newer order-batch (${error.message}).`;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_NOTADB') return `The file ${path} is not an order-batch ledger (not an SQLite database); pass --ledger <path> for another file.`;
-  if (code === 'SQLITE_BUSY') return `The ledger ${path} stayed locked by another process; try again.`;
-  return `Cannot open the ledger ${path}: ${messageOf(error)}`;
 }
 
 export function messageOf(error: unknown): string {

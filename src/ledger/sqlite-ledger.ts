@@ -10,10 +10,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
 import { LedgerBusyError, LedgerError } from './errors.js';
+import { guardLedger } from './guard.js';
 import { createLocalGate } from './local-gate.js';
 import { OrderStore } from './order-store.js';
 import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
+import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
@@ -40,7 +42,8 @@ export function openSqliteLedger(path: string, options: LedgerOptions = {}): Led
       return tryLockFile(lockPath);
     };
   }
-  return new SqliteLedger(fullPath, db, options.now ?? (() => new Date()), logger, tryLock);
+  // A full disk or a damaged file met once the ledger is open is said as such (and ends the run), not as a bug.
+  return guardLedger(new SqliteLedger(fullPath, db, options.now ?? (() => new Date()), logger, tryLock), (error) => classifySqliteError(error, fullPath, 'run'));
 }
 
 /**

@@ -12,7 +12,7 @@ import { formatRowIssues, groupCellIssues } from './issue-text.js';
 import { addDropdowns, templateColumnDefs, templateFormatOf, TEMPLATE_HEADERS, type ListRanges } from './template-form.js';
 import type { ResultRow } from './types.js';
 import { waitForZip } from './zip-backpressure.js';
-import { cellStyle, dateFormatOf, HEADER_STYLE, ISSUES_STYLE, wrappedRowHeight, type Mark } from './xlsx-styles.js';
+import { cellStyle, dateFormatOf, HEADER_STYLE, isTextKind, ISSUES_STYLE, wrappedRowHeight, type Mark } from './xlsx-styles.js';
 
 export interface FixCell {
   /** 0-based template column. */
@@ -124,6 +124,7 @@ export async function writeFixSheet(
   header.commit();
 
   const formats = COLUMNS.map(templateFormatOf);
+  const isTextColumn = COLUMNS.map((c) => isTextKind(c.kind));
   let notes = 0;
   let notesSkipped = 0;
   for (const [index, fixRow] of fix.rows.entries()) {
@@ -134,7 +135,7 @@ export async function writeFixSheet(
       if ((value === null || value === undefined) && !mark) return;
       const cell = row.getCell(t + 1);
       if (value !== null && value !== undefined) cell.value = value;
-      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : formats[t]!, (mark?.severity ?? 'none') as Mark);
+      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : formats[t]!, (mark?.severity ?? 'none') as Mark, isTextColumn[t]);
       if (mark) {
         if (notes < options.noteLimit) {
           cell.note = mark.note;

@@ -10,7 +10,7 @@ import type { CellValue } from '../sheet/types.js';
 import { formatRowIssues, groupCellIssues } from './issue-text.js';
 import type { ResultRow, ResultSheetInput } from './types.js';
 import { waitForZip } from './zip-backpressure.js';
-import { cellStyle, dateFormatOf, headerStyle, ISSUES_STYLE, statusStyle, widthFor, wrappedRowHeight, type Mark } from './xlsx-styles.js';
+import { cellStyle, dateFormatOf, headerStyle, isTextKind, ISSUES_STYLE, statusStyle, widthFor, wrappedRowHeight, type Mark } from './xlsx-styles.js';
 
 /** Rows in an Excel worksheet, the header included. */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -71,6 +71,7 @@ export async function writeResultsSheet(
   const headerRow = Math.max(1, input.headerRow);
   sheet.columns = resultsColumnDefs(input);
 
+  const isTextColumn = input.headers.map((_, i) => isTextKind(COLUMN_BY_FIELD.get(input.columns[i] ?? ('' as never))?.kind));
   let notes = 0;
   let notesSkipped = 0;
   const header = sheet.getRow(headerRow);
@@ -102,7 +103,7 @@ export async function writeResultsSheet(
       if ((value === null || value === undefined) && !mark) continue;
       const cell = out.getCell(i + 1);
       if (value !== null && value !== undefined) cell.value = value;
-      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : 'general', (mark?.severity ?? 'none') as Mark);
+      cell.style = cellStyle(value instanceof Date ? dateFormatOf(value) : 'general', (mark?.severity ?? 'none') as Mark, isTextColumn[i]);
       if (mark) {
         if (notes < options.noteLimit) {
           cell.note = mark.note;

@@ -17,7 +17,7 @@ import { tooManyRowsError, writeResultsSheet, XLSX_MAX_ROWS } from './results-sh
 import { writeSummarySheet } from './summary-sheet.js';
 import { addListsSheet } from './template-form.js';
 import type { ResultSheetInput } from './types.js';
-import { printSetup } from './xlsx-styles.js';
+import { printSetup, SUMMARY_PRINT_SETUP } from './xlsx-styles.js';
 
 /** Notes per sheet: Excel slows to a crawl opening far more; past it, cells are still highlighted and the issues column still says it all. */
 export const MAX_NOTES_PER_SHEET = 10_000;
@@ -70,7 +70,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, input: ResultSheetInput
   // tabSelected is written by exceljs but missing from its typings.
   const summary = workbook.addWorksheet('Summary', {
     views: [{ tabSelected: true } as Partial<ExcelJS.WorksheetView>],
-    pageSetup: { orientation: 'portrait', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+    pageSetup: SUMMARY_PRINT_SETUP,
   });
   const lists = addListsSheet(workbook, options.sourcesOfSale ?? []);
   const fixSheet = await writeFixSheet(fix, fixRows, {

@@ -69,23 +69,35 @@ const FILLS: Record<Mark, ExcelJS.Fill | undefined> = {
 // Every data cell aligns to the top: the issues cell can be several lines high.
 const TOP: Partial<ExcelJS.Alignment> = { vertical: 'top' };
 
+// A value of a text column (a phone, a ZIP code, a line id) that happens to be a number is set to the
+// left like the text above and below it, not to the right as Excel sets numbers.
+const TOP_LEFT: Partial<ExcelJS.Alignment> = { vertical: 'top', horizontal: 'left' };
+
 // Looked up per cell (millions of times): a nested table, no key strings.
-const CELL_STYLES = {} as Record<ValueFormat, Record<Mark, Style>>;
-for (const format of Object.keys(FORMATS) as ValueFormat[]) {
-  CELL_STYLES[format] = {} as Record<Mark, Style>;
-  for (const mark of Object.keys(FILLS) as Mark[]) {
-    const style: Style = { alignment: TOP };
-    const numFmt = FORMATS[format];
-    const fill = FILLS[mark];
-    if (numFmt) style.numFmt = numFmt;
-    if (fill) style.fill = fill;
-    CELL_STYLES[format][mark] = style;
+const CELL_STYLES = {} as Record<'any' | 'textColumn', Record<ValueFormat, Record<Mark, Style>>>;
+for (const column of ['any', 'textColumn'] as const) {
+  CELL_STYLES[column] = {} as Record<ValueFormat, Record<Mark, Style>>;
+  for (const format of Object.keys(FORMATS) as ValueFormat[]) {
+    CELL_STYLES[column][format] = {} as Record<Mark, Style>;
+    for (const mark of Object.keys(FILLS) as Mark[]) {
+      const style: Style = { alignment: column === 'textColumn' ? TOP_LEFT : TOP };
+      const numFmt = FORMATS[format];
+      const fill = FILLS[mark];
+      if (numFmt) style.numFmt = numFmt;
+      if (fill) style.fill = fill;
+      CELL_STYLES[column][format][mark] = style;
+    }
   }
 }
 
-/** The shared style of a data cell with this number format and highlight. */
-export function cellStyle(format: ValueFormat, mark: Mark): Style {
-  return CELL_STYLES[format][mark];
+/** The shared style of a data cell with this number format and highlight; `isTextColumn`: left-aligned whatever the value. */
+export function cellStyle(format: ValueFormat, mark: Mark, isTextColumn = false): Style {
+  return CELL_STYLES[isTextColumn ? 'textColumn' : 'any'][format][mark];
+}
+
+/** Columns of text (IDs, phones, ZIP codes, names, codes) as opposed to dates, amounts and quantities. */
+export function isTextKind(kind: Kind | null | undefined): boolean {
+  return kind === 'text' || kind === 'enum';
 }
 
 export const ISSUES_STYLE: Style = { alignment: { vertical: 'top', wrapText: true } };
@@ -121,28 +133,54 @@ export function formatOfKind(kind: Kind, isTextFormatted: boolean): ValueFormat 
 
 /** Row height in points of a 11pt row. */
 export const LINE_HEIGHT = 15;
+/** Excel's tallest row, 409 points: 27 lines. */
+const MAX_ROW_LINES = 27;
 
 /**
- * Lines a wrapped text takes in a column `width` characters wide. Neither Excel nor LibreOffice grows
- * a row for wrapped text when opening a file, so writers set the height; characters are ~1 width unit.
+ * Lines a wrapped text takes in a column `width` characters wide, wrapped at spaces as Excel and
+ * LibreOffice wrap it. Neither grows a row for wrapped text when opening a file, so writers set the
+ * height. A width unit is one digit of Calibri 11; a line of ordinary text holds about 1.1 characters
+ * per unit (Excel's Calibri fits a few more, LibreOffice's Carlito more still), so a row is rather a
+ * little high than its last lines cut off.
  */
 export function wrappedLineCount(text: string, width: number): number {
   const perLine = Math.max(1, Math.floor(width * 1.1) - 1);
   let lines = 0;
-  for (const line of text.split('\n')) lines += Math.max(1, Math.ceil(line.length / perLine));
+  for (const paragraph of text.split('\n')) {
+    let used = 0;
+    lines++;
+    for (const word of paragraph.split(' ')) {
+      const needed = used === 0 ? word.length : used + 1 + word.length;
+      if (needed <= perLine) {
+        used = needed;
+        continue;
+      }
+      // A word longer than a line is broken across lines.
+      if (used > 0) lines++;
+      lines += Math.max(0, Math.ceil(word.length / perLine) - 1);
+      used = word.length % perLine || Math.min(word.length, perLine);
+    }
+  }
   return lines;
 }
 
-/** The height for a row holding this wrapped text: at least one line, at most `maxLines` (the rest shows on click). */
-export function wrappedRowHeight(text: string, width: number, maxLines = 8): number | undefined {
-  const lines = Math.min(wrappedLineCount(text, width), maxLines);
+/** The height for a row holding this wrapped text: at least one line, at most `maxLines` (Excel's tallest row by default). */
+export function wrappedRowHeight(text: string, width: number, maxLines = MAX_ROW_LINES): number | undefined {
+  const lines = Math.min(wrappedLineCount(text, width), maxLines, MAX_ROW_LINES);
   return lines > 1 ? LINE_HEIGHT * lines : undefined;
 }
 
-/** Print setup: landscape, one page wide, the header row repeated on every page, notes listed at the end. */
+/**
+ * Print setup of a table sheet: landscape, every column on one page wide and as many pages down as the
+ * rows need (fitToHeight 0: the rows are not squeezed onto one page), the header row repeated on every
+ * page, notes listed at the end.
+ */
 export function printSetup(headerRow: number): Partial<ExcelJS.PageSetup> {
   return { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: `${headerRow}:${headerRow}`, cellComments: 'atEnd' } as Partial<ExcelJS.PageSetup>;
 }
+
+/** Print setup of a sheet of labels and values (a Summary): portrait, one page wide, as many pages down as needed. */
+export const SUMMARY_PRINT_SETUP: Partial<ExcelJS.PageSetup> = { orientation: 'portrait', fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
 
 /** Column width in characters for a column of this kind (and header), within sane bounds. */
 export function widthFor(header: string, kind: Kind | null, maxLength?: number): number {

@@ -4,6 +4,7 @@
  * never sit in memory. Styles are shared constants: exceljs caches a style id per style object.
  */
 import type ExcelJS from 'exceljs';
+import { printSetup, wrappedRowHeight } from '../output-files/xlsx-styles.js';
 
 export type ColumnKind = 'text' | 'int' | 'datetime' | 'status';
 
@@ -11,6 +12,8 @@ export interface TableColumn {
   header: string;
   width: number;
   kind?: ColumnKind;
+  /** Long text (a detail, a list of tracking numbers): wrapped within the column, the row as high as it needs. */
+  wrap?: boolean;
 }
 
 export type TableValue = string | number | Date | null | undefined;
@@ -26,6 +29,7 @@ export const HEADER_STYLE: Partial<ExcelJS.Style> = {
 };
 
 const TOP: Partial<ExcelJS.Alignment> = { vertical: 'top' };
+const WRAPPED: Partial<ExcelJS.Style> = { alignment: { vertical: 'top', wrapText: true } };
 const BASE: Record<ColumnKind, Partial<ExcelJS.Style>> = {
   text: { alignment: TOP },
   int: { alignment: TOP, numFmt: '0' },
@@ -63,7 +67,8 @@ export interface TableSheet {
 }
 
 export function addTableSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: readonly TableColumn[]): TableSheet {
-  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }] });
+  // Printed landscape, one page wide, as many pages down as the rows take, the header on each.
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, activeCell: 'A2' }], pageSetup: printSetup(1) });
   sheet.columns = columns.map((c) => ({ width: c.width }));
   const header = sheet.addRow(columns.map((c) => c.header));
   header.eachCell((cell) => {
@@ -80,11 +85,18 @@ export function addTableSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name
       const row = sheet.addRow(values.map((v) => (v === undefined ? null : v)));
       // Every cell gets one of the shared style objects: exceljs caches a style id per object, while
       // a cell left alone gets a fresh merged style object that costs a full style lookup.
+      let height = 0;
       for (let i = 0; i < columns.length; i++) {
         const kind = kinds[i]!;
         const value = values[i];
+        if (columns[i]!.wrap && typeof value === 'string') {
+          row.getCell(i + 1).style = WRAPPED;
+          height = Math.max(height, wrappedRowHeight(value, columns[i]!.width) ?? 0);
+          continue;
+        }
         row.getCell(i + 1).style = kind === 'status' ? (typeof value === 'string' ? (STATUS_STYLES[value] ?? BASE.text) : BASE.text) : BASE[kind];
       }
+      if (height > 0) row.height = height;
       row.commit();
       rows++;
     },

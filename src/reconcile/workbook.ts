@@ -11,6 +11,7 @@ import { writeFileAtomically } from '../output-files/atomic-file.js';
 import { confirmationRows, CONFIRMATION_COLUMNS, RECONCILE_OUTPUT_REMEDY } from './confirmations.js';
 import { unitsToShip } from './lines.js';
 import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';
+import { SUMMARY_PRINT_SETUP, wrappedRowHeight } from '../output-files/xlsx-styles.js';
 import { addTableSheet, dateCell, HEADER_STYLE, STATUS_STYLES, type TableColumn } from './workbook-sheet.js';
 
 export interface WorkbookSummary {
@@ -36,8 +37,8 @@ const ORDER_COLUMNS: TableColumn[] = [
   { header: 'delivered', width: 9, kind: 'int' },
   { header: 'canceled', width: 9, kind: 'int' },
   { header: 'livePackages', width: 12, kind: 'int' },
-  { header: 'trackingNumbers', width: 40 },
-  { header: 'exceptions', width: 40 },
+  { header: 'trackingNumbers', width: 40, wrap: true },
+  { header: 'exceptions', width: 40, wrap: true },
   { header: 'inLedger', width: 9, kind: 'status' },
 ];
 
@@ -52,7 +53,7 @@ const LINE_COLUMNS: TableColumn[] = [
   { header: 'canceled', width: 9, kind: 'int' },
   { header: 'status', width: 16 },
   { header: 'disposition', width: 26 },
-  { header: 'bundleComponentsShipped', width: 30 },
+  { header: 'bundleComponentsShipped', width: 30, wrap: true },
   { header: 'addedByNetwork', width: 15, kind: 'status' },
   { header: 'relatedLine', width: 14 },
 ];
@@ -71,9 +72,9 @@ const PACKAGE_COLUMNS: TableColumn[] = [
   { header: 'lastEvent', width: 18 },
   { header: 'dateReplaced', width: 17, kind: 'datetime' },
   { header: 'replacedByPackageId', width: 22 },
-  { header: 'replacementChain', width: 40 },
-  { header: 'contents', width: 40 },
-  { header: 'trackingUrl', width: 40 },
+  { header: 'replacementChain', width: 40, wrap: true },
+  { header: 'contents', width: 40, wrap: true },
+  { header: 'trackingUrl', width: 40, wrap: true },
 ];
 
 const EXCEPTION_COLUMNS: TableColumn[] = [
@@ -82,7 +83,7 @@ const EXCEPTION_COLUMNS: TableColumn[] = [
   { header: 'type', width: 22, kind: 'status' },
   { header: 'customerLineItemId', width: 18 },
   { header: 'packageId', width: 22 },
-  { header: 'detail', width: 90 },
+  { header: 'detail', width: 60, wrap: true },
   { header: 'orderStatus', width: 17, kind: 'status' },
 ];
 
@@ -198,9 +199,15 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
   await workbook.commit();
 }
 
+/** The Summary's value column: wide enough for a date or a count beside its label, long text wrapped in it. */
+const SUMMARY_VALUE_WIDTH = 60;
+const SUMMARY_VALUE: Partial<ExcelJS.Style> = { alignment: { vertical: 'top', horizontal: 'left', wrapText: true } };
+const SUMMARY_DATE: Partial<ExcelJS.Style> = { ...SUMMARY_VALUE, numFmt: 'yyyy-mm-dd hh:mm:ss' };
+const SUMMARY_LABEL: Partial<ExcelJS.Style> = { alignment: { vertical: 'top' } };
+
 function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: readonly ReconciledOrder[], summary: WorkbookSummary): void {
-  const sheet = workbook.addWorksheet('Summary');
-  sheet.columns = [{ width: 30 }, { width: 80 }];
+  const sheet = workbook.addWorksheet('Summary', { pageSetup: SUMMARY_PRINT_SETUP });
+  sheet.columns = [{ width: 24 }, { width: SUMMARY_VALUE_WIDTH }];
   const heading = (text: string) => {
     const row = sheet.addRow([text]);
     row.getCell(1).style = HEADER_STYLE;
@@ -208,9 +215,13 @@ function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: read
   };
   const line = (label: string, value: string | number | Date, status?: string) => {
     const row = sheet.addRow([label, value]);
-    if (value instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm:ss';
-    const style = status === undefined ? undefined : STATUS_STYLES[status];
-    if (style) row.getCell(1).style = style;
+    // Counts, dates and sentences alike start at the left of the column, under one another.
+    row.getCell(2).style = value instanceof Date ? SUMMARY_DATE : SUMMARY_VALUE;
+    if (typeof value === 'string') {
+      const height = wrappedRowHeight(value, SUMMARY_VALUE_WIDTH);
+      if (height) row.height = height;
+    }
+    row.getCell(1).style = (status === undefined ? undefined : STATUS_STYLES[status]) ?? SUMMARY_LABEL;
     row.commit();
   };
   heading('Reconciliation');

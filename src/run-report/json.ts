@@ -49,6 +49,22 @@ export interface JsonArchived {
   result?: string;
 }
 
+/** import --archive: a sheet left where it was, with its result, because it holds orders someone must still act on. */
+export interface JsonKept {
+  /** The input sheet, where it still is. */
+  file: string;
+  /** Its result file (its Fix sheet holds the orders to correct). */
+  result: string;
+  /** Why it stays, and what to do. */
+  reason: string;
+}
+
+/** A file of a folder given as input that is not an order sheet, and why (a note, Excel's lock file, a result file). */
+export interface JsonSkipped {
+  file: string;
+  reason: string;
+}
+
 export interface JsonReport {
   command: 'validate' | 'import' | 'reconcile';
   input: JsonInput[];
@@ -64,8 +80,17 @@ export interface JsonReport {
   output: string | string[] | null;
   /** import --archive: the sheets moved into the archive, and where. */
   archived?: JsonArchived[];
+  /** import --archive: the sheets left in place, and why. */
+  kept?: JsonKept[];
+  /** validate, import: the files of the folders given that were passed over as no order sheets. */
+  skipped?: JsonSkipped[];
   /** Present only when some file could not be written (exit code 2); the orders' outcomes stand all the same. */
   outputErrors?: JsonOutputError[];
+  /**
+   * import: present when the ledger could not be used (a full disk, a damaged file; exit code 2): nothing
+   * was sent after it failed, and the orders' outcomes say what was settled before.
+   */
+  ledgerError?: { ledger: string; message: string };
 }
 
 export function toJsonIssues(issues: readonly Issue[]): ReturnType<typeof issueToJson>[] {

@@ -1,5 +1,6 @@
 /** The run report in words, printed when --json is not given: what happened, where the result is, the first problems. */
 import { basename } from 'node:path';
+import { escapeControlCharacters } from '../terminal-text.js';
 import type { JsonReport } from './json.js';
 
 /** Enough to act on at a glance; the result file holds every issue. */
@@ -32,26 +33,69 @@ export function formatValidateText(report: JsonReport): string {
   const differ = report.contentsDiffer ?? 0;
   if (differ > 0) lines.push(`Not applied: ${describeNotApplied(differ)}`);
 
-  let listed = 0;
-  let total = 0;
+  lines.push(...listProblems(report));
+  for (const out of outputs) lines.push(`Result: ${out}`);
+  for (const moved of report.archived ?? []) lines.push(`Archived: ${moved.file} to ${moved.sheet}${moved.result ? ', with its result' : ''}`);
+  for (const stays of report.kept ?? []) lines.push(`Not archived: ${stays.file} stays where it is, with its result ${stays.result}: ${stays.reason}.`);
+  return `${lines.map(escapeControlCharacters).join('\n')}\n`;
+}
+
+interface ListedOrder {
+  customerOrderId: string | null;
+  file?: string;
+  issues: { row: number | null; column: string | null; code: string; severity: string; message: string }[];
+}
+
+/** Rows named on one line of a problem shared by several; the others are counted. */
+const MAX_NAMED_ROWS = 5;
+
+/**
+ * The errors, each said once: the same problem of several rows (every order "Not sent: the API could not be
+ * reached", the same column missing in every row) is one line naming the first rows and how many in all.
+ */
+function listProblems(report: JsonReport): string[] {
   const isSeveralFiles = report.input.length > 1;
-  for (const order of report.orders as { customerOrderId: string | null; file?: string; issues: { row: number | null; column: string | null; code: string; severity: string; message: string }[] }[]) {
+  const groups = new Map<string, { column: string | null; message: string; places: Place[] }>();
+  for (const order of report.orders as ListedOrder[]) {
     for (const issue of order.issues) {
       // A missing column is said once, with its file, above; every order repeats it only in the result file.
       if (issue.severity !== 'error' || issue.code === 'missing_column') continue;
-      total++;
-      if (listed >= MAX_LISTED_ISSUES) continue;
-      if (listed === 0) lines.push('Problems:');
-      const file = isSeveralFiles && order.file ? basename(order.file) : null;
-      const where = [file, issue.row !== null ? `row ${issue.row}` : null, issue.column].filter(Boolean).join(', ');
-      lines.push(`  ${where}: ${issue.message}`);
-      listed++;
+      const key = `${issue.column ?? ''}\u0000${issue.code}\u0000${issue.message}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { column: issue.column, message: issue.message, places: [] }));
+      group.places.push({ file: isSeveralFiles && order.file ? basename(order.file) : null, row: issue.row });
     }
   }
+  const lines: string[] = [];
+  let listed = 0;
+  let total = 0;
+  for (const { column, message, places } of groups.values()) {
+    total += places.length;
+    if (lines.length >= MAX_LISTED_ISSUES) continue;
+    listed += places.length;
+    lines.push(`  ${[describePlaces(places), column].filter(Boolean).join(', ')}: ${message}`);
+  }
+  if (lines.length === 0) return [];
   if (total > listed) lines.push(`  ... and ${total - listed} more in the result file.`);
-  for (const out of outputs) lines.push(`Result: ${out}`);
-  for (const moved of report.archived ?? []) lines.push(`Archived: ${moved.file} to ${moved.sheet}${moved.result ? ', with its result' : ''}`);
-  return `${lines.join('\n')}\n`;
+  return ['Problems:', ...lines];
+}
+
+interface Place {
+  file: string | null;
+  row: number | null;
+}
+
+/** "row 4"; "rows 2, 3, 5, 8, 9 and 3 more (8 in all)"; with several files "a.csv, row 2" and "a.csv row 2, b.csv row 7 (2 in all)". */
+function describePlaces(places: readonly Place[]): string {
+  if (places.length === 1) return [places[0]!.file, places[0]!.row !== null ? `row ${places[0]!.row}` : null].filter(Boolean).join(', ');
+  const hasFiles = places.some((p) => p.file !== null);
+  const named = places.slice(0, MAX_NAMED_ROWS).flatMap((p) => {
+    const row = p.row === null ? null : String(p.row);
+    return hasFiles ? [[p.file, row === null ? null : `row ${row}`].filter(Boolean).join(' ')] : row === null ? [] : [row];
+  });
+  const more = places.length > MAX_NAMED_ROWS ? ` and ${places.length - MAX_NAMED_ROWS} more` : '';
+  const list = named.length === 0 ? '' : `${hasFiles ? '' : 'rows '}${named.join(', ')}${more} `;
+  return `${list}(${places.length} in all)`;
 }
 
 interface ReconciledJson {
@@ -80,5 +124,5 @@ export function formatReconcileText(report: JsonReport & { confirmations?: strin
   if (total > listed) lines.push(`  ... and ${total - listed} more in the workbook.`);
   if (report.output) lines.push(`Workbook: ${String(report.output)}`);
   if (report.confirmations) lines.push(`Confirmations: ${report.confirmations}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(escapeControlCharacters).join('\n')}\n`;
 }

@@ -6,8 +6,9 @@
  * Row numbers count records as a spreadsheet shows them: a quoted line break stays inside its row, blank
  * records are skipped without renumbering what follows, and Excel's "sep=;" first line is not a row.
  *
- * A record ends at CRLF or LF alike, even both in one file (LF rows appended to our CRLF template): papaparse
- * splits at LF and the CR it leaves at the end of a CRLF record is dropped here (see detectLineBreak).
+ * A record ends at CRLF, LF or a lone CR alike, even all three in one file (LF rows appended to our CRLF
+ * template, lines of an old Mac file pasted in): each lone CR becomes an LF as the text is decoded (the text
+ * keeps its length), papaparse splits at LF, and the CR it leaves at the end of a CRLF record is dropped here.
  *
  * A UTF-8 file with lines that are not UTF-8 is decoded line by line (text-decode.ts); the rows those lines
  * belong to are found as records are numbered (windows1252-rows.ts).
@@ -50,6 +51,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   let digest: string | null = null;
   let isStopped = false;
   const decoder = createChunkDecoder(encoding);
+  const lineBreaks = createLoneCrNormalizer();
   // The text handed to papaparse and not yet parsed past, to find the records of windows-1252 lines in.
   const pushed = new PushedText();
   const rows1252 = new Windows1252RowFinder(decoder);
@@ -62,17 +64,17 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       hash.update(chunk);
       bytes += chunk.length;
-      const decoded = decoder.decode(chunk);
+      const decoded = lineBreaks.normalize(decoder.decode(chunk));
       if (decoded.length > 0) {
-        startParsing(decoded);
+        startParsing();
         pushed.add(decoded);
         this.push(decoded);
       }
       callback();
     },
     flush(callback: TransformCallback) {
-      const rest = decoder.end();
-      startParsing(rest);
+      const rest = lineBreaks.normalize(decoder.end()) + lineBreaks.end();
+      startParsing();
       if (rest.length > 0) {
         pushed.add(rest);
         this.push(rest);
@@ -98,21 +100,18 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   let recordNumber = 0;
   let isParsing = false;
   /**
-   * Starts papaparse on the text stream once the first decoded text is known, to tell it the line break:
-   * its own guess reads a CRLF header followed by LF rows as one CRLF record holding every row.
+   * Starts papaparse on the text stream once the first decoded text is there, splitting at LF: its own
+   * guess reads a CRLF header followed by LF rows as one CRLF record holding every row.
    * The stream holds the text pushed until papaparse listens.
    */
-  function startParsing(head: string): void {
+  function startParsing(): void {
     if (isParsing) return;
     isParsing = true;
-    const newline = detectLineBreak(head);
-    // Only an LF split leaves a CR behind (at the end of a CRLF record), never a CR-only file.
-    const hasStrayCr = newline === '\n';
     Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
       header: false,
       dynamicTyping: false,
       skipEmptyLines: false,
-      newline,
+      newline: '\n',
       // Called once, with the first decoded chunk (papaparse's documented function form).
       delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
       chunk(results) {
@@ -130,7 +129,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
         const marked = rows1252.findRecords(pushed, results.meta);
         for (let i = 0; i < records.length && !isStopped; i++) {
           const cells = records[i]!;
-          if (hasStrayCr) dropEndingCr(cells);
+          dropEndingCr(cells);
           recordNumber++;
           if (isBlankRow(cells)) continue;
           if (recordNumber === 1 && isSeparatorHint(cells)) {
@@ -168,15 +167,25 @@ function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: b
 }
 
 /**
- * The line break to split records at, from the file's first decoded text: CR for a file whose lines end in a
- * lone CR (old Mac), otherwise LF, so that CRLF and LF records both end where they should however they are
- * mixed, further down the file too (a CRLF record then keeps its CR on its last cell: see dropEndingCr).
- * Line breaks inside quoted cells do not count; nor does a CR ending the text, whose LF may come in the next read.
+ * Turns each lone CR (an old Mac line end, quoted or not) into an LF, so that every line ends in LF or CRLF
+ * however the file mixes them. One character for one: offsets in the text (windows1252-rows.ts) hold. A CR
+ * ending one piece of text waits for the next, whose first character says whether it was a CRLF.
  */
-export function detectLineBreak(head: string): '\n' | '\r' {
-  const text = head.includes('"') ? head.replace(/"[^"]*"?/g, '') : head;
-  const cr = text.indexOf('\r');
-  return cr !== -1 && cr < text.length - 1 && !text.includes('\n') ? '\r' : '\n';
+export function createLoneCrNormalizer(): { normalize(text: string): string; end(): string } {
+  let heldCr = false;
+  return {
+    normalize(piece) {
+      let text = heldCr ? `\r${piece}` : piece;
+      heldCr = text.endsWith('\r');
+      if (heldCr) text = text.slice(0, -1);
+      return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    },
+    end() {
+      const rest = heldCr ? '\n' : '';
+      heldCr = false;
+      return rest;
+    },
+  };
 }
 
 /** Drops the CR that splitting at LF leaves at the end of a CRLF record's last (unquoted) cell. */

@@ -23,10 +23,11 @@ import { InputError } from '../errors.js';
 import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
 import { isOrderHeader, toColumnLetter } from './headers.js';
 import { isBlankRow, listQuoted, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
-import { createDamagedWorkbookError, createFileSystemError } from './sniff.js';
+import { createDamagedWorkbookError, createFileSystemError, createReaderFaultError, isProgrammingError } from './sniff.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
-import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, type ChunkSource } from './xlsx-stream-fixes.js';
+import { readPackageLayout, type PackageLayout } from './xlsx-package.js';
+import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, renameEntries, type ChunkSource } from './xlsx-stream-fixes.js';
 import { countInflatedBytes, createInflatedTooMuchError, inflateBudget, judgeZipParts, readZipParts, XLSX_LIMITS, type XlsxLimits } from './xlsx-size-guard.js';
 
 interface SheetEntry {
@@ -90,10 +91,12 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   // Until the file's size is known (before any byte is inflated), the workbook cap alone.
   let budget = limits.maxUnpackedBytes;
   let fileBytes = 0;
+  // Where the package's relationships put its parts, known before exceljs sees the first entry.
+  let layout: PackageLayout | null = null;
   hookZipParser(
     tap,
     (error) => signal.fail(createDamagedWorkbookError(file, error)),
-    (parser) =>
+    (parser) => {
       countInflatedBytes(
         parser,
         () => budget,
@@ -101,7 +104,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           signal.fail(createInflatedTooMuchError(file, budget, fileBytes, part));
           close();
         },
-      ),
+      );
+      renameEntries(parser, () => layout?.renameOf ?? null);
+    },
   );
   input.pipe(tap);
 
@@ -135,6 +140,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     budget = inflateBudget(fileBytes, limits);
     const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
     if (refusal) throw refusal;
+    // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
+    layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
   }
 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
@@ -146,11 +153,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     for await (const worksheet of signal.guard(reader)) {
       const emitted = current as { sheetNo: string; source: ChunkSource } | null;
       if (!target) {
-        target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet);
+        target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet, layout?.sheetNoByRelId);
         if (target.isResultRule && target.name === 'Fix') {
           notices.push(`${file} is a result workbook of order-batch: its "Fix" worksheet (only the rows to correct) was read, not "Results" (to read another, name its worksheet: --sheet, or the Worksheet field of the web app).`);
         }
-        others = listSheets(internals).filter((s) => s.isVisible && s.sheetNo !== target!.sheetNo);
+        others = listSheets(internals, layout?.sheetNoByRelId).filter((s) => s.isVisible && s.sheetNo !== target!.sheetNo);
         isLooking = options.sheet === undefined && !target.isResultRule && target.sheetNo !== null;
       }
       const isTarget = !isFound && (target.sheetNo === null || emitted?.sheetNo === target.sheetNo);
@@ -235,7 +242,8 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       yield* readBatches();
     } catch (error) {
       if (error instanceof InputError) throw error;
-      throw createDamagedWorkbookError(file, error);
+      // A TypeError in the reader is a fault of the reader on this file, not a sign the file is damaged.
+      throw isProgrammingError(error) ? createReaderFaultError(file, error) : createDamagedWorkbookError(file, error);
     } finally {
       close();
     }
@@ -262,8 +270,15 @@ const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
  * The named worksheet, or the first visible one in tab order (hidden and veryHidden skipped), except in a
  * result workbook of this tool, where `resultSheet` (default Fix) is read.
  */
-export function chooseTarget(file: string, internals: ReaderInternals, wanted: string | undefined, firstEmittedName: string, resultSheet: ResultSheetChoice = 'Fix'): Target {
-  const sheets = listSheets(internals);
+export function chooseTarget(
+  file: string,
+  internals: ReaderInternals,
+  wanted: string | undefined,
+  firstEmittedName: string,
+  resultSheet: ResultSheetChoice = 'Fix',
+  sheetNoByRelId?: ReadonlyMap<string, string>,
+): Target {
+  const sheets = listSheets(internals, sheetNoByRelId);
   if (sheets.length === 0) {
     if (wanted !== undefined && wanted !== firstEmittedName) throw unknownSheet(file, wanted, [firstEmittedName]);
     return { name: firstEmittedName, sheetNo: null };
@@ -287,12 +302,15 @@ export function chooseTarget(file: string, internals: ReaderInternals, wanted: s
 
 const RESULT_SHEETS = ['Results', 'Fix', 'Summary'];
 
-/** The workbook's worksheets in tab order, from xl/workbook.xml and its rels (empty when they could not tell). */
-function listSheets(internals: ReaderInternals): ListedSheet[] {
+/**
+ * The workbook's worksheets in tab order, from xl/workbook.xml and its rels (empty when they could not tell).
+ * `sheetNoByRelId`: the sheet numbers the package layout gave the worksheets (xlsx-package.ts), when it was read.
+ */
+function listSheets(internals: ReaderInternals, sheetNoByRelId?: ReadonlyMap<string, string>): ListedSheet[] {
   const rels = new Map((internals.workbookRels ?? []).map((rel) => [rel.Id, rel.Target]));
   const sheets: ListedSheet[] = [];
   for (const sheet of internals.model?.sheets ?? []) {
-    const sheetNo = WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
+    const sheetNo = sheetNoByRelId ? sheetNoByRelId.get(sheet.rId) : WORKSHEET_TARGET.exec(rels.get(sheet.rId) ?? '')?.[1];
     // Chart sheets and dialog sheets have no rows: not candidates.
     if (sheetNo !== undefined) sheets.push({ name: sheet.name, isVisible: sheet.state !== 'hidden' && sheet.state !== 'veryHidden', sheetNo });
   }

@@ -62,7 +62,8 @@ function startsWithOrderHeader(file: string, head: Buffer): boolean {
   } catch {
     return false; // a binary file, a workbook or an archive named .txt: not a text sheet
   }
-  text = text.replace(/^\ufeff/, '');
+  // A lone CR ends a line as an LF does (csv-records.ts reads the file so).
+  text = text.replace(/^\ufeff/, '').replace(/\r(?!\n)/g, '\n');
   const rows = Papa.parse<string[]>(text, { delimiter: detectDelimiter(text), preview: 5, skipEmptyLines: 'greedy' }).data;
   const header = rows.find((cells) => !/^sep=.?$/i.test((cells[0] ?? '').trim()) || cells.length > 2);
   return header !== undefined && namesOrderColumn(header);

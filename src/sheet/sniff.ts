@@ -175,6 +175,26 @@ function classifyZip(file: string, head: Buffer, tail: Buffer, sizeBytes: number
   throw unsupported(file, 'a zip archive');
 }
 
+/** An error of the kind a program makes (reading a property of undefined), not one a damaged file causes (a bad zip or XML). */
+export function isProgrammingError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+}
+
+/**
+ * The workbook reader failed on something in a file that may well be valid: said as that, with what to do
+ * today, never as a damaged file (which would send the user to repair a file that is fine).
+ */
+export function createReaderFaultError(file: string, cause: unknown): InputError {
+  const detail = cause instanceof Error ? ` (${cause.name}: ${cause.message})` : '';
+  return new InputError(
+    file,
+    'unreadable_file',
+    `${file} could not be read: the workbook reader failed on something in it${detail}. The file itself may be fine: ` +
+      'open it in Excel or LibreOffice and save it again as .xlsx, or save the orders as CSV, and try again; please report the file so that the reader can be fixed',
+    { cause },
+  );
+}
+
 export function createDamagedWorkbookError(file: string, cause?: unknown): InputError {
   return new InputError(file, 'unreadable_file', `${file} is a damaged or incomplete workbook: open it in Excel, re-save it as .xlsx and try again`, cause === undefined ? undefined : { cause });
 }

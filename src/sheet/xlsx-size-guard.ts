@@ -29,6 +29,10 @@ export interface ZipPart {
   name: string;
   packedBytes: number;
   unpackedBytes: number;
+  /** Where its local header starts (-1 when the listing does not say: zip64 offsets are not read). */
+  offset: number;
+  /** Compression method: 0 stored, 8 deflated. */
+  method: number;
 }
 
 const REFUSE_HOW = 'Open it in Excel and re-save it as .xlsx, or save the orders as CSV, and try again';
@@ -137,6 +141,8 @@ async function readDirectory(handle: FileHandle, fileBytes: number): Promise<Zip
   let p = 0;
   for (let n = 0; n < count; n++) {
     if (p + 46 > directory.length || directory.readUInt32LE(p) !== CENTRAL_ENTRY) return null;
+    const method = directory.readUInt16LE(p + 10);
+    const localOffset = directory.readUInt32LE(p + 42);
     let packedBytes = directory.readUInt32LE(p + 20);
     let unpackedBytes = directory.readUInt32LE(p + 24);
     const nameLength = directory.readUInt16LE(p + 28);
@@ -151,7 +157,7 @@ async function readDirectory(handle: FileHandle, fileBytes: number): Promise<Zip
       unpackedBytes = sizes.unpacked ?? unpackedBytes;
       packedBytes = sizes.packed ?? packedBytes;
     }
-    parts.push({ name, packedBytes, unpackedBytes });
+    parts.push({ name, packedBytes, unpackedBytes, offset: localOffset === SATURATED ? -1 : localOffset, method });
     p = end;
   }
   return parts;

@@ -13,11 +13,17 @@
  *    discardSource).
  * 4. A damaged zip leaves exceljs waiting forever, and unzipper's early 'end' can drop the last
  *    entries (see FailureSignal and suppressEarlyEnd).
+ * 5. A row or cell without its `r` attribute (optional in ECMA-376), as SpreadsheetGear writes
+ *    them, makes exceljs throw a TypeError; and every text node of a shared string goes into it,
+ *    indentation and phonetic guides included (see xlsx-xml-fixes.ts).
+ * 6. It finds parts by Excel's names only: renameEntries gives each entry the name of the part the
+ *    package's relationships say it is (see xlsx-package.ts).
  *
- * 1 and 2 patch private methods, so each is applied only when the method is there.
+ * 1, 2 and 5 patch private methods, so each is applied only when the method is there.
  */
-import { TextDecoder } from 'node:util';
+import { Readable } from 'node:stream';
 import type { InputError } from '../errors.js';
+import { CellRefs, dropIndentation, fixSharedStringsXml, joinInlineStrings, openInlineStringAt, retypeErrorCells, wholeTags } from './xlsx-xml-fixes.js';
 
 export type ChunkSource = AsyncIterable<Buffer | string> & { destroy?: () => void; on?: (event: 'error', listener: (error: unknown) => void) => unknown };
 
@@ -32,7 +38,7 @@ export function discardSource(source: ChunkSource): void {
 }
 
 interface PatchableReader {
-  _parseSharedStrings?: (entry: { setEncoding?: (encoding: BufferEncoding) => unknown }) => unknown;
+  _parseSharedStrings?: (entry: { setEncoding?: (encoding: BufferEncoding) => unknown } & object) => unknown;
   _parseWorksheet?: (iterator: ChunkSource, sheetNo: string) => unknown;
 }
 
@@ -47,7 +53,7 @@ export function patchWorkbookReader(reader: object, onWorksheet: (sheetNo: strin
   if (typeof parseSharedStrings === 'function') {
     patchable._parseSharedStrings = function (this: unknown, entry) {
       entry.setEncoding?.('utf8');
-      return parseSharedStrings.call(this, entry);
+      return parseSharedStrings.call(this, Readable.from(fixSharedStringsXml(entry as AsyncIterable<Buffer | string>)));
     };
   }
   const parseWorksheet = patchable._parseWorksheet;
@@ -62,30 +68,20 @@ export function patchWorkbookReader(reader: object, onWorksheet: (sheetNo: strin
   }
 }
 
-const ERROR_TYPE = /(<c\s[^>]*?\bt=)(?:"e"|'e')/g;
-
-/** Decoded, with tags never split across chunks, and error cells retyped as strings. */
+/** Decoded, with tags never split across chunks, error cells retyped as strings, inline strings joined, indentation dropped, and every row and cell with its reference. */
 export async function* fixSheetXml(source: AsyncIterable<Buffer | string>): AsyncGenerator<string, void, undefined> {
-  const decoder = new TextDecoder('utf-8');
-  let carry = '';
-  for await (const chunk of source) {
-    let text = carry + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    const open = text.lastIndexOf('<');
-    if (open > text.lastIndexOf('>')) {
-      carry = text.slice(open);
-      text = text.slice(0, open);
-    } else {
-      carry = '';
-    }
-    if (text.length > 0) yield retypeErrorCells(text);
+  const refs = new CellRefs();
+  const fix = (xml: string): string => retypeErrorCells(joinInlineStrings(dropIndentation(refs.fill(xml))));
+  // An inline string is rewritten whole: one cut by the end of a piece waits for the next.
+  let pending = '';
+  for await (const text of wholeTags(source)) {
+    let xml = pending + text;
+    const open = openInlineStringAt(xml);
+    pending = open === -1 ? '' : xml.slice(open);
+    if (open !== -1) xml = xml.slice(0, open);
+    if (xml.length > 0) yield fix(xml);
   }
-  const rest = carry + decoder.decode();
-  if (rest.length > 0) yield retypeErrorCells(rest);
-}
-
-export function retypeErrorCells(xml: string): string {
-  if (!xml.includes('t="e"') && !xml.includes("t='e'")) return xml;
-  return xml.replace(ERROR_TYPE, '$1"str"');
+  if (pending.length > 0) yield fix(pending);
 }
 
 /**
@@ -137,6 +133,22 @@ function suppressEarlyEnd(parser: ZipParser): void {
   parser.emit = (event: string | symbol, ...args: unknown[]): boolean => {
     if (event === 'end' && !parser.readableEnded) return false;
     return emit(event, ...args);
+  };
+}
+
+/**
+ * Gives each entry the zip parser hands over the name `renameOf()` says (null: the names as they are), before
+ * exceljs looks at it. unzipper pushes each entry object on its readable side; exceljs reads `entry.path`.
+ */
+export function renameEntries(parser: object, renameOf: () => ((entry: string) => string) | null): void {
+  const pushing = parser as { push?: (chunk: unknown, encoding?: BufferEncoding) => boolean };
+  if (typeof pushing.push !== 'function') return;
+  const push = pushing.push.bind(parser);
+  pushing.push = (chunk, encoding) => {
+    const rename = renameOf();
+    const entry = chunk as { path?: unknown } | null;
+    if (rename && entry && typeof entry === 'object' && typeof entry.path === 'string') entry.path = rename(entry.path);
+    return push(chunk, encoding);
   };
 }
 

@@ -286,6 +286,7 @@ function finishedRecord(result: ImportResult, now: Date, nameFiles: (text: strin
     ...(result.interrupted
       ? ['The server was stopped during this submission: it sent nothing more, and the orders it had not sent are marked failed ("Not sent"). Upload the sheet and submit again to send them; nothing is sent twice.']
       : []),
+    ...(result.ledgerFailure ? [`The run stopped early: ${nameFiles(result.ledgerFailure.message)}`] : []),
     ...(result.apiUnusable ? [`The run stopped early: ${nameFiles(result.apiUnusable.message)}. Submit again once the API answers again; nothing is sent twice.`] : []),
     // The outcomes stand (the ledger has them), but the result file is missing: the page must say why.
     ...(result.report.outputErrors ?? []).map((e) => `The outcomes below stand, but ${nameFiles(e.message)}`),

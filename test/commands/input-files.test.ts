@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +72,7 @@ describe('a folder of inputs', () => {
   });
 
   it('keeps a file named on the command line, whatever its name', () => {
-    expect(expandInputs([at('readme.txt'), inbox, at('orders.csv')])).toEqual([
+    expect(expandInputs([at('readme.txt'), inbox, at('orders.csv')]).files).toEqual([
       at('readme.txt'),
       at('export.txt'),
       at('night.tsv'),
@@ -93,6 +94,8 @@ describe('a folder of inputs', () => {
     });
     expect(result.report.input.map((i) => i.file)).toEqual([join(only, 'orders.csv')]);
     expect(result.hasUnusableInput).toBe(false);
+    // The --json report names it too, not only the log: a cron job's report says what it passed over.
+    expect(result.report.skipped).toEqual([{ file: join(only, 'readme.txt'), reason: 'text without order columns on its first line' }]);
   });
 });
 
@@ -127,16 +130,41 @@ describe('a .txt of a folder that cannot be read', () => {
       chmodSync(join(dir, 'orders.txt'), 0o000);
       // As root every file is readable: ask as an unprivileged user (setpriv, util-linux), through the built module.
       const asNobody = process.getuid?.() === 0;
-      const reason = asNobody
-        ? JSON.parse(
-            execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e',
-              `import(${JSON.stringify(join(process.cwd(), 'dist', 'sheet', 'sheet-files.js'))}).then((m) => console.log(JSON.stringify(m.whyNotOrderSheet(${JSON.stringify(dir)}, 'orders.txt'))))`,
-            ], { encoding: 'utf8' }),
-          )
-        : whyNotOrderSheet(dir, 'orders.txt');
+      const reason = asNobody ? askAsNobody(dir, 'orders.txt') : whyNotOrderSheet(dir, 'orders.txt');
       expect(reason).toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
+
+/**
+ * whyNotOrderSheet as uid 65534 sees it. That user may not reach the checkout (cloned under root's
+ * 0700 home), so the built modules and the one package they load are copied to a temp folder anyone can read.
+ */
+function makeReadableByAll(path: string): void {
+  if (!statSync(path).isDirectory()) {
+    chmodSync(path, 0o644);
+    return;
+  }
+  chmodSync(path, 0o755);
+  for (const name of readdirSync(path)) makeReadableByAll(join(path, name));
+}
+
+function askAsNobody(dir: string, name: string): unknown {
+  const copy = mkdtempSync(join(tmpdir(), 'order-batch-as-nobody-'));
+  try {
+    chmodSync(copy, 0o755);
+    cpSync(join(import.meta.dirname, '..', '..', 'dist'), join(copy, 'dist'), { recursive: true });
+    const papaparse = dirname(createRequire(import.meta.url).resolve('papaparse/package.json'));
+    cpSync(papaparse, join(copy, 'node_modules', 'papaparse'), { recursive: true });
+    writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
+    // A checkout made under a private umask has files only their owner reads; the copies keep those modes.
+    makeReadableByAll(copy);
+    const module = join(copy, 'dist', 'sheet', 'sheet-files.js');
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(JSON.stringify(m.whyNotOrderSheet(${JSON.stringify(dir)}, ${JSON.stringify(name)}))))`;
+    return JSON.parse(execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8', cwd: copy }));
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}

@@ -105,3 +105,52 @@ describe('resolveOptions', () => {
     });
   }
 });
+
+describe('a config file that cannot be used never shows what it holds', () => {
+  const messageOf = (call: () => unknown): string => {
+    try {
+      call();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as Error).message;
+    }
+    throw new Error('no error');
+  };
+
+  it('names the file and the position, not the first characters, of a file that is no JSON (a secret passed by mistake)', () => {
+    const path = configFile('sk_live_CAFEBABE0123456789\n');
+    const message = messageOf(() => resolveOptions({ config: path }, {}, NOW));
+    expect(message).toBe(`Config file ${path} is not valid JSON: line 1, column 1: a character that cannot start a JSON value (is this the JSON config file?).`);
+    expect(message).not.toContain('sk_live');
+  });
+
+  it('says on which line and column a JSON config goes wrong, and what was expected there', () => {
+    const cases: [string, string][] = [
+      ['{\n  "clientSecret": "s3cr3t-value",\n  "timezone": "UTC",\n}\n', 'line 4, column 1: a key in double quotes was expected'],
+      ['{\r\n  "clientSecret": "s3cr3t-value"\r\n  "timezone": "UTC"\r\n}', 'line 3, column 3: a "," was expected'],
+      ['\uFEFF{ "clientSecret": "s3cr3t-value" ', 'line 1, column 34: a closing "}" was expected'],
+      ['{ "clientSecret": "s3cr3t-value }', 'line 1, column 19: a string whose closing quote is missing'],
+      ['  \n', 'the file is empty'],
+    ];
+    for (const [text, where] of cases) {
+      const message = messageOf(() => resolveOptions({ config: configFile(text) }, {}, NOW));
+      expect(message).toContain(`is not valid JSON: ${where}`);
+      expect(message).not.toContain('s3cr3t');
+    }
+  });
+
+  it('leaves out the password of a base URL it refuses', () => {
+    const message = messageOf(() => resolveOptions({}, { FULFILLMENT_BASE_URL: 'ftp://ops:hunter2@api.example.com' }, NOW));
+    expect(message).toMatch(/^FULFILLMENT_BASE_URL must be an http\(s\) address/);
+    expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('NO_COLOR', () => {
+  it('allows colour unless NO_COLOR is set to something (an empty one does not count, as no-color.org says)', () => {
+    expect(resolveOptions({}, {}, NOW).isColorAllowed).toBe(true);
+    expect(resolveOptions({}, { NO_COLOR: '' }, NOW).isColorAllowed).toBe(true);
+    expect(resolveOptions({}, { NO_COLOR: '1' }, NOW).isColorAllowed).toBe(false);
+    expect(resolveOptions({}, { NO_COLOR: 'false' }, NOW).isColorAllowed).toBe(false);
+  });
+});

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importFiles, type ImportOptions } from '../../src/commands/import.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { validateFiles, type ValidateResult } from '../../src/commands/validate.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -75,6 +76,17 @@ async function stateOf(ledgerPath: string, id: string) {
 
 const only = (report: { orders: unknown[] }) => (report.orders as JsonOrder[])[0]!;
 
+/** validate --online against the sandbox with the ledger, as a check before the import would be run. */
+function validateOnline(sb: SandboxHandle, file: string, ledgerPath: string): Promise<ValidateResult> {
+  return validateFiles({
+    files: [file],
+    context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+    logger: silentLogger,
+    skipResultFile: true,
+    online: { connection: { auth: 'oauth', baseUrl: sb.url, clientId: sb.clientId, clientSecret: sb.clientSecret }, useSandbox: false, ledgerPath, maxAttempts: 2, concurrency: 2 },
+  });
+}
+
 describe('an order whose outcome is unknown, re-imported after its orderDate aged past 30 days', () => {
   it('is looked up, found and reported accepted: no second POST, the ledger accepted, exit 0', async () => {
     const sb = await start();
@@ -124,7 +136,7 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
 });
 
 describe('an accepted order imported again a day later', () => {
-  it('after its orderDate aged past 30 days: already_submitted with its requestId and submittedAt, exit 0; edited, today\'s verdict stands', async () => {
+  it('after its orderDate aged past 30 days: already_submitted with its requestId and submittedAt, exit 0, and valid to validate --online; edited, today\'s verdict stands', async () => {
     const sb = await start();
     const ledgerPath = at('aged-ledger.db');
     const orderDate = new Date(sb.now().getTime() - 29.5 * DAY_MS);
@@ -140,16 +152,24 @@ describe('an accepted order imported again a day later', () => {
     expect(only(again.report).submittedAt).toBe(only(first.report).submittedAt);
     expect(sb.stats().postsReceived).toBe(1);
     expect(importExitCode(again)).toBe(0);
+    // validate --online agrees: the very order the ledger holds as sent is no invalid one.
+    const checked = await validateOnline(sb, file, ledgerPath);
+    expect(checked.report.summary).toEqual({ valid: 1 });
+    expect(only(checked.report).issues).toEqual([]);
+    expect(validateExitCode(checked)).toBe(0);
 
     // Another order under the same id (another address): not the one the ledger holds, so its age counts.
     writeSheet(file, [{ id: 'AG-1', orderDate, address: '9 Elm St' }]);
     const edited = await importFiles(options(sb, { files: [file], ledgerPath }));
     expect(edited.report.summary).toEqual({ invalid: 1 });
     expect(only(edited.report).issues).toContainEqual(expect.objectContaining({ code: 'order_date_too_old', severity: 'error' }));
+    const editedChecked = await validateOnline(sb, file, ledgerPath);
+    expect(editedChecked.report.summary).toEqual({ invalid: 1 });
+    expect(only(editedChecked.report).issues).toContainEqual(expect.objectContaining({ code: 'order_date_too_old', severity: 'error' }));
     expect(sb.stats().postsReceived).toBe(1);
   });
 
-  it('after other orders used up its product: already_submitted, exit 0; a new order for it is still out_of_stock', async () => {
+  it('after other orders used up its product: already_submitted, exit 0, and valid to validate --online; a new order for it is still out_of_stock', async () => {
     const sb = await start();
     const ledgerPath = at('stock-ledger.db');
     const orderDate = new Date(sb.now().getTime() - DAY_MS);
@@ -164,11 +184,16 @@ describe('an accepted order imported again a day later', () => {
     expect(again.report.summary).toEqual({ already_submitted: 1 });
     expect(only(again.report).issues).toEqual([]);
     expect(importExitCode(again)).toBe(0);
+    // validate --online agrees: the stock used up since does not concern an order already stored.
+    const checked = await validateOnline(sb, file, ledgerPath);
+    expect(checked.report.summary).toEqual({ valid: 1 });
+    expect(only(checked.report).issues).toEqual([]);
 
     const fresh = writeSheet(at('stock-c.csv'), [{ id: 'ST-3', orderDate, product: 'PRD-LOW' }]);
     const refused = await importFiles(options(sb, { files: [fresh], ledgerPath }));
     expect(refused.report.summary).toEqual({ invalid: 1 });
     expect(only(refused.report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
+    expect(only((await validateOnline(sb, fresh, ledgerPath)).report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
     expect(sb.stats().postsReceived).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * How an import run ends, against the real sandbox: an edit to an order already sent is not applied
  * and says so (exit 1); one order in two files of a run goes out once; --archive reports where the
- * files are now; a missing order endpoint (404/405) stops the run like a 403, and the next run sends.
+ * files are now, and keeps in the inbox a sheet with orders to fix; a missing order endpoint (404/405) stops the run like a 403, and the next run sends.
  */
 import { mkdirSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -153,6 +153,42 @@ describe('--archive', () => {
     } finally {
       await ledger.close();
     }
+  });
+});
+
+describe('--archive of an inbox with orders to fix', () => {
+  it('keeps a sheet with an invalid order in the inbox, says where and why, and lists the files it passed over', async () => {
+    const inbox = at('fix-in');
+    mkdirSync(inbox);
+    const file = writeSheet(join(inbox, 'tuesday.csv'), [{ id: 'FX-1' }, { id: 'FX-2', quantity: 0 }]);
+    writeFileSync(join(inbox, 'README.txt'), 'Drop the sheets here.\n');
+    writeFileSync(join(inbox, '~$tuesday.xlsx'), 'lock');
+    const archive = at('fix-done');
+    const ledgerPath = at('fix-ledger.db');
+    const result = await importFiles(options({ files: [inbox], archiveDir: archive, ledgerPath }));
+
+    expect(result.report.summary).toEqual({ accepted: 1, invalid: 1 });
+    const resultFile = join(inbox, 'tuesday.import-result.xlsx');
+    expect(readdirSync(inbox).sort()).toEqual(['README.txt', 'tuesday.csv', 'tuesday.import-result.xlsx', '~$tuesday.xlsx']);
+    expect(existsSync(archive)).toBe(false);
+    expect(result.report.archived).toBeUndefined();
+    expect(result.report.output).toBe(resultFile);
+    expect(result.report.kept).toEqual([{ file, result: resultFile, reason: expect.stringMatching(/^1 order needs fixing \(invalid, or rejected by the API\): correct it in this sheet/) }]);
+    expect(result.report.kept![0]!.reason).toContain(`import the Fix sheet of ${resultFile}`);
+    expect(result.report.skipped).toEqual([
+      { file: join(inbox, 'README.txt'), reason: 'text without order columns on its first line' },
+      { file: join(inbox, '~$tuesday.xlsx'), reason: "Excel's lock file" },
+    ]);
+    expect(formatValidateText(result.report)).toContain(`Not archived: ${file} stays where it is, with its result ${resultFile}: 1 order needs fixing`);
+    expect(importExitCode(result)).toBe(1);
+
+    // Fixed in place: the next night sends the fixed order alone, and the sheet goes.
+    writeSheet(file, [{ id: 'FX-1' }, { id: 'FX-2', quantity: 2 }]);
+    const fixed = await importFiles(options({ files: [inbox], archiveDir: archive, ledgerPath }));
+    expect(fixed.report.summary).toEqual({ already_submitted: 1, accepted: 1 });
+    expect(fixed.report.kept).toBeUndefined();
+    expect(readdirSync(archive).sort()).toEqual(['tuesday.csv', 'tuesday.import-result.xlsx']);
+    expect(readdirSync(inbox).sort()).toEqual(['README.txt', '~$tuesday.xlsx']);
   });
 });
 

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AuthError, ForbiddenError, HttpError, TransportError, UnusableAnswerError } from '../../src/api/errors.js';
+import { LedgerStateError, LedgerUnusableError } from '../../src/ledger/errors.js';
 import {
+  decideAfterLedgerError,
   decideAfterLookup,
   decideAfterLookupError,
   decideAfterPost,
@@ -299,5 +301,31 @@ describe('when the attempts are over', () => {
     else expect(end.mark).toMatchObject(mark);
     expect(end.outcome.status).toBe(status);
     expect(end.outcome.issues[0]!.message).toMatch(message);
+  });
+});
+
+describe('when the ledger fails under an order', () => {
+  const full = new LedgerUnusableError('/x/ledger.db', 'SQLITE_FULL', 'The ledger /x/ledger.db could not be written: the disk is full. Free some space on that disk, then run the same command again.');
+
+  it('a storage failure stops the run (kind ledger, the failure kept) and leaves the order not settled, for the next run to look up', () => {
+    const decided = decideAfterLedgerError(full, job);
+    expect(decided?.stop).toEqual({ kind: 'ledger', message: 'the ledger /x/ledger.db could not be written: the disk is full. Free some space on that disk, then run the same command again', failure: full });
+    expect(decided?.outcome).toMatchObject({ status: 'failed', posts: 0, issues: [{ row: 2, code: 'failed', severity: 'error' }] });
+    expect(decided?.outcome.issues[0]!.message).toMatch(/^Not settled: the ledger could not record this order\. The ledger \/x\/ledger\.db could not be written: the disk is full\..* an order that may have gone out is looked up before it is sent again\.$/);
+  });
+
+  it.each([
+    { case: 'a bug', error: new TypeError('x is undefined') },
+    { case: 'a transition the ledger forbids', error: new LedgerStateError('O-1', 'accepted', 'reject') },
+    { case: 'an SQLite error nobody classified', error: Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }) },
+  ])('$case is no ledger failure: thrown as it is', ({ error }) => {
+    expect(decideAfterLedgerError(error, job)).toBeNull();
+  });
+
+  it('an order the run stopped before sending says why, in the ledger\'s words', () => {
+    const stopped = decideAfterLedgerError(full, job)!.stop;
+    const end = finishSending(sending(null, { posts: 0 }), job, stopped);
+    expect(end.mark).toBeUndefined();
+    expect(end.outcome.issues[0]!.message).toMatch(/^Not sent: the run stopped early \(the ledger \/x\/ledger\.db could not be written: the disk is full\. .*\)\. Run the import again to send it\.$/);
   });
 });

@@ -39,6 +39,33 @@ describe('bad input gets a 4xx with a message, never a 500', () => {
     await multipart.body.text();
   });
 
+  it('answers 400 to a token request whose multipart body cannot be read', async () => {
+    const field = (name: string, value: string) => `--XX\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const form = `${field('GrantType', 'client_credentials')}${field('ClientId', 'sandbox-client')}${field('ClientSecret', 'sandbox-secret')}--XX--\r\n`;
+    const cases: [string, string, string][] = [
+      ['a body that is not multipart', 'multipart/form-data; boundary=XX', 'GrantType=client_credentials'],
+      ['a body cut short', 'multipart/form-data; boundary=XX', form.slice(0, 70)],
+      ['a multipart type without a boundary', 'multipart/form-data', form],
+      ['another boundary than the body uses', 'multipart/form-data; boundary=YY', form],
+      ['a file', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nx\r\n--XX--\r\n'],
+      ['more parts than the form has', 'multipart/form-data; boundary=XX', `${Array.from({ length: 12 }, (_, i) => field(`F${i}`, 'x')).join('')}--XX--\r\n`],
+    ];
+    for (const [what, type, body] of cases) {
+      const res = await sb.call('POST', '/api/v0/oauth/token', { raw: body, headers: { 'content-type': type } });
+      expect(res.status, what).toBe(400);
+      expectErrorBody(res);
+      expect(res.body.message, what).toContain('multipart/form-data with GrantType, ClientId and ClientSecret');
+    }
+    // A part whose header is no header is passed over, like any part that is not one of the form's fields.
+    const headless = await sb.call('POST', '/api/v0/oauth/token', { raw: '--XX\r\nnot a header\r\n\r\nx\r\n--XX--\r\n', headers: { 'content-type': 'multipart/form-data; boundary=XX' } });
+    expect(headless.status).toBe(400);
+    expect(headless.body.message).toBe("GrantType must be 'client_credentials'.");
+    // The same form, whole and with its boundary, still gets a token.
+    const whole = await sb.call('POST', '/api/v0/oauth/token', { raw: form, headers: { 'content-type': 'multipart/form-data; boundary=XX' } });
+    expect(whole.status).toBe(200);
+    expect(whole.body.accessToken).toEqual(expect.any(String));
+  });
+
   it('answers 413 to a body over 1 MiB', async () => {
     const huge = JSON.stringify({ ...buildOrderPayload('BIG-1'), padding: 'x'.repeat(1_100_000) });
     const res = await sb.call('POST', '/api/v0/orders', { raw: huge, headers: { 'content-type': 'application/json' }, token });

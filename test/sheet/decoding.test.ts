@@ -3,7 +3,8 @@ import { detectDelimiter } from '../../src/sheet/csv-records.js';
 import { isBlankRow, toHeaderText } from '../../src/sheet/row-source.js';
 import { createChunkDecoder, decodeWindows1252, countIncompleteUtf8Tail } from '../../src/sheet/text-decode.js';
 import { isDateFormat } from '../../src/sheet/xlsx-cells.js';
-import { fixSheetXml, retypeErrorCells } from '../../src/sheet/xlsx-stream-fixes.js';
+import { fixSheetXml } from '../../src/sheet/xlsx-stream-fixes.js';
+import { retypeErrorCells } from '../../src/sheet/xlsx-xml-fixes.js';
 
 function decodeChunks(chunks: number[][]): { text: string; encoding: string } {
   const decoder = createChunkDecoder('utf-8');

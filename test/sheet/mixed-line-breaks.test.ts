@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/commands/check-file.js';
 import { silentLogger } from '../../src/log.js';
-import { detectLineBreak, parseCsvFile } from '../../src/sheet/csv-records.js';
+import { createLoneCrNormalizer, parseCsvFile } from '../../src/sheet/csv-records.js';
 import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import { readAll, useTempDir } from './support.js';
 
@@ -24,7 +24,7 @@ const NOW = new Date('2026-11-21T12:00:00Z');
 
 /** The QA repro's header: the line item's name last, so a CR or a following row would land in it. */
 const H = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,quantity,unitPrice,salesTax,name';
-type Ending = '\r\n' | '\n';
+type Ending = '\r\n' | '\n' | '\r';
 
 interface Row {
   id: number;
@@ -56,7 +56,7 @@ function sheetText(headerEnding: Ending, rows: Row[]): string {
     }
     text += line;
   }
-  const hasCr = rows.some((r) => r.ending === '\r\n' || r.addressBreak === '\r\n');
+  const hasCr = rows.some((r) => r.ending !== '\n' || (r.addressBreak !== undefined && r.addressBreak !== '\n'));
   if (hasCr && text.length > READ_BOUNDARIES.at(-1)!) expect(pending).toEqual([]);
   return text;
 }
@@ -143,16 +143,50 @@ describe('the records of a mixed file, whatever the read size', () => {
   });
 });
 
-describe('detectLineBreak', () => {
-  it('splits at LF when any line ends in LF or CRLF, and at CR only in a file of lone CRs', () => {
-    expect(detectLineBreak('a,b\r\nc,d\r\n')).toBe('\n');
-    expect(detectLineBreak('a,b\r\nc,d\ne,f\n')).toBe('\n');
-    expect(detectLineBreak('a,b\rc,d\r')).toBe('\r');
-    expect(detectLineBreak('a,"x\ny"\rc,d\r')).toBe('\r');
-    expect(detectLineBreak('a,b')).toBe('\n');
+describe('a CSV whose lines end in lone CRs and LFs (an old Mac file\'s lines among LF ones)', () => {
+  const ENDINGS: Ending[] = ['\r', '\n', '\r\n'];
+  const mixes: [string, Ending, Row[]][] = [
+    ['a lone-CR header and LF rows', '\r', rowsOf(3, () => ({ ending: '\n' }))],
+    ['an LF header and lone-CR rows', '\n', rowsOf(3, () => ({ ending: '\r' }))],
+    ['LF rows with one lone-CR row', '\n', rowsOf(3, (id) => ({ ending: id === 1002 ? '\r' : '\n' }))],
+    ['lone-CR, LF and CRLF rows in turn, with quoted line breaks of each kind', '\r', rowsOf(6, (id) => ({ ending: ENDINGS[id % 3]!, addressBreak: ENDINGS[(id + 1) % 3]! }))],
+  ];
+  for (const [path, read] of PATHS) {
+    for (const [k, [name, headerEnding, rows]] of mixes.entries()) {
+      it(`reads every order of a file with ${name} (${path})`, async () => {
+        await expectEveryOrder(fixture(`cr-${k}-${read === MAIN ? 'main' : 'worker'}.csv`, sheetText(headerEnding, rows)), rows, read);
+      });
+    }
+    it(`reads every order of a file over several reads with lone-CR and LF rows in turn, a CR ending each read (${path})`, async () => {
+      const rows = rowsOf(2800, (id) => ({ ending: id % 2 === 0 ? '\r' : '\n' }));
+      const text = sheetText('\r', rows);
+      expect(text.length).toBeGreaterThan(READ_BOUNDARIES[1]! + 30_000);
+      await expectEveryOrder(fixture(`cr-large-${read === MAIN ? 'main' : 'worker'}.csv`, text), rows, read);
+    });
+  }
+
+  it('splits at lone CR, LF and CRLF alike with every read size from 1 to 40 bytes', async () => {
+    const file = fixture('cr-cuts.csv', 'id,note,name\r1,a,Mug\n2,"x\r\ny",Bowl\r\r3,b,"Cup"\r\n4,"q",Pan\r5,c,Pot\r');
+    const expected = [[1, 'id', 'note', 'name'], [2, '1', 'a', 'Mug'], [3, '2', 'x\r\ny', 'Bowl'], [5, '3', 'b', 'Cup'], [6, '4', 'q', 'Pan'], [7, '5', 'c', 'Pot']];
+    for (let readBytes = 1; readBytes <= 40; readBytes++) {
+      const found = await new Promise<unknown[][]>((resolvePromise, reject) => {
+        const rows: unknown[][] = [];
+        parseCsvFile(file, 'utf-8', readBytes, { row: (cells, n) => rows.push([n, ...cells]), end: () => resolvePromise(rows), fail: reject });
+      });
+      expect(found, `reads of ${readBytes} bytes`).toEqual(expected);
+    }
+  });
+});
+
+describe('createLoneCrNormalizer', () => {
+  it('turns each lone CR into an LF and leaves CRLF and LF alone, one character for one', () => {
+    const lines = createLoneCrNormalizer();
+    const text = 'a\rb\r\nc\nd\r\re';
+    expect(lines.normalize(text) + lines.end()).toBe('a\nb\r\nc\nd\n\ne');
   });
 
-  it('does not take a CR ending the first read for a CR-only file: its LF may start the next read', () => {
-    expect(detectLineBreak('a,b\r')).toBe('\n');
+  it('holds a CR that ends a piece until the next one says whether an LF follows it', () => {
+    const lines = createLoneCrNormalizer();
+    expect([lines.normalize('a\r'), lines.normalize('\nb\r'), lines.normalize('c\r'), lines.end()]).toEqual(['a', '\r\nb', '\nc', '\n']);
   });
 });

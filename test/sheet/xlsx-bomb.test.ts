@@ -1,62 +1,12 @@
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/commands/check-file.js';
 import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { openXlsxSource } from '../../src/sheet/read-xlsx.js';
 import { judgeZipParts, readZipParts } from '../../src/sheet/xlsx-size-guard.js';
-import { readAll, useTempDir } from './support.js';
+import { readAll, useTempDir, zipOf, type ZipPartSpec as Part } from './support.js';
 
 const fixture = useTempDir();
-
-interface Part {
-  name: string;
-  data: Buffer;
-  /** An unpacked size to write in the zip's headers instead of the true one (a lying listing). */
-  claimUnpacked?: number;
-}
-
-/** A zip written by hand: local headers, deflated data, the central directory and its end record. */
-function zipOf(parts: Part[]): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const packed = deflateRawSync(part.data, { level: 9 });
-    const name = Buffer.from(part.name, 'utf8');
-    const unpacked = part.claimUnpacked ?? part.data.length;
-    const crc = crc32(part.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(unpacked, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, packed);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(unpacked, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 /** A minimal workbook: one worksheet of two orders whose text is in xl/sharedStrings.xml, padded with `padding` unused strings. */
 function workbook(options: { padding?: number; claimStringsSize?: number } = {}): Buffer {

@@ -75,6 +75,19 @@ describe('submissions', () => {
     expect(done.orders?.[1]).toEqual({ customerOrderId: 'SO-2', rows: [3], status: 'rejected', messages: ['No such product.'] });
   });
 
+  it('says on the page that the ledger failed mid-run, which ledger (as the history page names it) and what to do', async () => {
+    const jobs = runner(async (job) => {
+      const ledger = join(dir, 'ledger.db');
+      const message = `The ledger ${ledger} could not be written: the disk is full. Free some space on that disk, then run the same command again.`;
+      return { ...importResult(job.file, { accepted: 1, failed: 1 }), ledgerFailure: { ledger, message } };
+    });
+    const job = jobs.submit(upload('CCCCCCCCCCCCCCCC'));
+    await jobs.idle();
+    const done = (await jobs.get(job.id))!;
+    expect(done.state).toBe('done');
+    expect(done.notice).toBe(`The run stopped early: The ledger ${join(dir, 'ledger.db')} could not be written: the disk is full. Free some space on that disk, then run the same command again.`);
+  });
+
   it('keeps one job per upload while it runs, and queues another upload behind it', async () => {
     const gate = deferred();
     const jobs = runner(async (job) => {
