@@ -66,7 +66,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
     // flight come back (the submission's result is written); a second one quits at once.
     const interruption = onInterrupt(
-      'order-batch: stopping: sending no more orders; the ones in flight finish, the result is written and queued submissions do not start',
+      'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
     const { describeStopped } = await import('../web/jobs.js');

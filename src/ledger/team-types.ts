@@ -257,6 +257,8 @@ export interface FileStore {
   /** The file's bytes in pieces, read one piece per query; null when there is no such file. */
   read(area: string, owner: string, name: string): Promise<AsyncIterable<Uint8Array> | null>;
   list(area: string, owner: string): Promise<StoredFileInfo[]>;
+  /** The owners of an area, newest file first, at most `limit`. */
+  newestOwners(area: string, limit: number): Promise<string[]>;
   usage(): Promise<FileUsage>;
   /** Removes every file created before `cutoff`; says how many and how large, and whose. */
   removeOlderThan(cutoff: string): Promise<{ files: number; bytes: number; owners: { area: string; owner: string }[] }>;

@@ -15,6 +15,8 @@ import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { createReconciler } from './reconcile-runs.js';
+import { createSharedFiles } from './shared-files.js';
+import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
 import { WEB_DEFAULTS } from './services.js';
 import { createUploadChecker } from './uploads.js';
@@ -34,7 +36,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
   const checkNow = async () => options.now ?? (await sandbox?.sandboxNow?.()) ?? new Date();
 
-  const runImport: ImportRun = async (job, outDir, onOrderDone, signal) =>
+  const files = createSharedFiles(ledger.files, workDir, logger);
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
     importFiles({
       files: [job.file],
       out: outDir,
@@ -50,6 +53,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
       logger,
       onOrderDone,
+      onRunStarted,
       signal,
       ...(sandbox ? { connectionOverride: sandbox } : {}),
     });
@@ -59,11 +63,25 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     maxUploadBytes: options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes,
     workDir,
     uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
-    jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
+    jobs: createJobRunner({
+      jobs: ledger.jobs,
+      files,
+      workDir,
+      runImport,
+      serialize: (task) => serialize(task),
+      leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
+      wallClock,
+      logger,
+      onFinished: async (job, state, outcome) => {
+        // The end of a submission, under who submitted it (the instance that ran it may be another).
+        await ledger.audit.record({ actor: job.createdBy, via: 'web', address: null, action: state === 'cancelled' ? 'cancel' : 'import', fileName: job.fileName, fileSha256: job.fileSha256, counts: outcome.summary ?? null, ref: job.id, detail: `submission ${state}${job.starts > 1 ? ` after ${job.starts} starts` : ''}` });
+      },
+    }),
     reconciler: createReconciler({
       workDir,
       serialize: (task) => serialize(task),
       wallClock,
+      files,
       runReconcile: async (out) => {
         // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
         // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
@@ -89,6 +107,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       },
     }),
     ledger,
+    files,
     hasAccounts,
     ledgerReader: createLedgerReader(options.ledgerPath),
     ...(sandbox ? { sandbox } : {}),

@@ -21,6 +21,7 @@ import { installAccess } from './auth/access.js';
 import { createLedgerSessionStore } from './auth/session-store.js';
 import { buildServices } from './build-services.js';
 import { installGuards } from './guards.js';
+import { startHousekeeping, tidyUp } from './housekeeping.js';
 import type { JobsStopped } from './jobs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerLoginRoutes } from './routes/login-routes.js';
@@ -138,6 +139,16 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   if (guard.allowedHosts) guard.allowedHosts = allowedHostsFor(host, bound, options.allowedHosts);
   const urlOf = (name: string) => `http://${name.includes(':') ? `[${name}]` : name}:${bound}`;
   logger.info({ port: bound, host, workDir: services.workDir.root, ledger: redactUrl(options.ledgerPath), accounts }, 'web app listening');
+  const stopHousekeeping = startHousekeeping(() =>
+    tidyUp({
+      files: services.files,
+      ledger,
+      retentionDays: options.retentionDays ?? WEB_DEFAULTS.retentionDays,
+      sessionIdleMs: options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs,
+      now: (options.clock ?? (() => new Date()))(),
+      logger,
+    }),
+  );
 
   let closing: Promise<JobsStopped> | undefined;
   return {
@@ -149,6 +160,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     close() {
       closing ??= (async () => {
         clearInterval(accountsWatch);
+        await stopHousekeeping();
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
         await services.ledgerReader.close();
         await sandbox?.close();

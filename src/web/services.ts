@@ -13,6 +13,7 @@ import type { LedgerReader } from './ledger-reader.js';
 import { renderErrorPage } from './pages/error-page.js';
 import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
+import type { SharedFiles } from './shared-files.js';
 import { csrfTokenOf } from './auth/access.js';
 import type { UploadChecker } from './uploads.js';
 import type { WorkDir } from './work-dir.js';
@@ -73,6 +74,8 @@ export interface AppServices {
   reconciler: Reconciler;
   /** The ledger this instance shares with the others: accounts, sessions, audit trail, jobs, files. */
   ledger: Ledger;
+  /** Uploads, results and reconciliations, kept in the ledger and copied into the work folder on use. */
+  files: SharedFiles;
   /** Whether logging in is required: some account exists (checked again every few seconds). */
   hasAccounts(): boolean;
   /** The embedded sandbox, for the server's lifetime (--sandbox). */

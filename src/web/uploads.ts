@@ -87,6 +87,7 @@ export function createUploadChecker(options: {
         const built = buildVerdict(sheet, meta);
         verdict = {
           ...built,
+          sha256: sheet.sha256,
           ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),
           fileIssues: built.fileIssues.map((issue) => namingFiles(workDir, issue)),
           rows: built.rows.map((row) => (row.issues.length === 0 ? row : { ...row, issues: row.issues.map((issue) => namingFiles(workDir, issue)) })),

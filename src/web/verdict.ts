@@ -32,8 +32,10 @@ export interface Verdict {
   id: string;
   /** The name the user's file had (made safe). */
   fileName: string;
-  /** Where the upload is stored (inside the work folder). */
+  /** Where the upload is stored (inside the work folder of the instance that checked it). */
   file: string;
+  /** The upload's sha256 (absent when it could not be read). */
+  sha256?: string;
   sheet?: string;
   uploadedAt: string;
   checkedAsOf: string;

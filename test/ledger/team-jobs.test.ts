@@ -129,6 +129,10 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       expect((await readAll(ledger, 'jobs', 'j-1', 'empty.csv'))!.length).toBe(0);
       expect((await ledger.files.list('jobs', 'j-1')).map((f) => [f.name, f.size])).toEqual([['empty.csv', 0], ['result.xlsx', 6]]);
       expect(await ledger.files.usage()).toEqual({ files: 3, bytes: 15, oldest: '2031-05-06T07:08:09.000Z' });
+      ledgers.clock.advance(1000);
+      await ledger.files.put({ area: 'jobs', owner: 'j-0', name: 'result.xlsx', data: Buffer.from('newest') });
+      expect(await ledger.files.newestOwners('jobs', 5)).toEqual(['j-0', 'j-2', 'j-1']);
+      expect(await ledger.files.newestOwners('uploads', 5)).toEqual([]);
     });
 
     it('removes the files older than the retention cutoff and says how much space that freed', async () => {

@@ -131,7 +131,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the web app in a browser', () 
     await shot('06-resubmitted');
 
     await page.getByRole('link', { name: 'History' }).first().click();
-    expect(await page.locator('tbody tr').count()).toBe(2);
+    expect(await page.locator('table.history-table tbody tr').count()).toBe(2);
     await shot('07-history');
 
     // Let the sandbox's orders ship, then reconcile.

@@ -131,6 +131,10 @@ export function createPostgresFiles({ query, transaction, now }: TeamContext): F
       const { rows } = await query<FileRow>('SELECT area, owner, name, size, sha256, created_at FROM files WHERE area = $1 AND owner = $2 ORDER BY name COLLATE "C"', [area, owner]);
       return rows.map(toFileInfo);
     },
+    async newestOwners(area, limit) {
+      const { rows } = await query<{ owner: string }>('SELECT owner FROM files WHERE area = $1 GROUP BY owner ORDER BY max(created_at) DESC, max(id) DESC LIMIT $2', [area, limit]);
+      return rows.map((r) => r.owner);
+    },
     async usage() {
       const { rows } = await query<{ files: string; bytes: string; oldest: string | null }>('SELECT count(*) AS files, coalesce(sum(size), 0) AS bytes, min(created_at) AS oldest FROM files');
       return { files: Number(rows[0]!.files), bytes: Number(rows[0]!.bytes), oldest: rows[0]!.oldest };

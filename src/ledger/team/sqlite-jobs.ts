@@ -128,6 +128,9 @@ export function createSqliteFiles(db: Database, now: () => Date): FileStore {
     async list(area, owner) {
       return (db.prepare('SELECT area, owner, name, size, sha256, created_at FROM files WHERE area = ? AND owner = ? ORDER BY name').all(area, owner) as FileRow[]).map(toFileInfo);
     },
+    async newestOwners(area, limit) {
+      return db.prepare('SELECT owner FROM files WHERE area = ? GROUP BY owner ORDER BY max(created_at) DESC, max(id) DESC LIMIT ?').pluck().all(area, limit) as string[];
+    },
     async usage() {
       const row = db.prepare('SELECT count(*) AS files, coalesce(sum(size), 0) AS bytes, min(created_at) AS oldest FROM files').get() as { files: number; bytes: number; oldest: string | null };
       return { files: row.files, bytes: row.bytes, oldest: row.oldest };

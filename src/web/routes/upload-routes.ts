@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from '../../redact.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
-import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { CSRF_MESSAGE, drainUnread, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { isId, newId, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
@@ -43,6 +43,9 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
       const verdict = await services.uploads.check({ id, ...upload });
+      // Kept in the ledger: every instance shows this verdict and serves its files.
+      await services.files.publish('uploads', id);
+      await recordAudit(services, request, { action: 'check', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: verdict.error ? null : { rows: verdict.counts.rows, valid: verdict.counts.valid, invalid: verdict.counts.invalid }, ref: id, detail: verdict.error ? `not read: ${verdict.error.code}` : null });
       return reply.redirect(`/uploads/${verdict.id}`, 303);
     } catch (error) {
       rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
@@ -59,7 +62,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string } }>('/uploads/:id', async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict) return notFound(services, request, reply);
     const page = Number.parseInt(request.query.page ?? '1', 10);
     return sendHtml(
@@ -74,29 +77,34 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.get<{ Params: { id: string } }>('/uploads/:id/result', { config: { isDownload: true } }, async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict?.resultFile) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: verdict.resultFile, ref: verdict.id, detail: 'the checked sheet\'s result workbook' });
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.resultFile), verdict.resultFile);
   });
 
   app.get<{ Params: { id: string } }>('/uploads/:id/fix', { config: { isDownload: true } }, async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict?.fixFile) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: verdict.fixFile, ref: verdict.id, detail: 'the Fix sheet' });
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.fixFile), verdict.fixFile);
   });
 
   app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', { config: { access: 'submit' } }, async (request, reply) => {
     if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
-    const verdict = verdictOf(services, request.params.id);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return notFound(services, request, reply);
     if (services.apiProblem) return sendError(services, request, reply, 409, 'No API configured', services.apiProblem);
-    const job = services.jobs.submit({
+    const isActive = (await services.jobs.activeFor(verdict.id)) !== undefined;
+    const job = await services.jobs.submit({
       uploadId: verdict.id,
       fileName: verdict.fileName,
-      file: verdict.file,
+      fileSha256: verdict.sha256 ?? null,
       ...(verdict.sheet ? { sheet: verdict.sheet } : {}),
       expected: verdict.counts.valid,
+      by: request.visitor!.name,
     });
+    if (!isActive) await recordAudit(services, request, { action: 'submit', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: { valid: verdict.counts.valid }, ref: job.id });
     return reply.redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -176,8 +184,11 @@ function refusalOf(error: unknown, tooBig: () => string): UploadRefused | undefi
   }
 }
 
-function verdictOf(services: AppServices, id: string): Verdict | undefined {
-  return isId(id) ? services.uploads.get(id) : undefined;
+/** The upload's verdict, fetched from the ledger first when another instance checked it. */
+async function verdictOf(services: AppServices, id: string): Promise<Verdict | undefined> {
+  if (!isId(id)) return undefined;
+  await services.files.fetch('uploads', id);
+  return services.uploads.get(id);
 }
 
 /** What the ledger already holds of the sheet's valid orders (read-only; a ledger not yet created holds nothing). */
@@ -194,7 +205,7 @@ async function submitState(services: AppServices, verdict: Verdict): Promise<Sub
       }
     });
   }
-  const active = services.jobs.activeFor(verdict.id);
+  const active = await services.jobs.activeFor(verdict.id);
   return { alreadySubmitted, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}), ...(active ? { activeJobId: active } : {}) };
 }
 
