@@ -11,6 +11,7 @@ import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
+import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -34,6 +35,10 @@ const configFileSchema = z
     retentionDays: z.number().int().min(1).max(36_500).optional(),
     /** serve: behind a TLS reverse proxy (X-Forwarded-* trusted, Secure cookies). */
     trustProxy: z.boolean().optional(),
+    /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
+    dateOrder: z.enum(['mdy', 'dmy']).optional(),
+    /** The mapping profile files and folders are read with when a run names none (--mapping). */
+    mapping: z.string().min(1).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -65,6 +70,12 @@ export interface RawFlags {
   retentionDays?: string;
   /** serve: behind a TLS reverse proxy. */
   trustProxy?: boolean;
+  /** validate, import: a profile's name, a profile file, or `none` (no detection). */
+  mapping?: string;
+  /** validate, import: `mdy` or `dmy`. */
+  dateOrder?: string;
+  /** validate, import: the comma is the decimal mark. */
+  decimalComma?: boolean;
 }
 
 export interface ConnectionSettings {
@@ -104,6 +115,14 @@ export interface ResolvedOptions {
   retentionDays: number;
   /** serve: behind a TLS reverse proxy. */
   trustProxy: boolean;
+  /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
+  mapping?: string;
+  /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
+  dateOrder?: DateOrder;
+  /** Whether --date-order was given for this run (it then wins over a profile's dateOrder). */
+  isDateOrderForced: boolean;
+  /** --decimal-comma. */
+  decimalComma: boolean;
   /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
   isColorAllowed: boolean;
 }
@@ -184,6 +203,13 @@ export function parseSince(text: string): Date {
   return since;
 }
 
+/** --date-order: mdy (month first) or dmy (day first). */
+export function parseDateOrder(text: string, from = '--date-order'): DateOrder {
+  const order = text.trim().toLowerCase();
+  if (order !== 'mdy' && order !== 'dmy') throw new UsageError(`${from} takes mdy (month first, 11/24/2026) or dmy (day first, 24.11.2026), not "${text}".`);
+  return order;
+}
+
 export function parseNow(text: string): Date {
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) throw new UsageError(`--now takes an ISO 8601 instant such as 2026-11-21T12:00:00Z, not "${text}".`);
@@ -262,6 +288,10 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     archiveDir: flags.archive,
     online: flags.online ?? false,
     lateAfterDays: flags.lateAfterDays !== undefined ? parseLateAfterDays(flags.lateAfterDays) : (config.lateAfterDays ?? DEFAULTS.lateAfterDays),
+    ...(pick(flags.mapping, config.mapping) !== undefined && { mapping: pick(flags.mapping, config.mapping)! }),
+    ...(pick(flags.dateOrder, config.dateOrder) !== undefined && { dateOrder: parseDateOrder(pick(flags.dateOrder, config.dateOrder)!, sourceOf([flags.dateOrder, '--date-order'], [config.dateOrder, inConfig('dateOrder')])) }),
+    isDateOrderForced: flags.dateOrder !== undefined,
+    decimalComma: flags.decimalComma ?? false,
     isColorAllowed: (env.NO_COLOR ?? '') === '',
     connection: {
       baseUrl,

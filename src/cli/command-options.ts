@@ -10,9 +10,20 @@ import { UsageError } from '../errors.js';
 import { createLogger, silentLogger, type Logger } from '../log.js';
 import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
+import type { ReadSettings } from '../commands/check-file.js';
+import { resolveMappingChoice } from '../mapping/profile-file.js';
+import { redactLedgerLocation } from '../ledger/index.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import type { Profile } from '../mapping/profile.js';
 
 export function resolveFlags(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
+}
+
+/** ORDER_BATCH_DEBUG: print the stack of an internal error (a bug) under its one line, for a bug report. */
+export function wantsBugStack(): boolean {
+  return Boolean(process.env.ORDER_BATCH_DEBUG);
 }
 
 export function loggerFor(options: ResolvedOptions): Logger {
@@ -21,9 +32,47 @@ export function loggerFor(options: ResolvedOptions): Logger {
   return createLogger({ level: options.logLevel, pretty: isTerminal, colorize: isTerminal && options.isColorAllowed });
 }
 
-/** How orders are checked: the instant and zone of the date rules and the accepted sources of sale. */
+/** How orders are checked: the instant and zone of the date rules, the accepted sources of sale, the date order. */
 export function checkContextOf(options: ResolvedOptions): CheckContext {
-  return { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale };
+  return { now: options.now, timezone: options.timezone, sourcesOfSale: options.sourcesOfSale, ...(options.dateOrder && { dateOrder: options.dateOrder }) };
+}
+
+/**
+ * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
+ * ledger), the decimal mark, whether the date order was set for this run.
+ */
+export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<ReadSettings> {
+  const saved = await savedProfilesOf(options, use);
+  return {
+    mapping: resolveMappingChoice(options.mapping, saved),
+    ...(options.decimalComma && { decimalMark: 'comma' as const }),
+    isDateOrderForced: options.isDateOrderForced,
+  };
+}
+
+/**
+ * The mappings saved in the ledger. A ledger that cannot be read for them does not stop a run that only
+ * reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger anyway
+ * (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
+ */
+export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<Profile[]> {
+  try {
+    return (await createMappingStore(openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
+  } catch (error) {
+    if (!use.needsLedger) {
+      const why = (error as Error).message.replace(/[.?!]+$/, '');
+      process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
+    }
+    return [];
+  }
+}
+
+/** --mapping, --date-order and --decimal-comma, for the commands that read order sheets. */
+export function addReadOptions(cmd: Command): Command {
+  return cmd
+    .option('--mapping <name|file|none>', 'read the sheets with this mapping profile (a built-in or saved name, or a .json file); none: the template\'s columns only (default: detect from the headers)')
+    .option('--date-order <mdy|dmy>', 'how 05/11/2026 is read: mdy (month first, the default) or dmy (day first, also 24.11.2026)')
+    .option('--decimal-comma', 'the comma is the decimal mark (12,50), whatever the file shows');
 }
 
 /** What every command that talks to the API needs: where it is, the ledger, and how hard to push it. */

@@ -9,7 +9,6 @@ import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
 import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
 import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/errors.js';
-import { LedgerLostError } from '../ledger/postgres/errors.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
@@ -51,7 +50,7 @@ export function failureOf(err: unknown): Failure {
     return { exitCode: EXIT.usage, kind: 'usage', message: err.message.replace(/^error: /, ''), stderr: '' };
   }
   // The ledger failed once open (a full disk, a damaged file, its server gone): like an API that stopped answering, the run could not go on.
-  if (err instanceof LedgerUnusableError || err instanceof LedgerLostError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
+  if (err instanceof LedgerUnusableError) return withLine({ exitCode: EXIT.apiUnusable, kind: 'ledger_lost', message: err.message });
   if (err instanceof UsageError || err instanceof InputError) {
     // A file that cannot be used (an input, a result to write, a ledger that is no ledger), unlike a
     // flag, a setting or another run holding the ledger.

@@ -3,13 +3,13 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
-    program
+    addReadOptions(program
       .command('import')
       .description('validate, submit the valid orders, and write a result file beside each sheet')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
@@ -20,7 +20,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
       .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
-      .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays'),
+      .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
@@ -36,6 +36,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
+      readSettings: await readSettingsOf(options, { needsLedger: true }),
       dryRun: options.dryRun,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,

@@ -8,11 +8,13 @@
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
 import { addAuditCommand } from './audit.js';
+import { wantsBugStack } from './command-options.js';
 import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
 import { addImportCommand } from './import.js';
 import { addLedgerCommand } from './ledger.js';
+import { addMappingCommand } from './mapping.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
@@ -74,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
   addLedgerCommand(program, run);
   addUsersCommand(program, run);
   addAuditCommand(program, run);
+  addMappingCommand(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -81,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const failure = failureOf(err);
     process.stderr.write(escapeControlCharactersInLines(failure.stderr));
-    if (failure.kind === 'internal' && process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    if (failure.kind === 'internal' && wantsBugStack() && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
     if (failure.kind !== null && jsonCommand !== null && !run.hasPrintedJson) {

@@ -3,19 +3,19 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
-    program
+    addReadOptions(program
       .command('validate')
       .description('check order sheets offline and write a result file beside each')
       .argument('<file...>', 'CSV or XLSX order sheets, or folders of them')
       .option('--online', 'also ask the API: unknown products, stock, orders it already has')
       .option('--sandbox', 'with --online: ask the embedded sandbox')
-      .option('--ledger <path|url>', 'with --online: the ledger (a file or a postgres:// URL) that tells our own orders apart (default .order-batch/ledger.db)'),
+      .option('--ledger <path|url>', 'the ledger (a file or a postgres:// URL; default .order-batch/ledger.db): its saved mappings are known; with --online it tells our own orders apart')),
     sheetCommandHelp('result'),
   );
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
@@ -28,6 +28,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
+      readSettings: await readSettingsOf(options),
       online: options.online ? apiSettingsOf(options) : undefined,
       logger,
       progress: byteProgressOf(options),

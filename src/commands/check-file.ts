@@ -1,35 +1,83 @@
 /** Reads and checks one sheet; a file that cannot be used becomes a fatal outcome, never an exception. */
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { checkSheet } from '../orders/check-sheet.js';
+import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
+import { applyCellEdits, type CellEdit } from '../mapping/cell-edits.js';
+import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
+import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
+import { checkSheet, isLocaleDelimiter } from '../orders/check-sheet.js';
+import { countEvidence, decideDecimalMark, emptyCounts, type DecimalMark, type DecimalMarkDecision } from '../orders/decimal-mark.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
-import { mapHeaders } from '../sheet/headers.js';
+import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
 import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
 import type { Progress } from './progress.js';
 
 export type CheckedFile =
-  | { ok: true; file: string; sheet: CheckedSheet; /** What the reader chose that a user should know (the Fix sheet of a result workbook). */ notices: readonly string[] }
+  | {
+      ok: true;
+      file: string;
+      sheet: CheckedSheet;
+      /** What the reader chose that a user should know (the Fix sheet of a result workbook, the profile read with, the decimal mark). */
+      notices: readonly string[];
+      /** The profile the file was read with, when one was, and the sentence that says so. */
+      mapping?: FileMapping;
+    }
   | { ok: false; file: string; code: InputError['code']; message: string };
+
+export interface ReadSettings {
+  /** How columns are matched to fields (default: detect among the built-in profiles). */
+  mapping?: MappingChoice;
+  /** --decimal-comma: the comma is the decimal mark, whatever the file shows. */
+  decimalMark?: DecimalMark;
+  /** The context's dateOrder was set for the run (--date-order): it wins over a profile's. */
+  isDateOrderForced?: boolean;
+  /** Cells corrected by hand (the web app's verdict table), laid over the file's. */
+  edits?: readonly CellEdit[];
+}
 
 export async function checkFile(
   file: string,
-  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress; read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl'> },
+  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress; read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl'>; settings?: ReadSettings },
 ): Promise<CheckedFile> {
   let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
-    const sheet = (opened = await openSheet(file, { ...options.read, sheet: options.sheet }));
+    opened = await openSheet(file, { ...options.read, sheet: options.sheet });
+    const sheet = options.settings?.edits?.length ? applyCellEdits(opened, options.settings.edits) : opened;
     // Which worksheet was read when that is not the obvious one (the Fix sheet of a result workbook).
     for (const notice of sheet.notices ?? []) options.logger.warn({ file, sheet: sheet.sheetName }, notice);
-    const mapped = mapHeaders(sheet.headers, sheet.headerRow);
+    const settings = options.settings ?? {};
+    const reading = chooseReading(file, sheet.headers, sheet.headerRow, settings.mapping ?? { kind: 'auto', profiles: BUILTIN_PROFILES });
+    const notices: string[] = reading.kind === 'template' ? [...reading.notices] : [];
+    notices.push(...(sheet.notices ?? []));
+    const profile = reading.kind === 'profile' ? reading.compiled.profile : undefined;
+    const context: CheckContext = profile?.dateOrder !== undefined && !settings.isDateOrderForced ? { ...options.context, dateOrder: profile.dateOrder } : options.context;
+
+    const decision = await decideNumbers(file, options.sheet, sheet.csvDelimiter, reading, settings.decimalMark);
+    // Said once for the file; an undecided value's own issue points here rather than repeating it.
+    if (decision?.statement) notices.push(decision.statement);
+    const numberFormat = decision ? { mark: decision.mark } : undefined;
     options.progress?.start(file, sheet.sizeBytes);
-    const checked = await checkSheet(sheet, mapped, options.context, {
-      onProgress: options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined,
-    });
+    const onProgress = options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined;
+    let checked: CheckedSheet;
+    if (reading.kind === 'profile') {
+      const mapped = mapOpenedSheet(sheet, reading.compiled, { isLocaleAware: numberFormat !== undefined, mark: numberFormat?.mark ?? null });
+      checked = mapped.rebase(await checkSheet(mapped.sheet, mapped.columns, context, { onProgress, ...(numberFormat && { numberFormat }) }));
+    } else {
+      checked = await checkSheet(sheet, reading.mapped, context, { onProgress, ...(numberFormat && { numberFormat }) });
+    }
     options.progress?.stop();
     // What the reader found while reading (complete now that every row is read), before the header's issues.
     checked.fileIssues.unshift(...(sheet.issues?.() ?? []));
+    if (reading.kind === 'profile') options.logger.info({ file, profile: reading.compiled.profile.name }, describeReading(file, reading));
+    for (const notice of notices) options.logger.info({ file }, notice);
     options.logger.info({ file, rows: checked.rows.size, orders: checked.orders.length }, 'checked sheet');
-    return { ok: true, file, sheet: checked, notices: sheet.notices ?? [] };
+    return {
+      ok: true,
+      file,
+      sheet: checked,
+      notices,
+      ...(profile && reading.kind === 'profile' && { mapping: { profile: profile.name, label: profile.label, detected: reading.isDetected, description: describeReading(file, reading) } }),
+    };
   } catch (err) {
     options.progress?.stop();
     if (err instanceof InputError) {
@@ -41,4 +89,57 @@ export async function checkFile(
     // Rows left unread (a setting refused before checking began) must not keep the file, or a reader thread, open.
     await opened?.rows[Symbol.asyncIterator]().return?.();
   }
+}
+
+/**
+ * The file's decimal mark, decided once (decimal-mark.ts): forced by --decimal-comma or the profile, or
+ * read from all the number cells of a CSV separated by semicolons or tabs (a second pass over the file,
+ * over those columns only). Undefined: numbers are read the usual way (the point is the decimal mark).
+ */
+async function decideNumbers(file: string, sheetName: string | undefined, delimiter: string | undefined, reading: SheetReading, forced: DecimalMark | undefined): Promise<DecimalMarkDecision | undefined> {
+  const profileMark = reading.kind === 'profile' ? reading.compiled.profile.decimalMark : undefined;
+  if (forced !== undefined) return decideDecimalMark(file, emptyCounts(), { mark: forced, by: '--decimal-comma' });
+  if (profileMark === 'dot' || profileMark === 'comma') {
+    return decideDecimalMark(file, emptyCounts(), { mark: profileMark, by: `the ${reading.kind === 'profile' ? reading.compiled.profile.name : ''} profile's decimalMark` });
+  }
+  if (!isLocaleDelimiter(delimiter)) return undefined;
+  const columns = numberColumns(reading);
+  const counts = emptyCounts();
+  if (columns.length > 0) {
+    const again = await openSheet(file, sheetName === undefined ? {} : { sheet: sheetName });
+    try {
+      for await (const batch of again.rows) {
+        for (const row of batch) {
+          for (const c of columns) {
+            const cell = row.cells[c];
+            if (typeof cell === 'string') countEvidence(counts, cell);
+          }
+        }
+      }
+    } finally {
+      await again.rows[Symbol.asyncIterator]().return?.();
+    }
+  }
+  return decideDecimalMark(file, counts);
+}
+
+/** The source columns that hold amounts or quantities. */
+function numberColumns(reading: SheetReading): number[] {
+  const isNumber = (field: Field | null) => {
+    const kind = field === null ? undefined : COLUMN_BY_FIELD.get(field)?.kind;
+    return kind === 'money' || kind === 'integer';
+  };
+  const columns = new Set<number>();
+  if (reading.kind === 'template') {
+    reading.mapped.columns.forEach((field, i) => {
+      if (isNumber(field)) columns.add(i);
+    });
+  } else {
+    for (const d of reading.compiled.derived) {
+      if (!isNumber(d.field)) continue;
+      for (const s of d.sources) columns.add(s);
+      if (d.minusSource >= 0) columns.add(d.minusSource);
+    }
+  }
+  return [...columns];
 }

@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
-import { checkFile } from './check-file.js';
+import { checkFile, type ReadSettings } from './check-file.js';
 import { connectWithLedger, type Connection } from './connect.js';
 import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonReport } from '../run-report/json.js';
@@ -42,6 +42,8 @@ export interface ImportOptions {
   logger: Logger;
   progress?: Progress;
   orderProgress?: OrderProgress;
+  /** How columns, dates and numbers are read (--mapping, --date-order, --decimal-comma). */
+  readSettings?: ReadSettings;
   /** For tests and the web app: an existing connection instead of building one. */
   connectionOverride?: Connection;
   /** Backoff for retries; default 0.5 s doubling to 30 s. Tests shorten it. */
@@ -209,7 +211,7 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
   const states: FileState[] = [];
   let hasUnusableInput = false;
   for (const file of files) {
-    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
     if (!checked.ok) {
       hasUnusableInput = true;
       inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
@@ -218,7 +220,7 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
     const { sheet } = checked;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
-    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices });
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices, ...(checked.mapping && { mapping: checked.mapping }) });
     states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };

@@ -20,7 +20,8 @@ import type { CheckedSheet } from '../orders/types.js';
 import { connect, sandboxStatePathFor, type Connection } from './connect.js';
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
-import { checkFile } from './check-file.js';
+import type { FileMapping } from '../mapping/choose.js';
+import { checkFile, type ReadSettings } from './check-file.js';
 import { expandInputs } from './input-files.js';
 import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
@@ -38,6 +39,8 @@ export interface ValidateOptions {
   progress?: Progress;
   /** Skip writing result files (the web app writes on demand). Default false. */
   skipResultFile?: boolean;
+  /** How columns, dates and numbers are read (--mapping, --date-order, --decimal-comma). */
+  readSettings?: ReadSettings;
   /** --online: also ask the API about products, stock and existing orders. */
   online?: {
     connection: ConnectionSettings;
@@ -72,9 +75,10 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
 
   const checkedSheets: CheckedSheet[] = [];
   const noticesOf = new Map<CheckedSheet, string[]>();
+  const mappingOf = new Map<CheckedSheet, FileMapping>();
   const takenOutputs = new Set<string>();
   for (const file of files) {
-    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress });
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
     if (!checked.ok) {
       hasUnusableInput = true;
       inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
@@ -82,6 +86,7 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     }
     checkedSheets.push(checked.sheet);
     if (checked.notices.length > 0) noticesOf.set(checked.sheet, [...checked.notices]);
+    if (checked.mapping) mappingOf.set(checked.sheet, checked.mapping);
   }
   // With --online, each order's issues as the API and the ledger leave them.
   const onlineIssues = options.online ? await checkOnline(checkedSheets, options.online, options.logger) : undefined;
@@ -92,7 +97,8 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     const judged = onlineIssues?.get(sheet);
     const outcomes = sheet.orders.map((o, i) => validationOutcome([...(judged?.[i] ?? o.issues)]));
     const notices = noticesOf.get(sheet);
-    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}) });
+    const mapping = mappingOf.get(sheet);
+    inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}), ...(mapping && { mapping }) });
     sheet.orders.forEach((order, i) => {
       const outcome = outcomes[i]!;
       statuses.push(outcome.status);

@@ -11,6 +11,7 @@ import { severityOf, type IssueCode } from '../issues/index.js';
 import type { ColumnDef, Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 import type { ClockChange, DateReader } from './dates.js';
+import { parseLocaleInteger, parseLocaleMoney, type DecimalMark } from './decimal-mark.js';
 import { createEnumMatcher, type EnumMatcher } from './enum-matcher.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
@@ -38,10 +39,13 @@ export interface CheckerDeps {
   dates: DateReader;
   sourcesOfSale: EnumMatcher;
   /**
-   * The sheet is a CSV separated by semicolons, as Excel saves one where the comma is the decimal
-   * mark: there `1,000` may be 1 or 1000, so a number with a comma is refused, not guessed.
+   * How numbers with a comma or a point are read. Absent: the point is the decimal mark and commas group
+   * thousands (a workbook, a comma-separated CSV). Present (a CSV separated by semicolons or tabs, as Excel
+   * saves one where the comma is the decimal mark, or a mark set by --decimal-comma or a mapping profile):
+   * a value that shows its mark is read with it (`12,50`, `$1,234.50`), and `mark`, the file's, decided once
+   * from all its cells, reads `1,234`; null when the file does not say, and such a value is refused.
    */
-  isCommaAmbiguous?: boolean;
+  numberFormat?: { mark: DecimalMark | null };
 }
 
 const carriers = createEnumMatcher(CARRIER_IDS);
@@ -105,9 +109,9 @@ function pickCompute(def: ColumnDef, header: string, deps: CheckerDeps): (raw: E
       if (ADDRESS_FIELDS.has(def.field)) return (raw) => checkAddressLine(raw, header);
       return (raw) => checkText(raw, def, header);
     case 'money':
-      return deps.isCommaAmbiguous ? (raw) => refuseComma(raw, header, 'money') ?? checkMoney(raw, def, header) : (raw) => checkMoney(raw, def, header);
+      return (raw) => checkMoney(raw, def, header, deps.numberFormat);
     case 'integer':
-      return deps.isCommaAmbiguous ? (raw) => refuseComma(raw, header, 'integer') ?? checkInteger(raw, header) : (raw) => checkInteger(raw, header);
+      return (raw) => checkInteger(raw, header, deps.numberFormat);
     case 'date':
       return (raw) => checkDate(raw, header, deps.dates);
     case 'enum': {
@@ -163,42 +167,42 @@ export function splitAddressLines(text: string): string[] {
   return nonBlankLines(text);
 }
 
-/** In a semicolon-separated CSV, a number cell holding a comma (see CheckerDeps.isCommaAmbiguous); null otherwise. */
-function refuseComma(raw: Exclude<CellValue, null>, header: string, kind: 'money' | 'integer'): CellCheck | null {
-  if (typeof raw !== 'string' || !raw.includes(',')) return null;
-  const write = kind === 'money' ? 'without thousands separators and with a point before the cents, like 1000 or 12.50' : 'as digits only, like 2';
-  return bad(
-    kind === 'money' ? 'invalid_number' : 'invalid_integer',
-    `${header} ${quote(cleanText(raw))}: in a file whose columns are separated by semicolons (as Excel saves CSV where the comma is the decimal mark), a comma may be a decimal mark (1,000 = 1) or a thousands separator (1,000 = 1000), so the number is not guessed: write it ${write}.`,
-  );
-}
-
-function checkMoney(raw: Exclude<CellValue, null>, def: ColumnDef, header: string): CellCheck {
+function checkMoney(raw: Exclude<CellValue, null>, def: ColumnDef, header: string, numbers: CheckerDeps['numberFormat']): CellCheck {
   const text = typeof raw === 'string' ? cleanText(raw) : '';
   if (typeof raw === 'string' && text === '') return BLANK_CELL;
-  const cents = moneyFromCell(raw, text);
-  if (typeof cents !== 'number') return bad('invalid_number', moneyMessage(header, shown(raw, text), cents));
+  const cents = numbers !== undefined && typeof raw === 'string' ? parseLocaleMoney(text, numbers.mark) : moneyFromCell(raw, text);
+  if (cents === 'ambiguous') return bad('invalid_number', ambiguousMessage(header, text));
+  if (typeof cents !== 'number') return bad('invalid_number', moneyMessage(header, shown(raw, text), cents, numbers?.mark));
   if (cents < 0 && (def.field === 'unitPrice' || def.field === 'subTotal')) {
     return bad('negative', `${header} is ${formatCents(cents)}; it must be 0 or more.`, cents);
   }
   return ok(cents);
 }
 
-function moneyMessage(header: string, shownValue: string, why: MoneyProblem): string {
+function moneyMessage(header: string, shownValue: string, why: MoneyProblem, mark?: DecimalMark | null): string {
+  const isComma = mark === 'comma';
   switch (why) {
     case 'decimals':
-      return `${header} ${quote(shownValue)} has more than 2 decimals: amounts are in whole cents, like 12.35.`;
+      return `${header} ${quote(shownValue)} has more than 2 decimals${isComma ? ' (the comma is this file\'s decimal mark)' : ''}: amounts are in whole cents, like ${isComma ? '12,35' : '12.35'}.`;
     case 'too_large':
       return `${header} ${quote(shownValue)} is too large: amounts go up to 1,000,000,000.00.`;
     case 'format':
-      return `${header} ${quote(shownValue)} is not an amount: write it like 1234.50 (a dot before the cents; $ and thousands commas are fine).`;
+      return isComma
+        ? `${header} ${quote(shownValue)} is not an amount: write it like 1234,50 (a comma before the cents, as in the rest of this file).`
+        : `${header} ${quote(shownValue)} is not an amount: write it like 1234.50 (a dot before the cents; $ and thousands commas are fine).`;
   }
 }
 
-function checkInteger(raw: Exclude<CellValue, null>, header: string): CellCheck {
+/** A value the file's decimal mark must decide, in a file whose mark is unknown: the file-level note explains, once. */
+function ambiguousMessage(header: string, text: string): string {
+  return `${header} ${quote(text)} could be read two ways (a thousands separator or a decimal mark), and this file does not say which: see the note about the file's decimal mark.`;
+}
+
+function checkInteger(raw: Exclude<CellValue, null>, header: string, numbers: CheckerDeps['numberFormat']): CellCheck {
   const text = typeof raw === 'string' ? cleanText(raw) : '';
   if (typeof raw === 'string' && text === '') return BLANK_CELL;
-  const value = integerFromCell(raw, text);
+  const value = numbers !== undefined && typeof raw === 'string' ? parseLocaleInteger(text, numbers.mark) : integerFromCell(raw, text);
+  if (value === 'ambiguous') return bad('invalid_integer', ambiguousMessage(header, text));
   if (typeof value !== 'number') return bad('invalid_integer', integerMessage(header, shown(raw, text), value));
   if (value <= 0) return bad('not_positive', `${header} is ${value}; it must be 1 or more.`, value);
   return ok(value);
@@ -215,7 +219,10 @@ function checkDate(raw: Exclude<CellValue, null>, header: string, dates: DateRea
   if (typeof raw === 'string' && text === '') return BLANK_CELL;
   const ms = dates.read(raw, text);
   if (Number.isNaN(ms)) {
-    return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; M/D/YYYY is read as month/day.`);
+    const order = typeof raw === 'string' ? dates.explainDateOrder(text) : null;
+    if (order !== null) return bad('invalid_date', `${header} ${order}`);
+    const usual = dates.dateOrder === 'dmy' ? 'D.M.YYYY or D/M/YYYY is read as day/month' : 'M/D/YYYY is read as month/day';
+    return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; ${usual}.`);
   }
   const change = dates.lastClockChange;
   if (change !== null) return bad('ambiguous_time', clockChangeMessage(header, change, dates), ms);

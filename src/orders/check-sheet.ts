@@ -15,13 +15,18 @@ import { OrderDraft, closeDraft, openDraft } from './draft.js';
 import { mergeRow } from './merge-row.js';
 import { finishDraft } from './finish.js';
 import { buildPayload } from './payload.js';
-import { planColumns, type SheetPlan } from './plan.js';
+import { planColumns, type PlanOptions, type SheetPlan } from './plan.js';
 import { CompactRowStore } from './row-store.js';
 import { detach } from './text.js';
 
 export interface CheckSheetOptions {
   /** Called after each batch of rows with the number of data rows read so far. */
   onProgress?: (rowsDone: number) => void;
+  /**
+   * How numbers with a comma are read (see CheckerDeps.numberFormat). Default: in a CSV separated by
+   * semicolons or tabs, by each value's own mark, `1,234` refused; elsewhere the point is the decimal mark.
+   */
+  numberFormat?: PlanOptions['numberFormat'];
 }
 
 export interface MappedColumns {
@@ -29,6 +34,8 @@ export interface MappedColumns {
   columns: (Field | null)[];
   /** Header issues: missing_column (error), unknown_column (warning). */
   issues: Issue[];
+  /** Order-level amounts that the rows of an order add up to (PlanOptions.summed). */
+  summed?: readonly Field[];
 }
 
 /**
@@ -38,7 +45,8 @@ export interface MappedColumns {
  */
 export async function checkSheet(opened: OpenedSheet & HasCellText, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
-  const plan = planColumns(opened.headers, mapped.columns, ctx, { isCommaAmbiguous: opened.csvDelimiter === ';' });
+  const numberFormat = options.numberFormat ?? (isLocaleDelimiter(opened.csvDelimiter) ? { mark: null } : undefined);
+  const plan = planColumns(opened.headers, mapped.columns, ctx, { ...(numberFormat && { numberFormat }), ...(mapped.summed && { summed: mapped.summed }) });
   const store = new CompactRowStore(sharedColumns(plan), opened.headers.length, opened.cellText);
   const drafts: (OrderDraft | undefined)[] = [];
   const byId = new Map<string, OrderDraft>();
@@ -186,6 +194,14 @@ function missingColumnIssues(plan: SheetPlan, row: number | null): Issue[] {
     severity: 'error',
     message: `This order cannot be sent: the sheet has no ${field} column, which every order needs. Add the column and fill it in.`,
   }));
+}
+
+/**
+ * A CSV separated by semicolons or tabs: what Excel saves where the comma is the decimal mark (and what
+ * marketplaces export), so numbers there are read by their decimal mark (decimal-mark.ts).
+ */
+export function isLocaleDelimiter(delimiter: string | undefined): boolean {
+  return delimiter === ';' || delimiter === '\t';
 }
 
 /** Columns of the order-level fields: on an order's later rows they usually repeat the first's. */

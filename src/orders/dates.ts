@@ -6,7 +6,8 @@
  */
 import { DateTime, IANAZone, type Zone } from 'luxon';
 import type { CellValue } from '../sheet/types.js';
-import { detach } from './text.js';
+import { detach, quote } from './text.js';
+import type { DateOrder } from './types.js';
 
 const DAY_MS = 86_400_000;
 /** Serial 61 is 1900-03-01: from there on, serial n is n days after 1899-12-30. */
@@ -20,7 +21,8 @@ const CACHE_LIMIT = 50_000;
 const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'universal', 'etc/universal', 'zulu', 'etc/zulu']);
 
 const ISO = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([AaPp])\.?[Mm]\.?)?)?$/;
+/** `11/24/2026` (month first) or `24.11.2026` / `24/11/2026` (day first), by the date order; time optional. */
+const NUMERIC_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([AaPp])\.?[Mm]\.?)?)?$/;
 const SERIAL = /^\d{1,7}(?:\.\d+)?$/;
 
 /**
@@ -58,7 +60,8 @@ export class DateReader {
    */
   lastClockChange: ClockChange | null = null;
 
-  constructor(readonly timezone: string) {
+  /** `dateOrder`: how `05/11/2026` is read, month first (the default) or day first. */
+  constructor(readonly timezone: string, readonly dateOrder: DateOrder = 'mdy') {
     this.zone = IANAZone.create(timezone);
     this.isUtc = UTC_NAMES.has(timezone.toLowerCase());
   }
@@ -122,6 +125,28 @@ export class DateReader {
     return { kind: 'repeated', wall: wallMs, taken, ...(other === undefined ? {} : { other }) };
   }
 
+  /**
+   * Why a text that is not a date under this date order would be one under the other (`24.11.2026` or
+   * `24/11/2026` read month first, `11/24/2026` read day first), naming the setting; null otherwise.
+   */
+  explainDateOrder(text: string): string | null {
+    const m = NUMERIC_DATE.exec(text);
+    if (m === null) return null;
+    const first = +m[1]!;
+    const second = +m[3]!;
+    if (this.dateOrder === 'mdy') {
+      if (m[2] !== '/' || (first > 12 && second <= 12)) {
+        const why = m[2] !== '/' ? `is written with ${m[2] === '.' ? 'points' : 'dashes'}, the day-first way` : `has ${first} first, which is no month`;
+        return `${quote(text)} ${why}, but dates in this file are read month first (the default date order). If the file writes the day first, read it with --date-order dmy (or "dateOrder": "dmy" in its mapping profile).`;
+      }
+      return null;
+    }
+    if (second > 12 && first <= 12) {
+      return `${quote(text)} has ${second} second, which is no month, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.`;
+    }
+    return null;
+  }
+
   /** `2026-11-01 01:30 (-08:00)`: an instant in the sheet's zone with its offset, to tell two readings of one wall-clock time apart. */
   formatWithOffset(ms: number): string {
     const offset = this.zone.offset(ms);
@@ -170,17 +195,20 @@ export class DateReader {
       if (offset === undefined) return this.fromWallClock(wall);
       return wall - parseOffsetMinutes(offset) * 60_000;
     }
-    m = US.exec(text);
+    m = NUMERIC_DATE.exec(text);
     if (m) {
-      const yearText = m[3]!;
+      // Points are how day-first dates are written: read month first they would be wrong, not refused.
+      if (this.dateOrder === 'mdy' && m[2] !== '/') return Number.NaN;
+      const yearText = m[4]!;
       const year = yearText.length === 2 ? 2000 + +yearText : +yearText;
-      let hour = num(m[4]);
-      const meridiem = m[7];
+      let hour = num(m[5]);
+      const meridiem = m[8];
       if (meridiem !== undefined) {
         if (hour < 1 || hour > 12) return Number.NaN;
         hour = (hour % 12) + (meridiem === 'p' || meridiem === 'P' ? 12 : 0);
       }
-      return this.fromWallClock(wallClockMs(year, +m[1]!, +m[2]!, hour, num(m[5]), num(m[6]), 0));
+      const [month, day] = this.dateOrder === 'dmy' ? [+m[3]!, +m[1]!] : [+m[1]!, +m[3]!];
+      return this.fromWallClock(wallClockMs(year, month, day, hour, num(m[6]), num(m[7]), 0));
     }
     if (SERIAL.test(text)) return this.fromWallClock(excelSerialToWallClock(Number(text)));
     return Number.NaN;

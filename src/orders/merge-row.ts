@@ -41,6 +41,10 @@ export function mergeRow(d: OrderDraft, row: number, cells: readonly CellValue[]
       addProblem(d, row, f, c.problem);
       if (c.problem.isError) continue;
     }
+    if (f.isSummed) {
+      addToOrderSum(d, row, f, c.value as number, plan);
+      continue;
+    }
     if (confirmed[f.slot] === c) continue;
     if (mergeOrderValue(d, row, f, c.value!, plan, c)) confirmed[f.slot] = c;
   }
@@ -66,6 +70,18 @@ function mergeOrderValue(d: OrderDraft, row: number, f: PlannedField, value: str
   addIssue(d, row, f, 'conflicting_order_value', message);
   addIssue(d, refRow, f, 'conflicting_order_value', message);
   return false;
+}
+
+/** A summed field (PlannedField.isSummed): each row's amount adds to the order's. */
+function addToOrderSum(d: OrderDraft, row: number, f: PlannedField, cents: number, plan: SheetPlan): void {
+  const ref = d.refs[f.slot];
+  if (ref === undefined) {
+    d.refs[f.slot] = cents;
+    d.hasRef |= f.bit;
+    if (row !== d.rows[0]) (d.refRows ??= new Array<number>(plan.slotCount).fill(0))[f.slot] = row;
+    return;
+  }
+  d.refs[f.slot] = (ref as number) + cents;
 }
 
 function countAddressLines(d: OrderDraft, row: number, f: PlannedField, lines: number): void {

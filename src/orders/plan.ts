@@ -4,7 +4,7 @@
  */
 import { COLUMNS, type ColumnDef, type Field } from '../sheet/columns.js';
 import type { CheckContext } from './types.js';
-import { FieldChecker } from './cells.js';
+import { FieldChecker, type CheckerDeps } from './cells.js';
 import { DateReader } from './dates.js';
 import { createEnumMatcher } from './enum-matcher.js';
 import { checkUsPostalCode, type PostalCheck } from './postal.js';
@@ -21,6 +21,8 @@ export interface PlannedField {
   readonly slot: number;
   readonly bit: number;
   readonly isAddressLine: boolean;
+  /** The order's value is the sum of its rows' values (PlanOptions.summed), not one value repeated. */
+  readonly isSummed: boolean;
 }
 
 export interface SheetPlan {
@@ -54,6 +56,15 @@ export interface SheetPlan {
   formatInstant(ms: number): string;
 }
 
+export interface PlanOptions {
+  numberFormat?: CheckerDeps['numberFormat'];
+  /**
+   * Order-level money fields whose rows add up to the order's value instead of repeating it (a mapping
+   * profile's `sum`, e.g. Amazon's item-tax per line for the order's salesTax).
+   */
+  summed?: readonly Field[];
+}
+
 export type LineField = 'productId' | 'customerLineItemId' | 'name' | 'quantity' | 'unitPrice' | 'discount';
 
 const SHIPPING_DETAIL_FIELDS: ReadonlySet<Field> = new Set(['shippingAccountNumber', 'shipLabelNameDisplay', 'shippingContactName', 'shippingContactPhoneNumber']);
@@ -61,9 +72,13 @@ const SHIPPING_DETAIL_FIELDS: ReadonlySet<Field> = new Set(['shippingAccountNumb
 /** Order values a finished order needs (date window, totals, ZIP against country), kept after the order is closed. */
 const KEPT_FIELDS: readonly Field[] = ['orderDate', 'subTotal', 'salesTax', 'discountTotal', 'grandTotal', 'countryCode', 'postalOrZipCode'];
 
-/** `sheet.isCommaAmbiguous`: a CSV separated by semicolons (see CheckerDeps). */
-export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext, sheet: { isCommaAmbiguous?: boolean } = {}): SheetPlan {
-  const deps = { dates: new DateReader(ctx.timezone), sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale), isCommaAmbiguous: sheet.isCommaAmbiguous === true };
+/** `sheet.numberFormat`: how numbers with a comma are read (see CheckerDeps); `sheet.summed`: order-level fields added up over the order's rows. */
+export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext, sheet: PlanOptions = {}): SheetPlan {
+  const deps: CheckerDeps = {
+    dates: new DateReader(ctx.timezone, ctx.dateOrder),
+    sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale),
+    ...(sheet.numberFormat !== undefined && { numberFormat: sheet.numberFormat }),
+  };
   const byField = new Map<Field, PlannedField>();
   // Slots of the values a finished order still needs come first, so a closed draft keeps a prefix.
   const orderDefs = COLUMNS.filter((def) => def.level === 'order' && def.field !== 'customerOrderId');
@@ -81,6 +96,7 @@ export function planColumns(headers: readonly string[], columns: readonly (Field
       slot,
       bit: slot >= 0 ? 1 << slot : 0,
       isAddressLine: def.field === 'addressLine1' || def.field === 'addressLine2' || def.field === 'addressLine3',
+      isSummed: def.level === 'order' && def.kind === 'money' && (sheet.summed?.includes(def.field) ?? false),
     };
     byField.set(def.field, planned);
   }

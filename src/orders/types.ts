@@ -11,7 +11,11 @@ export interface CheckContext {
   timezone: string;
   /** Allowed sourceOfSale values (configuration; default ["OtherMarketplace"]). */
   sourcesOfSale: readonly string[];
+  /** How `05/11/2026` is read: month first (the default) or day first (--date-order, a mapping profile). */
+  dateOrder?: DateOrder;
 }
+
+export type DateOrder = 'mdy' | 'dmy';
 
 export type ValidationStatus = 'valid' | 'invalid';
 

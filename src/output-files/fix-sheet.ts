@@ -39,14 +39,13 @@ export interface FixCollector {
   finish(): FixRows;
 }
 
-/** Input column index -> template column index (-1 for unknown columns and for a second column naming the same field). */
+/**
+ * Input column index -> template column index (-1 for unknown columns). A sheet read through a mapping
+ * profile names a field twice, on the source column (for highlighting) and on the derived one after the
+ * row's own cells: the later column's value is the one the Fix sheet takes.
+ */
 export function mapToTemplate(columns: readonly (Field | null)[]): number[] {
-  const seen = new Set<Field>();
-  return columns.map((field) => {
-    if (field === null || seen.has(field)) return -1;
-    seen.add(field);
-    return TEMPLATE_HEADERS.indexOf(field);
-  });
+  return columns.map((field) => (field === null ? -1 : TEMPLATE_HEADERS.indexOf(field)));
 }
 
 /**
@@ -77,7 +76,7 @@ export function createFixCollector(columns: readonly (Field | null)[], limit: nu
       }
       const values: CellValue[] = new Array<CellValue>(TEMPLATE_HEADERS.length).fill(null);
       toTemplate.forEach((t, i) => {
-        if (t >= 0) values[t] = row.cells[i] ?? null;
+        if (t >= 0 && i < row.cells.length) values[t] = row.cells[i] ?? null;
       });
       const cells: FixCell[] = [];
       for (const c of groupCellIssues(row.issues)) {

@@ -9,7 +9,7 @@
  *
  * Paging waits on the API's latency, so there are gaps; matching in small steps (one setImmediate
  * each) lets the pages' I/O go first. On a machine with no core to spare, paging takes longer by
- * much of the matching moved into it (README, reconcile in session 9): the gain is what fits the gaps.
+ * much of the matching moved into it (docs/performance.md): the gain is what fits the gaps.
  */
 import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';

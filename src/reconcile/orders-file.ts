@@ -17,7 +17,13 @@ import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from '../orders/text.js';
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, normalizeHeader, type Field } from '../sheet/columns.js';
 import { openSheet } from '../sheet/read-sheet.js';
-import type { CellValue } from '../sheet/types.js';
+import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
+import { withArticle } from '../mapping/choose.js';
+import { compileProfile } from '../mapping/compile.js';
+import { detectProfile } from '../mapping/detect.js';
+import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
+import { isLocaleDelimiter } from '../orders/check-sheet.js';
+import type { CellValue, OpenedSheet, RawRow } from '../sheet/types.js';
 import type { ExpectedOrder } from './types.js';
 
 export const SUBMITTED_STATUSES: ReadonlySet<string> = new Set(['accepted', 'already_submitted']);
@@ -58,7 +64,11 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
   const sheet = await openSheet(file, { resultSheet: 'Results', ...(options.sheet !== undefined && { sheet: options.sheet }) });
   for (const notice of sheet.notices ?? []) options.logger.warn({ file }, notice);
   const keys = sheet.headers.map(normalizeHeader);
-  const idColumn = keys.findIndex((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId');
+  // A marketplace export imported through its profile: its result holds the export's own columns, read the same way.
+  const mapped = keys.some((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId') ? null : readThroughProfile(sheet);
+  const headers = mapped?.headers ?? sheet.headers;
+  const rowBatches = mapped?.rows ?? sheet.rows;
+  const idColumn = headers.map(normalizeHeader).findIndex((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId');
   // The result writers put status and issues side by side after the input's columns, which may hold an
   // issues column of their own (a Fix sheet uploaded again carries its old issues): that pair is the result's.
   const resultColumn = keys.findLastIndex((k, i) => k === 'status' && keys[i + 1] === 'issues');
@@ -69,7 +79,8 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
     throw new InputError(file, 'missing_column', `${file} has no customerOrderId column: give --orders a result file written by validate or import`);
   }
   if (statusColumn < 0) options.logger.warn({ file }, 'no status column: taking every order of the file, as if all were accepted');
-  const sent = new SentOrderReader(file, sheet.headers, {
+  if (mapped) options.logger.info({ file, profile: mapped.profile }, `${file}: read as the result of ${withArticle(mapped.label)}`);
+  const sent = new SentOrderReader(file, headers, {
     timezone: options.timezone ?? 'UTC',
     // Import refused a number with a comma in a semicolon-separated CSV (1,000 may be 1 or 1000): so does this.
     isCommaAmbiguous: sheet.csvDelimiter === ';',
@@ -77,7 +88,7 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
 
   const statusOf = new Map<string, string>();
   let rows = 0;
-  for await (const batch of sheet.rows) {
+  for await (const batch of rowBatches) {
     for (const row of batch) {
       rows++;
       const id = cellText(row.cells[idColumn]);
@@ -102,6 +113,23 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
   }
   const expected = sent.finish(options.logger);
   return { file, sha256: sheet.sha256(), rows, customerOrderIds, skipped, hasStatusColumn: statusColumn >= 0, expected };
+}
+
+/** The columns validate and import add to a result: kept by name when the input's own columns are read through a profile. */
+const RESULT_COLUMNS: ReadonlySet<string> = new Set(['status', 'issues', 'httpstatus', 'requestid', 'submittedat']);
+
+/**
+ * The rows of a result whose input was read through a built-in profile (detected from the export's columns,
+ * as import detected them): the derived columns named by their fields, the export's own left unnamed but
+ * for the result's columns. Null when no profile fits.
+ */
+function readThroughProfile(sheet: OpenedSheet): { headers: string[]; rows: AsyncIterable<RawRow[]>; profile: string; label: string } | null {
+  const detection = detectProfile(sheet.headers, BUILTIN_PROFILES);
+  if (detection.kind !== 'strong') return null;
+  const compiled = compileProfile(detection.profile, sheet.headers);
+  const mapped = mapOpenedSheet(sheet, compiled, { isLocaleAware: isLocaleDelimiter(sheet.csvDelimiter), mark: null });
+  const headers = [...sheet.headers.map((h) => (RESULT_COLUMNS.has(normalizeHeader(h)) ? h : '')), ...compiled.derived.map((d) => d.field)];
+  return { headers, rows: mapped.sheet.rows, profile: detection.profile.name, label: detection.profile.label };
 }
 
 /**

@@ -3,6 +3,7 @@
  * it (text.ts words it for a person). The web app keeps it per job.
  */
 import { issueToJson, type Issue } from '../issues/index.js';
+import type { FileMapping } from '../mapping/choose.js';
 
 export interface JsonInput {
   file: string;
@@ -13,8 +14,10 @@ export interface JsonInput {
   error?: { code: string; message: string };
   /** File-level warnings and errors (unknown_column, missing_column). */
   issues?: ReturnType<typeof issueToJson>[];
-  /** How the file was read, when a user should know (a result workbook read on its Fix sheet). */
+  /** How the file was read, when a user should know (a result workbook read on its Fix sheet, its decimal mark). */
   notices?: string[];
+  /** The mapping profile the file was read with (detected from its headers, or named with --mapping). */
+  mapping?: FileMapping;
 }
 
 export interface JsonOrder {

@@ -22,6 +22,7 @@ export function formatValidateText(report: JsonReport): string {
       lines.push(`${input.file}: ${input.error.message}`);
       continue;
     }
+    if (input.mapping) lines.push(input.mapping.description);
     lines.push(`${input.file}: ${input.rows} row${input.rows === 1 ? '' : 's'}, ${input.orders} order${input.orders === 1 ? '' : 's'}`);
     for (const notice of input.notices ?? []) lines.push(`  note: ${notice}`);
     for (const issue of input.issues ?? []) lines.push(`  ${issue.severity}: ${issue.message}`);
@@ -34,6 +35,7 @@ export function formatValidateText(report: JsonReport): string {
   if (differ > 0) lines.push(`Not applied: ${describeNotApplied(differ)}`);
 
   lines.push(...listProblems(report));
+  lines.push(...describeWarnings(report, report.input.length > 1));
   for (const out of outputs) lines.push(`Result: ${out}`);
   for (const moved of report.archived ?? []) lines.push(`Archived: ${moved.file} to ${moved.sheet}${moved.result ? ', with its result' : ''}`);
   for (const stays of report.kept ?? []) lines.push(`Not archived: ${stays.file} stays where it is, with its result ${stays.result}: ${stays.reason}.`);
@@ -96,6 +98,26 @@ function describePlaces(places: readonly Place[]): string {
   const more = places.length > MAX_NAMED_ROWS ? ` and ${places.length - MAX_NAMED_ROWS} more` : '';
   const list = named.length === 0 ? '' : `${hasFiles ? '' : 'rows '}${named.join(', ')}${more} `;
   return `${list}(${places.length} in all)`;
+}
+
+/** Warnings listed after the errors: how many, and the first few (the result file has them all). */
+const MAX_LISTED_WARNINGS = 5;
+
+type JsonIssueView = { row: number | null; column: string | null; code: string; severity: string; message: string };
+
+function describeWarnings(report: JsonReport, isSeveralFiles: boolean): string[] {
+  const warnings: { file?: string; issue: JsonIssueView }[] = [];
+  for (const order of report.orders as { file?: string; issues: JsonIssueView[] }[]) {
+    for (const issue of order.issues) if (issue.severity === 'warning') warnings.push({ ...(order.file !== undefined && { file: order.file }), issue });
+  }
+  if (warnings.length === 0) return [];
+  const lines = [`Warnings: ${warnings.length} (the orders were read; check that this is what was meant)`];
+  for (const { file, issue } of warnings.slice(0, MAX_LISTED_WARNINGS)) {
+    const where = [isSeveralFiles && file ? basename(file) : null, issue.row !== null ? `row ${issue.row}` : null, issue.column].filter(Boolean).join(', ');
+    lines.push(`  ${where}: ${issue.message}`);
+  }
+  if (warnings.length > MAX_LISTED_WARNINGS) lines.push(`  ... and ${warnings.length - MAX_LISTED_WARNINGS} more in the result file.`);
+  return lines;
 }
 
 interface ReconciledJson {

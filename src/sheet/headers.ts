@@ -5,6 +5,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { severityOf, type Issue, type IssueCode } from '../issues/index.js';
+import { isRoleCompatible, roleOf, tokensOf } from './column-roles.js';
 import { COLUMNS, FIELD_BY_HEADER, normalizeHeader, type Field } from './columns.js';
 
 export interface HeaderMapping {
@@ -109,13 +110,19 @@ function capitalize(text: string): string {
 
 const KNOWN_HEADERS = [...FIELD_BY_HEADER.entries()];
 
-/** The field whose name or alias is within a typo or two of the header, if any. */
+/**
+ * The field whose name or alias is within a typo or two of the header, if any, among the fields a column
+ * of its role may feed (column-roles.ts): `Shipping Name` is a few letters from `shippername`, and still
+ * never the shipper's name.
+ */
 export function suggestField(header: string): Field | null {
   const key = normalizeHeader(header);
   if (key.length === 0) return null;
+  const role = roleOf(tokensOf(header));
   let best: Field | null = null;
   let bestDistance = Infinity;
   for (const [name, field] of KNOWN_HEADERS) {
+    if (!isRoleCompatible(field, role)) continue;
     const d = distance(key, name);
     if (d < bestDistance) {
       bestDistance = d;

@@ -20,6 +20,9 @@ import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
 import { WEB_DEFAULTS } from './services.js';
 import { createUploadChecker } from './uploads.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
 import { openWorkDir } from './work-dir.js';
 
 export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: Connection | undefined, hasAccounts: () => boolean): AppServices {
@@ -37,8 +40,13 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const checkNow = async () => options.now ?? (await sandbox?.sandboxNow?.()) ?? new Date();
 
   const files = createSharedFiles(ledger.files, workDir, logger);
+  const ledgerReader = createLedgerReader(options.ledgerPath);
+  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
+  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  // What is sent is what the page showed: the upload's profile and its corrected cells.
   const runImport: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
     importFiles({
+      readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
       ...(job.sheet ? { sheet: job.sheet } : {}),
@@ -62,7 +70,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     options,
     maxUploadBytes: options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes,
     workDir,
-    uploads: createUploadChecker({ workDir, context: options.context, checkNow, wallClock, logger }),
+    uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
+    mappings,
     jobs: createJobRunner({
       jobs: ledger.jobs,
       files,
@@ -109,7 +118,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     ledger,
     files,
     hasAccounts,
-    ledgerReader: createLedgerReader(options.ledgerPath),
+    ledgerReader,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),

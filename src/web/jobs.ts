@@ -32,7 +32,7 @@ export interface JobView extends JobRecord {
 /** What runs one job: the import of its sheet into `outDir`, until `signal` says to send nothing more. */
 export interface ImportRun {
   (
-    job: { file: string; sheet?: string },
+    job: { uploadId: string; file: string; sheet?: string },
     outDir: string,
     onOrderDone: (done: number, total: number, status: string) => void,
     signal: AbortSignal,
@@ -178,7 +178,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     let result: ImportResult;
     try {
       result = await options.runImport(
-        { file, ...(job.sheet ? { sheet: job.sheet } : {}) },
+        { uploadId: job.uploadId, file, ...(job.sheet ? { sheet: job.sheet } : {}) },
         `${workDir.dirOf('jobs', job.id)}/`,
         (done, total, status) => (entry.progress = countOutcome(entry.progress.done > done ? { done: 0, total, byStatus: {} } : entry.progress, done, total, status)),
         entry.controller.signal,

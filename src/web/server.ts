@@ -25,6 +25,7 @@ import { startHousekeeping, tidyUp } from './housekeeping.js';
 import type { JobsStopped } from './jobs.js';
 import { registerJobRoutes } from './routes/job-routes.js';
 import { registerLoginRoutes } from './routes/login-routes.js';
+import { registerMappingRoutes } from './routes/mapping-routes.js';
 import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
@@ -119,6 +120,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     registerLoginRoutes(app, services);
     registerUsersRoutes(app, services);
     registerUploadRoutes(app, services);
+    registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);

@@ -16,6 +16,7 @@ import type { Reconciler } from './reconcile-runs.js';
 import type { SharedFiles } from './shared-files.js';
 import { csrfTokenOf } from './auth/access.js';
 import type { UploadChecker } from './uploads.js';
+import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
 
 export interface WebAppOptions {
@@ -70,6 +71,8 @@ export interface AppServices {
   maxUploadBytes: number;
   workDir: WorkDir;
   uploads: UploadChecker;
+  /** The mapping profiles saved for the team. */
+  mappings: MappingStore;
   jobs: JobRunner;
   reconciler: Reconciler;
   /** The ledger this instance shares with the others: accounts, sessions, audit trail, jobs, files. */

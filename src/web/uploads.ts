@@ -10,7 +10,12 @@ import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import { writeFixCsv } from './fix-csv.js';
-import { buildVerdict, type Verdict } from './verdict.js';
+import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
+import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
+import { suggestProfile } from '../mapping/suggest.js';
+import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
+import type { MappingStore, SavedMapping } from '../mapping/mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
 import type { WorkDir } from './work-dir.js';
 
 export interface UploadChecker {
@@ -24,6 +29,8 @@ export const VERDICT_FILE = 'verdict.json';
 
 export function createUploadChecker(options: {
   workDir: WorkDir;
+  /** The mapping profiles saved for the team: detected on upload like the built-in ones. */
+  mappings: MappingStore;
   context: Omit<CheckContext, 'now'>;
   /** The instant date rules are evaluated at (a pinned --now, else the embedded sandbox's clock, else the wall clock). */
   checkNow: () => Promise<Date>;
@@ -52,7 +59,9 @@ export function createUploadChecker(options: {
         checkedAsOf: now.toISOString(),
         timezone: context.timezone,
       };
-      const checked = await checkFile(upload.file, { context, sheet: upload.sheet, logger });
+      const reading = loadReading(workDir, upload.id);
+      const saved = await options.mappings.list();
+      const checked = await checkFile(upload.file, { context, sheet: upload.sheet, logger, settings: readSettingsFor(reading, saved) });
       let verdict: Verdict;
       if (!checked.ok) {
         verdict = {
@@ -85,10 +94,14 @@ export function createUploadChecker(options: {
         const fixName = `${stem}.fix.csv`;
         const fixRows = await writeFixCsv(join(dir, fixName), sheet);
         const built = buildVerdict(sheet, meta);
+        const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
         verdict = {
           ...built,
           sha256: sheet.sha256,
           ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),
+          ...(checked.mapping && { mapping: { ...checked.mapping, description: workDir.nameFilesIn(checked.mapping.description) } }),
+          ...(mappingStep && { mappingStep }),
+          ...(reading.edits?.length && { edits: reading.edits }),
           fileIssues: built.fileIssues.map((issue) => namingFiles(workDir, issue)),
           rows: built.rows.map((row) => (row.issues.length === 0 ? row : { ...row, issues: row.issues.map((issue) => namingFiles(workDir, issue)) })),
           resultFile: basename(resultPath),
@@ -108,6 +121,33 @@ export function createUploadChecker(options: {
     },
   };
 }
+
+/**
+ * What the mapping step offers: a few values per column (from the rows the page keeps) and the best guesses.
+ * Undefined when the step cannot help (a template sheet that simply lacks a column, and has no other): then
+ * the verdict says what to add.
+ */
+function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[]): MappingStep | undefined {
+  const samples: string[][] = verdict.headers.map(() => []);
+  for (const row of verdict.rows) {
+    row.cells.forEach((cell, i) => {
+      const list = samples[i];
+      if (list !== undefined && cell.trim() !== '' && list.length < SAMPLES_PER_COLUMN && !list.includes(cell)) list.push(cell);
+    });
+  }
+  const draft = suggestProfile({ headers: verdict.headers, samples, known: [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)] });
+  const covered = new Set(templateColumns);
+  const isMissing = (field: Field) => !covered.has(field) && COLUMN_BY_FIELD.get(field)?.requiredColumn === true;
+  // The step can help when a column the template ignores may be the missing field, or a constant can fill it.
+  const helps =
+    draft.guesses.some((g) => isMissing(g.field)) ||
+    verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
+    (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
+  if (!helps) return undefined;
+  return { samples, guesses: draft.guesses.map((g) => ({ field: g.field, column: g.column, confidence: g.confidence })), missing: draft.missing };
+}
+
+const SAMPLES_PER_COLUMN = 3;
 
 /** An issue as the page shows it: a file named by its name, never by where the server keeps it. */
 function namingFiles(workDir: WorkDir, issue: Issue): Issue {

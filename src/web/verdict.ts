@@ -8,7 +8,20 @@ import type { CheckedSheet } from '../orders/types.js';
 import { formatSheetDate } from '../output-files/cell-values.js';
 import { buildResultRows } from '../commands/result-rows.js';
 import { validationOutcome } from '../commands/validate.js';
+import type { CellEdit } from '../mapping/cell-edits.js';
+import type { FileMapping } from '../mapping/choose.js';
+import type { Confidence } from '../mapping/suggest.js';
+import type { Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
+
+export interface MappingStep {
+  /** A few values of each source column, to tell the columns apart. */
+  samples: string[][];
+  /** The best guess for each field. */
+  guesses: { field: Field; column: number; confidence: Confidence }[];
+  /** Required fields no column was guessed for. */
+  missing: Field[];
+}
 
 export interface VerdictRow {
   /** The spreadsheet row number. */
@@ -52,6 +65,15 @@ export interface Verdict {
   rowsLeftOff: number;
   orders: VerdictOrder[];
   counts: { rows: number; orders: number; valid: number; invalid: number; rowsWithWarnings: number };
+  /** The mapping profile the sheet was read with, and the sentence that says so. */
+  mapping?: FileMapping;
+  /**
+   * The sheet's columns are not the template's and no profile fits them: the page asks which column
+   * feeds each field before giving a verdict (its best guesses preselected).
+   */
+  mappingStep?: MappingStep;
+  /** Cells corrected in the page: by whom, when (the result workbook holds the corrected values). */
+  edits?: CellEdit[];
   /** File names inside the upload's folder. */
   resultFile?: string;
   fixFile?: string;

@@ -1,7 +1,8 @@
 /**
  * A CSV separated by semicolons is what Excel saves where the comma is the decimal mark: there `1,000`
- * may be 1 or 1000. Such a number is refused with a message saying how to write it, never guessed;
- * in a comma-separated file `"1,000.00"` is still a thousand.
+ * may be 1 or 1000. The file's decimal mark is decided once from all its amounts and said once; a value
+ * that cannot be read two ways is read as it is; one that can, in a file that does not say, is refused
+ * with one explanation for the file. In a comma-separated file `"1,000.00"` is still a thousand.
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -22,15 +23,36 @@ async function validate(name: string, lines: string[][], delimiter: string) {
 }
 
 describe('numbers with a comma', () => {
-  it('are refused in a semicolon-separated CSV, whichever the comma means', async () => {
-    const result = await validate('eu.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1,000', '2.00'), row('EU-3', '1', '12.50')], ';');
-    const [price, quantity, plain] = result.report.orders as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
-    expect(price!.status).toBe('invalid');
-    expect(price!.issues).toEqual([expect.objectContaining({ code: 'invalid_number', column: 'unitPrice' })]);
-    expect(price!.issues[0]!.message).toContain('"1,000": in a file whose columns are separated by semicolons');
-    expect(price!.issues[0]!.message).toContain('like 1000 or 12.50');
-    expect(quantity!.issues).toEqual([expect.objectContaining({ code: 'invalid_integer', column: 'quantity' })]);
-    expect(plain!.status).toBe('valid');
+  it('are read in a semicolon-separated CSV when they cannot be read two ways, and the file says its mark once', async () => {
+    const result = await validate('eu.csv', [row('EU-1', '1', '12,50'), row('EU-2', '2', '1.234,50'), row('EU-3', '1', '1 234,50'), row('EU-4', '1', '1,005')], ';');
+    const orders = result.report.orders as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
+    expect(orders.map((o) => o.status)).toEqual(['valid', 'valid', 'valid', 'invalid']);
+    // The file's decimal mark is the comma (three amounts show it), so "1,005" is 1.005: not a whole number of cents.
+    expect(orders[3]!.issues).toEqual([expect.objectContaining({ code: 'invalid_number', column: 'unitPrice' })]);
+    expect(orders[3]!.issues[0]!.message).toContain("has more than 2 decimals (the comma is this file's decimal mark)");
+    expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('read with a comma as the decimal mark (12,50 = 12.50), as 3 of its amounts show')]);
+  });
+
+  it('follow the point when the file writes amounts with one: "1,000" is a thousand there', async () => {
+    const result = await validate('dot.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1,000', '2.00'), row('EU-3', '1', '$1,234.50')], ';');
+    const orders = result.report.orders as { status: string; issues: unknown[] }[];
+    expect(orders.map((o) => o.status)).toEqual(['valid', 'valid', 'valid']);
+  });
+
+  it('are refused with one explanation for the file when nothing says which mark it uses', async () => {
+    const result = await validate('unknown.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1', '2,500')], ';');
+    const orders = result.report.orders as { status: string; issues: { code: string; message: string }[] }[];
+    expect(orders.map((o) => o.status)).toEqual(['invalid', 'invalid']);
+    expect(orders[0]!.issues[0]!.message).toBe('unitPrice "1,000" could be read two ways (a thousands separator or a decimal mark), and this file does not say which: see the note about the file\'s decimal mark.');
+    expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('could not be decided: none of its amounts shows which mark is the decimal one, so 2 numbers such as "1,000", "2,500"')]);
+  });
+
+  it('are read with the comma as decimal mark when the run says so (--decimal-comma), whatever the delimiter', async () => {
+    const file = at('forced.csv');
+    writeFileSync(file, [HEADERS, row('EU-1', '1', '1,000')].map((cells) => cells.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\r\n') + '\r\n');
+    const result = await validateFiles({ files: [file], out: at('forced.result.csv'), context, logger: silentLogger, readSettings: { decimalMark: 'comma' } });
+    expect((result.report.orders as { status: string }[])[0]!.status).toBe('valid');
+    expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('(--decimal-comma)')]);
   });
 
   it('keep their thousands comma in a comma-separated CSV', async () => {

@@ -74,14 +74,15 @@ describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their 
     const dir = tempDir();
     const sheet = join(dir, 'orders.csv');
     writeOrdersCsv(sheet, { orders: ORDERS, prefix: 'TEAM', orderDate: new Date(Date.now() - 3_600_000) });
-    await sandbox.setFaults({ latencyMs: 5, lostReplyRate: 0.1, resetRate: 0.05 });
+    // A latency long enough that the other two are far from done when the killed one starts again.
+    await sandbox.setFaults({ latencyMs: 10, lostReplyRate: 0.1, resetRate: 0.05 });
     const importArgs = (name: string) => [
       'import', sheet, '--ledger', db.url, '--out', join(dir, `result-${name}.xlsx`), '--json',
       '--concurrency', '8', '--team-concurrency', String(TEAM_CONCURRENCY), '--max-attempts', '12', '--claim-lease', '10',
     ];
     const others = [startImport(importArgs('b'), sandbox.env), startImport(importArgs('c'), sandbox.env)];
     let restarted = startImport(importArgs('a'), sandbox.env);
-    for (const progress of [60, 60]) {
+    for (const progress of [40, 40]) {
       await killWhenBusy(restarted, progress);
       restarted = startImport(importArgs('a'), sandbox.env);
     }

@@ -147,3 +147,24 @@ describe('parseCommonIso (the fast path)', () => {
     expect(parseCommonIso('1899-12-31')).toBe(-1);
   });
 });
+
+describe('the date order', () => {
+  const read = (text: string, order: 'mdy' | 'dmy') => new DateReader('UTC', order).read(text, text);
+
+  it('reads 24.11.2026 and 24/11/2026 day first when the date order says so', () => {
+    expect(new Date(read('24.11.2026', 'dmy')).toISOString()).toBe('2026-11-24T00:00:00.000Z');
+    expect(new Date(read('24/11/2026 14:30', 'dmy')).toISOString()).toBe('2026-11-24T14:30:00.000Z');
+    expect(new Date(read('05/11/2026', 'dmy')).toISOString()).toBe('2026-11-05T00:00:00.000Z');
+    expect(new Date(read('05/11/2026', 'mdy')).toISOString()).toBe('2026-05-11T00:00:00.000Z');
+  });
+
+  it('never reads a day-first date month first: it is refused, naming the setting', () => {
+    const reader = new DateReader('UTC', 'mdy');
+    expect(reader.read('24.11.2026', '24.11.2026')).toBeNaN();
+    expect(reader.read('5.11.2026', '5.11.2026')).toBeNaN();
+    expect(reader.explainDateOrder('24.11.2026')).toContain('--date-order dmy');
+    expect(reader.explainDateOrder('24/11/2026')).toContain('has 24 first, which is no month');
+    expect(new DateReader('UTC', 'dmy').explainDateOrder('11/24/2026')).toContain('--date-order mdy');
+    expect(reader.explainDateOrder('11/24/2026')).toBeNull();
+  });
+});

@@ -7,12 +7,12 @@ import { cells, COLUMNS, issue } from '../support/result-rows.js';
 const row = (n: number, order: string, needsFix = true): ResultRow => ({ rowNumber: n, cells: cells(order), status: needsFix ? 'invalid' : 'valid', issues: [], needsFix });
 
 describe('the Fix rows', () => {
-  test('maps input columns to template columns, dropping unknown and repeated fields', () => {
+  test('maps input columns to template columns, dropping unknown ones; a field named twice maps both (the later value wins)', () => {
     const map = mapToTemplate([...COLUMNS, 'city']);
     expect(map[0]).toBe(TEMPLATE_HEADERS.indexOf('customerOrderId'));
     expect(map[8]).toBe(TEMPLATE_HEADERS.indexOf('postalOrZipCode'));
     expect(map[16]).toBe(-1);
-    expect(map[17]).toBe(-1);
+    expect(map[17]).toBe(TEMPLATE_HEADERS.indexOf('city'));
   });
 
   test('keeps only rows that need fixing, in template order, with their bad cells', () => {

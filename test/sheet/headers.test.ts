@@ -90,4 +90,12 @@ describe('helpers', () => {
     expect(suggestField('zipp code')).toBe('postalOrZipCode');
     expect(suggestField('notes')).toBeNull();
   });
+
+  it("never suggests a recipient's column for the shipper's fields, nor the reverse", () => {
+    // `shippingname` is three letters from `shippername`, `shippingphone` from `shipperphone`.
+    expect(suggestField('Shipping Name')).not.toBe('shippingContactName');
+    expect(suggestField('Shipping Phone')).not.toBe('shippingContactPhoneNumber');
+    expect(suggestField('Shipper Fone')).not.toBe('phone');
+    expect(suggestField('shiper phone')).toBe('shippingContactPhoneNumber');
+  });
 });

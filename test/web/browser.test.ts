@@ -4,49 +4,35 @@
  * it was already submitted (nothing is sent twice), then looks at the history and a reconciliation.
  * Screenshots of every step go to test-output/screenshots/ for review.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SAMPLES, startTestApp, type TestApp } from './support.js';
+import { canRunChromium, CHROMIUM, launchChromium, REPO_ROOT, SAMPLES, startTestApp, type Chromium, type TestApp } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && !process.env.CI) {
+if (!canRunChromium) {
   console.warn(`Skipping the browser test: ${CHROMIUM} is missing (install it with: apt-get install -y chromium). In CI it runs.`);
 }
 const SHOTS = join(REPO_ROOT, 'test-output', 'screenshots');
 
-type Browser = import('playwright-core').BrowserContext;
 type Page = import('playwright-core').Page;
 
-describe.skipIf(!hasChromium && !process.env.CI)('the web app in a browser', () => {
+describe.skipIf(!canRunChromium)('the web app in a browser', () => {
   let web: TestApp;
-  let browser: Browser;
+  let chromium: Chromium;
   let page: Page;
-  let profile: string;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     web = await startTestApp();
-    profile = mkdtempSync(join(tmpdir(), 'order-batch-chromium-'));
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1366, height: 768 },
-      acceptDownloads: true,
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    chromium = await launchChromium();
+    page = chromium.page;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await web?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });

@@ -1,5 +1,5 @@
 /** Starting the web app for a test: its own temp folder, the embedded sandbox, the samples' date pinned. */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,4 +120,36 @@ export function uploadFolders(web: TestApp): string[] {
   } catch {
     return [];
   }
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Whether the browser tests run: where Chromium is installed, and always in CI (where a missing one fails them). */
+export const canRunChromium = existsSync(CHROMIUM) || Boolean(process.env.CI);
+
+export interface Chromium {
+  browser: import('playwright-core').BrowserContext;
+  page: import('playwright-core').Page;
+  close(): Promise<void>;
+}
+
+/** A headless Chromium with a profile of its own, downloads accepted, at a laptop's window size. */
+export async function launchChromium(): Promise<Chromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'order-batch-chromium-'));
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1366, height: 768 },
+    acceptDownloads: true,
+  });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  return {
+    browser,
+    page,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }

@@ -4,10 +4,10 @@
  * machine's situation, never a bug. Each becomes a LedgerError naming the ledger (without its
  * password) and what to do; one that happens once a run has started sending is a LedgerLostError.
  */
-import { LedgerError } from '../errors.js';
+import { LedgerError, LedgerUnusableError } from '../errors.js';
 
 /** The ledger stopped answering in the middle of a run (exit 3): the next run settles what was in flight. */
-export class LedgerLostError extends LedgerError {}
+export class LedgerLostError extends LedgerUnusableError {}
 
 /** SQLSTATE classes and codes this module knows (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 const BY_SQLSTATE: Readonly<Record<string, string>> = {
@@ -68,6 +68,12 @@ export function describePostgresFailure(error: unknown): string | null {
   return null;
 }
 
+/** The failure's SQLSTATE or errno code (ECONNRESET ...), when it carries one. */
+function sqlstateOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code !== '' ? code : null;
+}
+
 /**
  * The error to throw for a PostgreSQL failure, or null when it is none this module recognises.
  * `during` says what the ledger was doing ("open", or a run's work, which makes it a LedgerLostError).
@@ -76,10 +82,13 @@ export function classifyPostgresError(error: unknown, location: string, during: 
   if (error instanceof LedgerError) return error;
   const why = describePostgresFailure(error);
   if (why === null) return null;
-  if (during === 'open') return new LedgerError(location, `Cannot use the ledger ${location}: ${why}.`, { cause: error });
+  // A reason may end in its own question mark ("is PostgreSQL running ...?"): no full stop after it.
+  const stop = /[.?!]$/.test(why) ? '' : '.';
+  if (during === 'open') return new LedgerError(location, `Cannot use the ledger ${location}: ${why}${stop}`, { cause: error });
   return new LedgerLostError(
     location,
-    `The ledger ${location} stopped working: ${why}. Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
+    sqlstateOf(error) ?? 'connection',
+    `The ledger ${location} stopped working: ${why}${stop} Orders that were being sent are settled by the next run (it looks each one up before sending it again).`,
     { cause: error },
   );
 }

@@ -7,7 +7,8 @@ import type { Issue } from '../../issues/index.js';
 import { formatRelatedRows, groupCellIssues } from '../../output-files/issue-text.js';
 import { html, type SafeHtml } from '../html.js';
 import { hasWarning, type Verdict, type VerdictRow } from '../verdict.js';
-import { statusBadge } from './layout.js';
+import { formatTime, statusBadge } from './layout.js';
+import { latestEdits, type CellEdit } from '../../mapping/cell-edits.js';
 
 export function renderRowsTable(
   verdict: Verdict,
@@ -16,7 +17,8 @@ export function renderRowsTable(
   isHidden: (row: VerdictRow) => boolean,
 ): SafeHtml {
   const headers = verdict.headers.map((h, i) => html`<th scope="col">${h || `(column ${i + 1})`}</th>`);
-  const body = rows.map((row) => renderRow(row, verdict.headers.length, alreadySubmitted, isHidden(row)));
+  const edits = latestEdits(verdict.edits ?? []);
+  const body = rows.map((row) => renderRow(row, verdict.headers, alreadySubmitted, isHidden(row), edits.get(row.n)));
   return html`<div class="table-wrap" role="region" aria-labelledby="rows-caption" tabindex="0">
 <table class="rows-table" data-rows-table>
 <caption id="rows-caption">Rows of ${verdict.fileName}: the status of each row's order, its problems, then its cells; a cell with a problem is marked and explains it.</caption>
@@ -26,19 +28,23 @@ export function renderRowsTable(
 </div>`;
 }
 
-function renderRow(row: VerdictRow, width: number, alreadySubmitted: ReadonlyMap<string, string | null>, isHidden: boolean): SafeHtml {
+function renderRow(row: VerdictRow, headers: readonly string[], alreadySubmitted: ReadonlyMap<string, string | null>, isHidden: boolean, edits: ReadonlyMap<number, CellEdit> | undefined): SafeHtml {
   const marks = new Map(groupCellIssues(row.issues).map((c) => [c.colIndex, c]));
   const cells: SafeHtml[] = [];
-  for (let i = 0; i < width; i++) {
+  for (let i = 0; i < headers.length; i++) {
     const value = row.cells[i] ?? '';
     const mark = marks.get(i);
+    const edit = edits?.get(i);
+    const edited = edit ? html`<span class="edit-mark" data-edited><span aria-hidden="true">✎</span> corrected by ${edit.by}, ${formatTime(edit.at)}</span>` : '';
     if (!mark) {
-      cells.push(html`<td>${value}</td>`);
+      cells.push(edit ? html`<td class="cell-edited" data-col="${i}">${value}${edited}</td>` : html`<td>${value}</td>`);
       continue;
     }
     const isError = mark.severity === 'error';
-    cells.push(html`<td class="cell-${isError ? 'error' : 'warning'}" data-col="${i}"><span class="cell-value">${value === '' ? html`<span class="blank">(blank)</span>` : value}</span>
-<span class="cell-msg"><span aria-hidden="true">${isError ? '✗' : '⚠'}</span> ${isError ? '' : 'Warning: '}${mark.note.replace(/^\(warning\) /gm, '')}</span></td>`);
+    // A bad cell can be corrected here: the order is checked again at once, and a submission sends the corrected value.
+    const correct = html`<button type="button" class="cell-edit" data-edit-row="${row.n}" data-edit-col="${i}" data-edit-value="${row.cells[i] ?? ''}" aria-label="Correct ${headers[i] || `column ${i + 1}`} of row ${row.n}">Correct</button>`;
+    cells.push(html`<td class="cell-${isError ? 'error' : 'warning'}${edit ? ' cell-edited' : ''}" data-col="${i}"><span class="cell-value">${value === '' ? html`<span class="blank">(blank)</span>` : value}</span>
+<span class="cell-msg"><span aria-hidden="true">${isError ? '✗' : '⚠'}</span> ${isError ? '' : 'Warning: '}${mark.note.replace(/^\(warning\) /gm, '')}</span>${edited}${correct}</td>`);
   }
   const problems = problemLines(row);
   const isSubmitted = row.status === 'valid' && row.orderId !== null && alreadySubmitted.has(row.orderId);

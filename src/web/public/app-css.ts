@@ -119,6 +119,16 @@ td.cell-warning { background: var(--warn-bg); outline: 2px dashed #c98a00; outli
 .cell-msg { display: block; font-size: 0.82rem; margin-top: 2px; white-space: pre-line; min-width: 16em; max-width: 24em; }
 td.cell-error .cell-msg { color: var(--bad); }
 td.cell-warning .cell-msg { color: var(--warn); }
+.cell-edit { display: block; margin-top: 4px; font-size: 0.82rem; }
+.cell-form { display: flex; gap: 4px; flex-wrap: wrap; margin-top: 4px; }
+.cell-form input { min-width: 10em; }
+.cell-status { display: block; font-size: 0.82rem; }
+.edit-mark { display: block; font-size: 0.78rem; color: var(--info); margin-top: 2px; }
+td.cell-edited { box-shadow: inset 4px 0 0 var(--info); }
+.mapping-form .table-wrap { max-height: none; }
+.mapping-table select { max-width: 18em; }
+.samples { margin: 0; padding-left: 1.1em; font-size: 0.85rem; }
+.guess-weak { font-size: 0.82rem; color: var(--warn); }
 .blank { font-style: italic; font-weight: 400; color: var(--muted); }
 .num { text-align: right; }
 .pager { display: flex; gap: 16px; margin: 8px 0; }

@@ -176,5 +176,77 @@ export const APP_SCRIPT = String.raw`
     };
     window.setTimeout(poll, 500);
   }
+  // Correcting a bad cell in the verdict table: the order is checked again at once, then the page shows it.
+  document.querySelectorAll('button[data-edit-row]').forEach(function (button) {
+    button.addEventListener('click', function () {
+      var cell = button.closest('td');
+      if (!cell || cell.querySelector('form.cell-form')) return;
+      var form = document.createElement('form');
+      form.className = 'cell-form';
+      var input = document.createElement('input');
+      input.type = 'text';
+      input.value = button.getAttribute('data-edit-value') || '';
+      input.setAttribute('aria-label', button.getAttribute('aria-label') || 'Corrected value');
+      var save = document.createElement('button');
+      save.type = 'submit';
+      save.className = 'button';
+      save.textContent = 'Save';
+      var status = document.createElement('span');
+      status.className = 'cell-status';
+      status.setAttribute('role', 'status');
+      form.appendChild(input);
+      form.appendChild(save);
+      form.appendChild(status);
+      cell.appendChild(form);
+      button.hidden = true;
+      input.focus();
+      input.select();
+      form.addEventListener('submit', function (event) {
+        event.preventDefault();
+        save.disabled = true;
+        status.textContent = 'Checking…';
+        var id = window.location.pathname.split('/')[2];
+        fetch('/uploads/' + id + '/cells', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ row: Number(button.getAttribute('data-edit-row')), col: Number(button.getAttribute('data-edit-col')), value: input.value })
+        })
+          .then(function (response) {
+            return response.json().then(function (body) {
+              if (!response.ok) throw new Error(body.message || ('HTTP ' + response.status));
+              return body;
+            });
+          })
+          .then(function () { window.location.reload(); })
+          .catch(function (error) {
+            save.disabled = false;
+            status.textContent = 'Not saved: ' + error.message;
+          });
+      });
+      input.addEventListener('keydown', function (event) {
+        if (event.key !== 'Escape') return;
+        form.remove();
+        button.hidden = false;
+        button.focus();
+      });
+    });
+  });
+
+  // The mapping step: the required fields not covered yet, as columns are chosen.
+  var mappingForm = document.querySelector('form[data-mapping-form]');
+  if (mappingForm) {
+    var required = (mappingForm.getAttribute('data-required') || '').split(' ');
+    var missingBox = mappingForm.querySelector('[data-missing-box]');
+    var missingText = mappingForm.querySelector('[data-missing]');
+    var hasConstant = { sourceOfSale: true, customerLineItemId: true };
+    var refresh = function () {
+      var chosen = {};
+      mappingForm.querySelectorAll('select[data-field-choice]').forEach(function (select) { if (select.value) chosen[select.value] = true; });
+      var missing = required.filter(function (field) { return field && !chosen[field] && !hasConstant[field]; });
+      missingText.textContent = missing.join(', ');
+      missingBox.hidden = missing.length === 0;
+    };
+    mappingForm.addEventListener('change', refresh);
+  }
 })();
 `;

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from '../../redact.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
+import { renderMappingStep } from '../pages/mapping-step.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { isId, newId, safeFileName } from '../work-dir.js';
@@ -61,9 +62,11 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     }
   });
 
-  app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string } }>('/uploads/:id', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string; columns?: string } }>('/uploads/:id', async (request, reply) => {
     const verdict = await verdictOf(services, request.params.id);
     if (!verdict) return notFound(services, request, reply);
+    // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway).
+    if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
     const page = Number.parseInt(request.query.page ?? '1', 10);
     return sendHtml(
       reply,
@@ -185,7 +188,7 @@ function refusalOf(error: unknown, tooBig: () => string): UploadRefused | undefi
 }
 
 /** The upload's verdict, fetched from the ledger first when another instance checked it. */
-async function verdictOf(services: AppServices, id: string): Promise<Verdict | undefined> {
+export async function verdictOf(services: AppServices, id: string): Promise<Verdict | undefined> {
   if (!isId(id)) return undefined;
   await services.files.fetch('uploads', id);
   return services.uploads.get(id);

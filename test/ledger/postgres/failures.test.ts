@@ -48,7 +48,7 @@ describePostgres('a PostgreSQL ledger that cannot be used', () => {
     expect(error.message).toMatch(/no PostgreSQL socket there: is PostgreSQL running/);
     expect(error.message).not.toContain(APP_PASSWORD);
     const tcp = await failureOf(openLedger(`postgres://someone:${APP_PASSWORD}@127.0.0.1:1/ledger`));
-    expect(tcp.message).toBe('Cannot use the ledger postgres://someone:***@127.0.0.1:1/ledger: nothing is listening there: is PostgreSQL running, and are the host and port right?.');
+    expect(tcp.message).toBe('Cannot use the ledger postgres://someone:***@127.0.0.1:1/ledger: nothing is listening there: is PostgreSQL running, and are the host and port right?');
   });
 
   it('stops a run whose connection is cut with a LedgerLostError, and the next run looks up what was in flight', async () => {
@@ -87,7 +87,7 @@ describePostgres('a PostgreSQL ledger that cannot be used', () => {
 
 describe('the exit code of a ledger failure', () => {
   it('is 3 for a ledger lost mid-run and 2 for one that cannot be opened, each with one line naming it', () => {
-    const lost = exitFailureOf(new LedgerLostError('postgres://u:***@db/l', 'The ledger postgres://u:***@db/l stopped working: the connection to the database server was lost.'));
+    const lost = exitFailureOf(new LedgerLostError('postgres://u:***@db/l', '08006', 'The ledger postgres://u:***@db/l stopped working: the connection to the database server was lost.'));
     expect(lost).toEqual({ exitCode: 3, kind: 'ledger_lost', message: expect.stringMatching(/^The ledger postgres:\/\/u:\*\*\*@db\/l stopped working/), stderr: expect.stringMatching(/^order-batch: The ledger .*\n$/) });
     const refused = exitFailureOf(classifyPostgresError(Object.assign(new Error('x'), { code: '28P01' }), 'postgres://u:***@db/l', 'open'));
     expect(refused).toMatchObject({ exitCode: 2, kind: 'file' });

@@ -1,0 +1,56 @@
+/** `order-batch mapping suggest <file>` and `mapping list`: flags to the command functions, printed. */
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { describeFileSystemError, UsageError } from '../errors.js';
+import type { Profile } from '../mapping/profile.js';
+import type { RawFlags } from '../options.js';
+import type { CliRun } from './cli-run.js';
+import { resolveFlags, savedProfilesOf } from './command-options.js';
+
+/** The mappings saved in the ledger the flags name (the web app's mapping step saves them there). */
+function savedProfiles(flags: RawFlags): Promise<Profile[]> {
+  return savedProfilesOf(resolveFlags(flags));
+}
+
+export function addMappingCommand(program: Command, run: CliRun): void {
+  const mapping = program.command('mapping').description('mapping profiles: how the columns of a marketplace export feed the order fields');
+
+  mapping
+    .command('suggest')
+    .description('print a draft mapping profile for a sheet: the best guess for each field and what is still missing')
+    .argument('<file>', 'a CSV or XLSX sheet (an export whose columns are not the template\'s)')
+    .option('--sheet <name>', 'worksheet of an xlsx file')
+    .option('--out <file>', 'write the draft profile to this file instead of stdout')
+    .option('--ledger <path>', 'the ledger whose saved mappings are known (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (file: string, flags: RawFlags & { sheet?: string; out?: string }) => {
+      const { suggestMapping } = await import('../commands/mapping.js');
+      const saved = await savedProfiles(flags);
+      const result = await suggestMapping(file, { saved, ...(flags.sheet !== undefined && { sheet: flags.sheet }) });
+      for (const line of result.summary) process.stderr.write(`${line}\n`);
+      if (flags.out === undefined) {
+        process.stdout.write(result.json);
+      } else {
+        try {
+          writeFileSync(flags.out, result.json);
+        } catch (error) {
+          throw new UsageError(`Cannot write ${flags.out}: ${describeFileSystemError(error)}.`);
+        }
+        process.stderr.write(`Draft written to ${flags.out}.\n`);
+      }
+      run.exitCode = result.draft.missing.length > 0 ? 1 : 0;
+    });
+
+  mapping
+    .command('list')
+    .description('the mapping profiles --mapping can name')
+    .option('--json', 'print them as JSON')
+    .option('--ledger <path>', 'the ledger whose saved mappings are listed (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (flags: RawFlags) => {
+      const { listMappings } = await import('../commands/mapping.js');
+      const profiles = listMappings(await savedProfiles(flags));
+      if (flags.json) run.printJson(profiles);
+      else for (const p of profiles) run.printLine(`${p.name.padEnd(14)} ${p.label} (${p.origin})`);
+    });
+}

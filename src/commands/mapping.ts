@@ -1,0 +1,76 @@
+/**
+ * `order-batch mapping suggest <file>` and `mapping list`: a draft profile from a sheet's headers (and a
+ * few of its values), and the profiles a run can name. Return values; the CLI prints them.
+ */
+import { basename, extname } from 'node:path';
+import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
+import { formatProfile, type Profile } from '../mapping/profile.js';
+import { suggestProfile, type Draft } from '../mapping/suggest.js';
+import { isBlankCell, toHeaderText } from '../sheet/row-source.js';
+import { openSheet } from '../sheet/read-sheet.js';
+
+/** Rows looked at for sample values: enough to tell an order number from an item name. */
+const SAMPLE_ROWS = 200;
+const SAMPLES_PER_COLUMN = 5;
+
+export interface SuggestResult {
+  draft: Draft;
+  /** The draft as the JSON file people edit. */
+  json: string;
+  /** What a person reads first: each guess, how sure it is, what is missing. */
+  summary: string[];
+}
+
+export async function suggestMapping(file: string, options: { sheet?: string; saved?: readonly Profile[] } = {}): Promise<SuggestResult> {
+  const sheet = await openSheet(file, options.sheet === undefined ? {} : { sheet: options.sheet });
+  const samples: string[][] = sheet.headers.map(() => []);
+  try {
+    let seen = 0;
+    for await (const batch of sheet.rows) {
+      for (const row of batch) {
+        row.cells.forEach((cell, i) => {
+          const list = samples[i];
+          if (list === undefined || isBlankCell(cell) || list.length >= SAMPLES_PER_COLUMN) return;
+          const text = toHeaderText(cell);
+          if (!list.includes(text)) list.push(text);
+        });
+        if (++seen >= SAMPLE_ROWS) break;
+      }
+      if (seen >= SAMPLE_ROWS) break;
+    }
+  } finally {
+    await sheet.rows[Symbol.asyncIterator]().return?.();
+  }
+  const name = slug(basename(file, extname(file)));
+  const draft = suggestProfile({ headers: sheet.headers, samples, known: [...BUILTIN_PROFILES, ...(options.saved ?? [])], name });
+  return { draft, json: formatProfile(draft.profile), summary: summarize(file, sheet.headers.length, draft) };
+}
+
+function summarize(file: string, columns: number, draft: Draft): string[] {
+  if (draft.matched) {
+    return [`${file} has every column the ${draft.matched.label} profile (${draft.matched.name}) reads: validate and import read it with that profile without any option. The profile follows, to copy and adapt.`];
+  }
+  const lines = [`${file}: ${columns} columns. A draft mapping profile follows: save it as a .json file, check each guess, fill in what is missing, then use --mapping <file>.`];
+  const width = Math.max(...draft.guesses.map((g) => g.field.length), 10);
+  for (const g of draft.guesses) lines.push(`  ${g.field.padEnd(width)} <- "${g.header}" (${g.confidence}${g.confidence === 'weak' ? ': check it' : ''})`);
+  if (draft.missing.length > 0) lines.push(`Still missing (every order needs them): ${draft.missing.join(', ')}.`);
+  return lines;
+}
+
+function slug(text: string): string {
+  const s = text.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return s === '' ? 'draft' : s;
+}
+
+export interface ListedProfile {
+  name: string;
+  label: string;
+  origin: 'built-in' | 'saved';
+}
+
+export function listMappings(saved: readonly Profile[] = []): ListedProfile[] {
+  return [
+    ...BUILTIN_PROFILES.map((p) => ({ name: p.name, label: p.label, origin: 'built-in' as const })),
+    ...saved.map((p) => ({ name: p.name, label: p.label, origin: 'saved' as const })),
+  ];
+}

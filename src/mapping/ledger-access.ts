@@ -1,0 +1,26 @@
+/** The ledger for a short read or write of the saved mappings: opened, used, closed. */
+import { ledgerExists, openLedger } from '../ledger/index.js';
+import type { LedgerAccess } from './mapping-store.js';
+
+export function openedOnDemand(location: string): LedgerAccess {
+  return {
+    async read(read) {
+      // A ledger not yet created holds no mapping, and is not created by looking.
+      if (!ledgerExists(location)) return undefined;
+      const ledger = await openLedger(location);
+      try {
+        return await read(ledger);
+      } finally {
+        await ledger.close();
+      }
+    },
+    async write(write) {
+      const ledger = await openLedger(location);
+      try {
+        await write(ledger);
+      } finally {
+        await ledger.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The mapping step's answer (which column feeds each field, saved for the team under a name) and the
+ * cells corrected in the verdict table: each is kept beside the upload (reading.json) and the upload
+ * is checked again at once, so the page, its downloads and a submission all read the sheet the same way.
+ */
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { UsageError } from '../../errors.js';
+import { findBuiltinProfile } from '../../mapping/builtin/index.js';
+import type { CellEdit } from '../../mapping/cell-edits.js';
+import { parseProfile, type Profile, type Rule } from '../../mapping/profile.js';
+import { COLUMNS, FIELDS, type Field } from '../../sheet/columns.js';
+import { renderMappingStep } from '../pages/mapping-step.js';
+import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { loadReading, saveReading } from '../upload-reading.js';
+import { notFound, verdictOf } from './upload-routes.js';
+
+/** Longest corrected value accepted (a cell of a spreadsheet holds at most 32,767 characters). */
+const MAX_EDIT_CHARS = 32_767;
+
+export function registerMappingRoutes(app: FastifyInstance, services: AppServices): void {
+  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/mapping', async (request, reply) => {
+    const body = request.body ?? {};
+    if (!hasValidCsrf(request, body._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    const verdict = await verdictOf(services, request.params.id);
+    if (!verdict || verdict.error || !verdict.headers.length) return notFound(services, request, reply);
+    const built = profileFromForm(body, verdict.headers, verdict.id);
+    if ('error' in built) {
+      const shown = verdict.mappingStep ? verdict : { ...verdict, mappingStep: { samples: verdict.headers.map(() => []), guesses: [], missing: [] } };
+      return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { error: built.error, chosen: built.chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 400);
+    }
+    if (built.isSaved) {
+      try {
+        await services.mappings.save({ profile: built.profile, savedBy: request.visitor!.name, savedAt: new Date().toISOString() });
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        const chosen = new Map(verdict.headers.flatMap((_, i) => (body[`col-${i}`] ? [[i, body[`col-${i}`] as Field] as const] : [])));
+        return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { error: error.message, chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 409);
+      }
+    }
+    saveReading(services.workDir, verdict.id, { profile: built.profile });
+    await services.uploads.check({ id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await services.files.publish('uploads', verdict.id);
+    return reply.redirect(`/uploads/${verdict.id}`, 303);
+  });
+
+  app.post<{ Params: { id: string }; Body: { row?: unknown; col?: unknown; value?: unknown } | undefined }>('/uploads/:id/cells', async (request, reply) => {
+    if (!hasValidCsrf(request)) return reply.code(403).send({ error: 'Form expired', message: CSRF_MESSAGE });
+    const verdict = await verdictOf(services, request.params.id);
+    if (!verdict || verdict.error) return reply.code(404).send({ error: 'Not found', message: 'There is no such upload.' });
+    const { row, col, value } = request.body ?? {};
+    const isRow = typeof row === 'number' && verdict.rows.some((r) => r.n === row);
+    if (!isRow || typeof col !== 'number' || !Number.isInteger(col) || col < 0 || col >= verdict.headers.length || typeof value !== 'string' || value.length > MAX_EDIT_CHARS) {
+      return reply.code(400).send({ error: 'Not understood', message: 'Name a row and a column shown in the table, and the new value as text.' });
+    }
+    const reading = loadReading(services.workDir, verdict.id);
+    const edit: CellEdit = { row, col, value, by: request.visitor!.name, at: new Date().toISOString() };
+    saveReading(services.workDir, verdict.id, { ...reading, edits: [...(reading.edits ?? []), edit] });
+    const checked = await services.uploads.check({ id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await services.files.publish('uploads', verdict.id);
+    const order = checked.orders.find((o) => o.rows.includes(row));
+    const issues = checked.rows.filter((r) => order?.rows.includes(r.n)).flatMap((r) => r.issues.map((i) => ({ row: r.n, column: i.column, severity: i.severity, message: i.message })));
+    return reply.send({ status: order?.status ?? 'invalid', issues, counts: checked.counts });
+  });
+}
+
+/** The upload's copy in this instance's work folder (the verdict names the one of the instance that checked it first). */
+function uploadFileOf(services: AppServices, verdict: { id: string; fileName: string }): string {
+  return join(services.workDir.dirOf('uploads', verdict.id), verdict.fileName);
+}
+
+type Built = { profile: Profile; isSaved: boolean } | { error: string; chosen: Map<number, Field> };
+
+/** The profile the mapping form describes, or why it cannot be one. */
+function profileFromForm(body: Record<string, string>, headers: readonly string[], uploadId: string): Built {
+  const chosen = new Map<number, Field>();
+  const columnOf = new Map<Field, number>();
+  const twice: string[] = [];
+  headers.forEach((header, i) => {
+    const field = body[`col-${i}`];
+    if (field === undefined || field === '' || !(FIELDS as readonly string[]).includes(field)) return;
+    chosen.set(i, field as Field);
+    const earlier = columnOf.get(field as Field);
+    if (earlier !== undefined) twice.push(`${field} is chosen for "${headers[earlier]}" and for "${header}"`);
+    else columnOf.set(field as Field, i);
+  });
+  if (twice.length > 0) return { error: `Each field takes one column: ${twice.join('; ')}. Choose one of them.`, chosen };
+  const fields: Partial<Record<Field, Rule>> = {};
+  for (const [field, i] of columnOf) fields[field] = { column: headers[i]! };
+  const source = (body['const-sourceOfSale'] ?? '').trim();
+  if (fields.sourceOfSale === undefined && source !== '') fields.sourceOfSale = { constant: source };
+  if (fields.customerLineItemId === undefined && body.lineNumbers === '1') fields.customerLineItemId = { generate: 'lineNumber' };
+  const missing = COLUMNS.filter((c) => c.requiredColumn && fields[c.field] === undefined).map((c) => c.field);
+  if (missing.length > 0) return { error: `Every order needs ${missing.join(', ')}: choose the column that feeds ${missing.length === 1 ? 'it' : 'each'}.`, chosen };
+  const name = (body.name ?? '').trim();
+  if (findBuiltinProfile(name) !== undefined) return { error: `${name} is the name of a built-in profile: choose another name for this mapping.`, chosen };
+  const json = {
+    name: name === '' ? `upload-${uploadId.slice(0, 8).replace(/[^A-Za-z0-9]/g, 'x')}` : name,
+    label: name === '' ? 'sheet mapped in the web app' : `${name} export`,
+    ...(body.dateOrder === 'dmy' ? { dateOrder: 'dmy' } : {}),
+    ...(body.decimalMark === 'dot' || body.decimalMark === 'comma' ? { decimalMark: body.decimalMark } : {}),
+    fields,
+  };
+  try {
+    return { profile: parseProfile(json, name === '' ? 'the mapping form' : `mapping "${name}"`), isSaved: name !== '' };
+  } catch (error) {
+    return { error: (error as Error).message, chosen };
+  }
+}
