@@ -295,8 +295,9 @@ function cancelNotice(job: JobRecord): string {
 function storedProgress(job: JobRecord): ProgressCounts {
   const summary = job.outcome?.summary;
   if (summary && job.state !== 'running' && job.state !== 'queued') {
-    const done = Object.values(summary).reduce((a, b) => a + b, 0);
-    return { done, total: done, byStatus: summary };
+    const total = Object.values(summary).reduce((a, b) => a + b, 0);
+    // A cancelled job's orders that were never sent are not done.
+    return { done: total - (summary.not_sent ?? 0), total, byStatus: summary };
   }
   return job.progress ?? { done: 0, total: job.expected, byStatus: {} };
 }
