@@ -58,6 +58,15 @@ h2 { font-size: 1.2rem; margin: 0 0 8px; }
 .button:hover { background: var(--info-bg); }
 .button-primary { background: var(--accent); color: #fff; }
 .button-primary:hover { background: var(--accent-dark); color: #fff; }
+.button-danger { border-color: var(--bad); color: var(--bad); }
+.button-danger:hover { background: var(--bad-bg); }
+.inline-form { display: inline-flex; gap: 6px; align-items: center; margin: 2px 8px 2px 0; }
+.inline-form .button { padding: 4px 10px; }
+.filter-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
+.filter-form .field-label { margin: 0; }
+.add-user { display: grid; grid-template-columns: max-content minmax(12em, 24em); gap: 8px 12px; align-items: center; }
+.add-user .button { grid-column: 2; justify-self: start; }
+.cancel-form { margin-top: 12px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
 .button[disabled] { opacity: 0.55; cursor: not-allowed; }
 .field-label { display: block; font-weight: 600; margin: 4px 0; }
 input[type="text"], input[type="search"], select { font: inherit; padding: 6px 8px; border: 1px solid #6b7684; border-radius: 4px; min-width: 16em; }
