@@ -70,7 +70,27 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     options,
     maxUploadBytes: options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes,
     workDir,
-    uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
+    uploads: createUploadChecker({
+      workDir,
+      mappings,
+      context: options.context,
+      checkNow,
+      wallClock,
+      logger,
+      // The API's checks (products, stock) at check time, not only at submission, when there is an API to ask.
+      ...(apiProblem
+        ? {}
+        : {
+            online: {
+              connection: options.connection,
+              useSandbox: options.useSandbox,
+              ledgerPath: options.ledgerPath,
+              maxAttempts: options.maxAttempts,
+              concurrency: options.concurrency,
+              ...(sandbox ? { connectionOverride: sandbox } : {}),
+            },
+          }),
+    }),
     mappings,
     jobs: createJobRunner({
       jobs: ledger.jobs,

@@ -54,7 +54,7 @@ export function describeStopped(stopped: JobsStopped): string[] {
   if (stopped.paused) {
     const { fileName, progress } = stopped.paused;
     lines.push(
-      `the submission of ${fileName} was paused with ${progress.done} of ${progress.total} orders done: it resumes when the web app starts again, or on another instance sharing the ledger; nothing is sent twice.`,
+      `the submission of ${fileName} was paused with ${progress.done} of ${progress.total} ${progress.total === 1 ? 'order' : 'orders'} done: it resumes when the web app starts again, or on another instance sharing the ledger; nothing is sent twice.`,
     );
   }
   if (stopped.queued > 0) lines.push(`${stopped.queued} queued submission${stopped.queued === 1 ? ' waits' : 's wait'} in the ledger for the next start.`);
