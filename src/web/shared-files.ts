@@ -24,6 +24,8 @@ export interface SharedFiles {
 }
 
 const SHARED_AREAS: readonly Area[] = ['uploads', 'jobs', 'reconcile'];
+/** How old (by this machine's clock) a local copy must be before it is removed for not being in the ledger. */
+const LOCAL_GRACE_MS = 86_400_000;
 
 export function createSharedFiles(store: FileStore, workDir: WorkDir, logger: Logger): SharedFiles {
   return {
@@ -64,13 +66,15 @@ export function createSharedFiles(store: FileStore, workDir: WorkDir, logger: Lo
     async removeOlderThan(cutoff) {
       const removed = await store.removeOlderThan(cutoff.toISOString());
       for (const { area, owner } of removed.owners) if (isId(owner)) rmSync(join(workDir.root, area, owner), { recursive: true, force: true });
-      // Copies this instance kept of what another instance already removed, by their age here.
+      // Copies this instance kept of what another instance's housekeeping already removed from the
+      // ledger (a day old at least here: what is being checked right now is not in the ledger yet).
       for (const area of SHARED_AREAS) {
         const root = join(workDir.root, area);
         if (!existsSync(root)) continue;
         for (const id of readdirSync(root)) {
           const dir = join(root, id);
-          if (isId(id) && statSync(dir).mtime < cutoff) rmSync(dir, { recursive: true, force: true });
+          if (!isId(id) || Date.now() - statSync(dir).mtimeMs < LOCAL_GRACE_MS) continue;
+          if ((await store.list(area, id)).length === 0) rmSync(dir, { recursive: true, force: true });
         }
       }
       if (removed.files > 0) logger.info({ files: removed.files, bytes: removed.bytes, before: cutoff.toISOString() }, 'removed uploads and results past their retention');

@@ -74,6 +74,18 @@ describe('order-batch users and audit', () => {
     expect((await runCli(['audit', '--until', '2000-01-01'], { cwd })).stdout).toBe('Nothing in the audit trail for this selection.\n');
   });
 
+  it('records an import and a reconcile with the sheet, its sha256 and the orders per status', async () => {
+    const cwd = tempDir();
+    const me = userInfo().username;
+    expect((await runCli(['import', join(SAMPLES, 'orders-valid.csv'), '--sandbox', '--out', join(cwd, 'r.csv'), '--now', SAMPLE_NOW], { cwd })).code).toBe(0);
+    await runCli(['reconcile', '--sandbox', '--out', join(cwd, 'rec.xlsx')], { cwd });
+    const json = JSON.parse((await runCli(['audit', '--sandbox', '--json'], { cwd })).stdout);
+    const [reconciled, imported] = json.entries;
+    expect(imported).toMatchObject({ actor: me, via: 'cli', action: 'import', fileName: join(SAMPLES, 'orders-valid.csv'), fileSha256: expect.stringMatching(/^[0-9a-f]{64}$/), ref: expect.any(String) });
+    expect(imported.counts.accepted).toBeGreaterThan(0);
+    expect(reconciled).toMatchObject({ actor: me, action: 'reconcile' });
+  });
+
   it('creates no ledger for an offline check where there is none', async () => {
     const cwd = tempDir();
     await runCli(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(cwd, 'out.xlsx'), '--now', SAMPLE_NOW], { cwd });
