@@ -45,7 +45,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       orderProgress: orderProgressOf(options),
       signal: interruption.signal,
     }).finally(interruption.dispose);
-    run.printReport(result.report, options, formatValidateText);
+    await run.printReport(result.report, options, formatValidateText);
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
     else {
       const { recordCliRun } = await import('../audit/record-run.js');

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * The entry of the `order-batch` bin. src/cli/ is the only place that reads argv and the
  * environment, prints, and sets the exit code: one file per command turns its flags into typed
@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
     if (failure.kind !== null && jsonCommand !== null && !run.hasPrintedJson) {
-      run.printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
+      await run.printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
     }
     return failure.exitCode;
   }

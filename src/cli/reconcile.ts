@@ -61,7 +61,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       timezone: options.timezone,
       logger,
     });
-    run.printReport(result.report, options, formatReconcileText);
+    await run.printReport(result.report, options, formatReconcileText);
     const { recordCliRun } = await import('../audit/record-run.js');
     await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
     run.exitCode = reconcileExitCode(result);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
@@ -11,6 +11,7 @@ interface ServeFlags extends RawFlags {
   host?: string;
   maxUploadMb?: string;
   allowedHost?: string[];
+  checksAtOnce?: string;
 }
 
 export function addServeCommand(program: Command, run: CliRun): void {
@@ -31,7 +32,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
-      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
+      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
+      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)'),
     {
       out: false,
       json: false,
@@ -58,6 +60,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       logger: loggerFor(options),
       ...(options.isNowPinned ? { now: options.now } : {}),
       ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+      ...(flags.checksAtOnce !== undefined ? { checksAtOnce: parseNumberFlag('checks-at-once', flags.checksAtOnce, { min: 1, max: 64, integer: true })! } : {}),
       trustProxy: options.trustProxy,
       sessionIdleMs: options.sessionIdleMs,
       retentionDays: options.retentionDays,

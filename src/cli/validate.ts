@@ -33,7 +33,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       logger,
       progress: byteProgressOf(options),
     });
-    run.printReport(result.report, options, formatValidateText);
+    await run.printReport(result.report, options, formatValidateText);
     // Only into a ledger that exists: an offline check never creates one.
     const { recordCliRun } = await import('../audit/record-run.js');
     await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });

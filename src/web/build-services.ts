@@ -20,6 +20,7 @@ import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
 import { WEB_DEFAULTS } from './services.js';
 import { createUploadChecker } from './uploads.js';
+import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
 import { openedOnDemand } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
@@ -92,6 +93,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           }),
     }),
     mappings,
+    checks: options.checkQueue ?? new CheckQueue(options.checksAtOnce ?? DEFAULT_CHECKS_AT_ONCE),
     jobs: createJobRunner({
       jobs: ledger.jobs,
       files,

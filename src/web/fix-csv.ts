@@ -19,8 +19,8 @@ import { UNPARSE_CONFIG } from '../output-files/write-result-csv.js';
  * Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written).
  * `issuesOf` gives each order's issues when the API added some (products, stock); default the sheet's.
  */
-export async function writeFixCsv(path: string, sheet: CheckedSheet, issuesOf: (index: number) => readonly Issue[] = (i) => sheet.orders[i]!.issues): Promise<number> {
-  const outcomes = sheet.orders.map((_, i) => validationOutcome(issuesOf(i)));
+export async function writeFixCsv(path: string, sheet: CheckedSheet, issuesOf?: (index: number) => readonly Issue[]): Promise<number> {
+  const outcomes = sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues));
   const collector = createFixCollector(sheet.columns, MAX_FIX_ROWS);
   for (const row of buildResultRows(sheet, outcomes)) collector.add(row);
   const fix = collector.finish();

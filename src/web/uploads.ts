@@ -81,13 +81,14 @@ export function createUploadChecker(options: {
       } else {
         const { sheet } = checked;
         const online = await askTheApi(sheet, options.online, logger);
-        const issuesOf = (i: number) => online.issues?.[i] ?? sheet.orders[i]!.issues;
+        const judged = online.issues;
+        const issuesOf = judged ? (i: number) => judged[i] ?? [] : undefined;
         const dir = workDir.dirOf('uploads', upload.id);
         const stem = basename(upload.fileName, extname(upload.fileName));
         const resultPath = await writeResultFile({
           command: 'validate',
           sheet,
-          outcomes: sheet.orders.map((_, i) => validationOutcome(issuesOf(i))),
+          outcomes: sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues)),
           extraColumns: [],
           path: join(dir, `${stem}.result.xlsx`),
           isDefaultPath: true,
@@ -101,6 +102,8 @@ export function createUploadChecker(options: {
         const built = buildVerdict(sheet, meta, undefined, issuesOf);
         const notices = [...checked.notices, ...(online.notice ? [online.notice] : [])];
         const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
+        // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
+        sheet.release?.();
         verdict = {
           ...built,
           sha256: sheet.sha256,

@@ -137,9 +137,9 @@ export function buildVerdict(
   meta: Pick<Verdict, 'id' | 'fileName' | 'file' | 'sheet' | 'uploadedAt' | 'checkedAsOf' | 'timezone'>,
   limits = PAGE_ROW_LIMITS,
   /** Each order's issues when the API added some (products, stock); default the sheet's own. */
-  issuesOf: (index: number) => readonly Issue[] = (i) => sheet.orders[i]!.issues,
+  issuesOf?: (index: number) => readonly Issue[],
 ): Omit<Verdict, 'resultFile' | 'fixFile' | 'fixRows'> {
-  const outcomes = sheet.orders.map((_, i) => validationOutcome(issuesOf(i)));
+  const outcomes = sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues));
   const rows: VerdictRow[] = [];
   let withProblems = 0;
   let clean = 0;
@@ -159,7 +159,7 @@ export function buildVerdict(
       n: row.rowNumber,
       cells: sheet.headers.map((_, i) => shortenCellText(displayCell(row.cells[i], sheet.columns[i] ?? null))),
       status: row.status,
-      orderId: index === undefined ? null : (sheet.orders[index]?.customerOrderId ?? null),
+      orderId: index === undefined ? null : (sheet.orders.at(index)?.customerOrderId ?? null),
       issues: row.issues,
     };
     if (row.relatedErrorRows) entry.related = row.relatedErrorRows;
