@@ -73,7 +73,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
           connection: options.connection,
           useSandbox: true,
           ...(options.now ? { sandboxStart: options.now } : {}),
-          sandboxStatePath: sandboxStatePathFor(options.ledgerPath),
+          sandboxStatePath: options.sandboxStatePath ?? sandboxStatePathFor(options.ledgerPath),
           concurrency: options.concurrency,
           logger,
         })

@@ -34,6 +34,8 @@ export interface WebAppOptions {
   teamConcurrency?: number;
   /** How long a submission's claims on a PostgreSQL ledger outlive its last sign of life. */
   claimLeaseMs?: number;
+  /** The embedded sandbox's state file (--sandbox); default beside the ledger, as the CLI's commands find it. */
+  sandboxStatePath?: string;
   /** Where uploads, results and reconciliations are kept; default `web` beside the ledger (.order-batch/web). */
   workDir?: string;
   /** Timezone and sourcesOfSale for checking; its `now` is replaced per check (see `now`). */

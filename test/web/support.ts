@@ -47,6 +47,8 @@ export async function startTestApp(overrides: Partial<WebAppOptions> & { account
     lateAfterDays: 3,
     logger: silentLogger,
     now: SAMPLES_AS_OF,
+    // The test's own sandbox world, also on a PostgreSQL ledger (whose default is .order-batch here).
+    sandboxStatePath: join(dir, 'sandbox', 'sandbox-state.json'),
     ...options,
   });
   return {
