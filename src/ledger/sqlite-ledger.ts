@@ -17,9 +17,9 @@ import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
 import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
-import { createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
+import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
-import type { AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from './team-types.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -76,6 +76,7 @@ class SqliteLedger implements Ledger {
   readonly audit: AuditTrail;
   readonly jobs: JobQueue;
   readonly files: FileStore;
+  readonly attempts: AttemptCounter;
 
   constructor(
     readonly location: string,
@@ -91,6 +92,7 @@ class SqliteLedger implements Ledger {
     this.audit = createSqliteAudit(db, now);
     this.jobs = createSqliteJobs(db, now);
     this.files = createSqliteFiles(db, now);
+    this.attempts = createSqliteAttempts(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

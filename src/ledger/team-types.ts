@@ -264,6 +264,25 @@ export interface FileStore {
   removeOlderThan(cutoff: string): Promise<{ files: number; bytes: number; owners: { area: string; owner: string }[] }>;
 }
 
+/** A count of attempts in a window (failed logins): how many so far, and when the window started. */
+export interface AttemptCount {
+  count: number;
+  windowStartedAt: string;
+}
+
+/**
+ * Counters of attempts per key in fixed windows, kept in the ledger so every instance counts the same
+ * attempts (failed logins per account and per address). Timed on the ledger's clock.
+ */
+export interface AttemptCounter {
+  /** Counts one attempt: the first of a new window when the last window (windowMs long) has passed. */
+  count(key: string, windowMs: number): Promise<AttemptCount>;
+  /** The attempts of the current window (0 when it has passed), counting none. */
+  peek(key: string, windowMs: number): Promise<AttemptCount>;
+  /** Forgets the counters whose window ended more than `windowMs` ago. */
+  sweep(windowMs: number): Promise<void>;
+}
+
 /** The team service's stores, as every ledger has them. */
 export interface TeamStores {
   readonly users: UserStore;
@@ -271,6 +290,7 @@ export interface TeamStores {
   readonly audit: AuditTrail;
   readonly jobs: JobQueue;
   readonly files: FileStore;
+  readonly attempts: AttemptCounter;
 }
 
 /** Sessions note a sign of life at most this often (ms): a page polling each second writes once a minute. */

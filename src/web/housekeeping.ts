@@ -11,10 +11,11 @@ const DAY_MS = 86_400_000;
 /** Once an hour: retention is counted in days. */
 export const HOUSEKEEPING_EVERY_MS = 3_600_000;
 
-export async function tidyUp(options: { files: SharedFiles; ledger: Pick<Ledger, 'sessions'>; retentionDays: number; sessionIdleMs: number; now: Date; logger: Logger }): Promise<void> {
+export async function tidyUp(options: { files: SharedFiles; ledger: Pick<Ledger, 'sessions' | 'attempts'>; retentionDays: number; sessionIdleMs: number; now: Date; logger: Logger }): Promise<void> {
   try {
     await options.files.removeOlderThan(new Date(options.now.getTime() - options.retentionDays * DAY_MS));
     await options.ledger.sessions.sweep(options.sessionIdleMs);
+    await options.ledger.attempts.sweep(DAY_MS);
   } catch (error) {
     options.logger.warn({ err: (error as Error).message }, 'could not remove what is past its retention; trying again in an hour');
   }

@@ -18,6 +18,7 @@ import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import { redactUrl } from '../redact.js';
 import { installAccess } from './auth/access.js';
+import { ledgerRateLimitStore } from './auth/attempt-store.js';
 import { createLedgerSessionStore } from './auth/session-store.js';
 import { buildServices } from './build-services.js';
 import { installGuards } from './guards.js';
@@ -106,7 +107,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       saveUninitialized: false,
       rolling: false,
     });
-    await app.register(rateLimit, { global: false });
+    // Failed logins are counted in the ledger: every instance sharing it counts the same tries.
+    await app.register(rateLimit, { global: false, store: ledgerRateLimitStore(ledger.attempts, options.clock ?? (() => new Date())) });
     installAccess(app, {
       hasAccounts: services.hasAccounts,
       localName: osActor().name,

@@ -90,6 +90,23 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
     });
   });
 
+  describe('attempt counters', () => {
+    it('counts attempts in a window shared by every instance, and starts again once it has passed', async () => {
+      const [web1, web2] = [await ledgers.open(), await ledgers.open()];
+      expect(await web1.attempts.count('account:maria', HOUR)).toEqual({ count: 1, windowStartedAt: '2031-05-06T07:08:09.000Z' });
+      ledgers.clock.advance(30 * 60_000);
+      expect(await web2.attempts.count('account:maria', HOUR)).toMatchObject({ count: 2, windowStartedAt: '2031-05-06T07:08:09.000Z' });
+      expect(await web1.attempts.peek('account:maria', HOUR)).toMatchObject({ count: 2 });
+      expect(await web1.attempts.peek('account:li', HOUR)).toMatchObject({ count: 0 });
+      ledgers.clock.advance(30 * 60_000);
+      expect(await web1.attempts.peek('account:maria', HOUR)).toMatchObject({ count: 0 });
+      expect(await web2.attempts.count('account:maria', HOUR)).toEqual({ count: 1, windowStartedAt: '2031-05-06T08:08:09.000Z' });
+      ledgers.clock.advance(2 * HOUR);
+      await web1.attempts.sweep(HOUR);
+      expect(await web1.attempts.peek('account:maria', 10 * HOUR)).toMatchObject({ count: 0 });
+    });
+  });
+
   describe('the audit trail', () => {
     it('records who did what, when and from where, and reads it newest first, filtered and in pages', async () => {
       const [web, cli] = [await ledgers.open(), await ledgers.open()];

@@ -123,6 +123,25 @@ describe('the web app with accounts', () => {
   });
 });
 
+describe('two instances on one ledger', () => {
+  it('counts the failed logins of every instance sharing the ledger', async () => {
+    const web = await startTestApp({ accounts: ACCOUNTS });
+    const other = await startWebApp({ ...web.options, port: 0 });
+    try {
+      const tries = (url: string, password: string) =>
+        request(`${url}/login`, { method: 'POST', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: `username=otto&password=${password}` });
+      for (let i = 0; i < 5; i++) expect((await tries(web.app.url, `wrong-${i}`)).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await tries(other.url, `wrong-${i}`)).statusCode).toBe(401);
+      expect((await tries(other.url, 'operator%20password%201')).statusCode).toBe(429);
+      expect((await tries(web.app.url, 'operator%20password%201')).statusCode).toBe(429);
+    } finally {
+      await other.close();
+      await web.close();
+    }
+  });
+
+});
+
 describe('the web app without accounts', () => {
   it('serves this computer as before, and says so', async () => {
     const web = await startTestApp();

@@ -18,6 +18,8 @@ export const SAMPLES = join(REPO_ROOT, 'samples');
 
 export interface TestApp {
   app: WebApp;
+  /** What it was started with (another instance on the same ledger starts with the same). */
+  options: WebAppOptions;
   dir: string;
   workDir: string;
   ledgerPath: string;
@@ -35,7 +37,7 @@ export async function startTestApp(overrides: Partial<WebAppOptions> & { account
   const { accounts = [], ...options } = overrides;
   const ledgerPath = options.ledgerPath ?? join(dir, 'ledger.db');
   if (accounts.length > 0) await addAccounts(ledgerPath, accounts, options.clock);
-  const app = await startWebApp({
+  const started: WebAppOptions = {
     port: 0,
     useSandbox: true,
     connection: { auth: 'oauth' },
@@ -50,9 +52,11 @@ export async function startTestApp(overrides: Partial<WebAppOptions> & { account
     // The test's own sandbox world, also on a PostgreSQL ledger (whose default is .order-batch here).
     sandboxStatePath: join(dir, 'sandbox', 'sandbox-state.json'),
     ...options,
-  });
+  };
+  const app = await startWebApp(started);
   return {
     app,
+    options: started,
     dir,
     workDir,
     ledgerPath,

@@ -16,9 +16,9 @@ import { ForeignDatabaseError, migrateLedger, PostgresSchemaTooNewError } from '
 import { PostgresReads } from './reads.js';
 import { ROW_TYPES } from './row-types.js';
 import { PostgresRun, type RunContext } from './run.js';
-import { createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
+import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
-import type { AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from '../team-types.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -91,6 +91,7 @@ class PostgresLedger implements Ledger {
   readonly audit: AuditTrail;
   readonly jobs: JobQueue;
   readonly files: FileStore;
+  readonly attempts: AttemptCounter;
 
   constructor(
     readonly location: string,
@@ -108,6 +109,7 @@ class PostgresLedger implements Ledger {
     this.audit = createPostgresAudit(team);
     this.jobs = createPostgresJobs(team);
     this.files = createPostgresFiles(team);
+    this.attempts = createPostgresAttempts(team);
     this.context = {
       pool,
       location,

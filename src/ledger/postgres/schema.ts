@@ -158,6 +158,13 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
       );
       CREATE INDEX files_by_created_at ON files (created_at);
 
+      -- Failed logins per account and per address, in windows, shared by every instance.
+      CREATE TABLE attempts (
+        key               text PRIMARY KEY,
+        count             integer NOT NULL,
+        window_started_at timestamptz NOT NULL
+      );
+
       CREATE TABLE file_chunks (
         file_id bigint NOT NULL REFERENCES files (id) ON DELETE CASCADE,
         seq     integer NOT NULL,

@@ -3,8 +3,8 @@
  * shares the database sees the same accounts and sessions, so a disabled account is out everywhere.
  */
 import type pg from 'pg';
-import { SESSION_TOUCH_MS, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
-import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toSession, toUser, type AuditRow, type SessionRow, type UserRow } from '../team/rows.js';
+import { SESSION_TOUCH_MS, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team/rows.js';
 
 export interface TeamContext {
   query: pg.Pool['query'];
@@ -124,6 +124,33 @@ export function createPostgresAudit({ query, now }: TeamContext): AuditTrail {
     async listActors() {
       const { rows } = await query<{ actor: string }>('SELECT DISTINCT actor COLLATE "C" AS actor FROM audit ORDER BY 1');
       return rows.map((r) => r.actor);
+    },
+  };
+}
+
+export function createPostgresAttempts({ query, now }: TeamContext): AttemptCounter {
+  return {
+    async count(key, windowMs) {
+      const at = now();
+      const windowStart = new Date(at.getTime() - windowMs).toISOString();
+      const { rows } = await query<AttemptRow>(
+        `INSERT INTO attempts (key, count, window_started_at) VALUES ($1, 1, $2)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN attempts.window_started_at <= $3 THEN 1 ELSE attempts.count + 1 END,
+           window_started_at = CASE WHEN attempts.window_started_at <= $3 THEN excluded.window_started_at ELSE attempts.window_started_at END
+         RETURNING count, window_started_at`,
+        [key, at.toISOString(), windowStart],
+      );
+      return toCount(rows[0]!);
+    },
+    async peek(key, windowMs) {
+      const at = now();
+      const { rows } = await query<AttemptRow>('SELECT count, window_started_at FROM attempts WHERE key = $1', [key]);
+      const row = rows[0];
+      return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
+    },
+    async sweep(windowMs) {
+      await query('DELETE FROM attempts WHERE window_started_at <= $1', [new Date(now().getTime() - windowMs).toISOString()]);
     },
   };
 }

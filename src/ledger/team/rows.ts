@@ -3,7 +3,7 @@
  * the text SQLite stores, see postgres/row-types.ts), and the records made of them: one mapping.
  */
 import { createHash } from 'node:crypto';
-import type { AuditEvent, AuditQuery, AuditRecord, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from '../team-types.js';
+import type { AttemptCount, AuditEvent, AuditQuery, AuditRecord, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from '../team-types.js';
 
 export interface UserRow {
   name: string;
@@ -186,4 +186,13 @@ function parseObject(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   const value = JSON.parse(text) as unknown;
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+}
+
+export interface AttemptRow {
+  count: number | string;
+  window_started_at: string;
+}
+
+export function toCount(row: AttemptRow): AttemptCount {
+  return { count: Number(row.count), windowStartedAt: row.window_started_at };
 }

@@ -3,8 +3,8 @@
  * committed before each Promise settles.
  */
 import type { Database } from 'better-sqlite3';
-import { SESSION_TOUCH_MS, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
-import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toSession, toUser, type AuditRow, type SessionRow, type UserRow } from './rows.js';
+import { SESSION_TOUCH_MS, type AttemptCounter, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from './rows.js';
 
 export function createSqliteUsers(db: Database, now: () => Date): UserStore {
   const endSessions = db.prepare('DELETE FROM sessions WHERE user_name = ?');
@@ -109,6 +109,34 @@ export function createSqliteAudit(db: Database, now: () => Date): AuditTrail {
     },
     async listActors() {
       return db.prepare('SELECT DISTINCT actor FROM audit ORDER BY actor').pluck().all() as string[];
+    },
+  };
+}
+
+export function createSqliteAttempts(db: Database, now: () => Date): AttemptCounter {
+  return {
+    async count(key, windowMs) {
+      const at = now();
+      const windowStart = new Date(at.getTime() - windowMs).toISOString();
+      return toCount(
+        db
+          .prepare(
+            `INSERT INTO attempts (key, count, window_started_at) VALUES (?, 1, ?)
+             ON CONFLICT (key) DO UPDATE SET
+               count = CASE WHEN window_started_at <= ? THEN 1 ELSE count + 1 END,
+               window_started_at = CASE WHEN window_started_at <= ? THEN excluded.window_started_at ELSE window_started_at END
+             RETURNING count, window_started_at`,
+          )
+          .get(key, at.toISOString(), windowStart, windowStart) as AttemptRow,
+      );
+    },
+    async peek(key, windowMs) {
+      const at = now();
+      const row = db.prepare('SELECT count, window_started_at FROM attempts WHERE key = ?').get(key) as AttemptRow | undefined;
+      return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
+    },
+    async sweep(windowMs) {
+      db.prepare('DELETE FROM attempts WHERE window_started_at <= ?').run(new Date(now().getTime() - windowMs).toISOString());
     },
   };
 }

@@ -83,6 +83,13 @@ export const SQLITE_TEAM_TABLES = `
   ) STRICT;
   CREATE INDEX files_by_created_at ON files (created_at);
 
+  -- Failed logins per account and per address, in windows, shared by every instance.
+  CREATE TABLE attempts (
+    key               TEXT PRIMARY KEY,
+    count             INTEGER NOT NULL,
+    window_started_at TEXT NOT NULL
+  ) STRICT;
+
   CREATE TABLE file_chunks (
     file_id INTEGER NOT NULL,
     seq     INTEGER NOT NULL,

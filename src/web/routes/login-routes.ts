@@ -12,7 +12,7 @@ import { newCsrfToken, safeNext } from '../auth/access.js';
 import { renderLoginPage } from '../pages/login-page.js';
 import { CSRF_MESSAGE, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 
-/** Failed logins allowed in the window, per client address and per account (each instance counts its own). */
+/** Failed logins allowed in the window, per client address and per account, counted in the ledger across instances. */
 export const LOGIN_LIMITS = { perAddress: 20, perAccount: 10, windowMs: 15 * 60_000 };
 const REFUSED = 'The account name or the password is wrong (or the account is disabled).';
 
