@@ -3,11 +3,13 @@
  * committed before each Promise settles.
  */
 import type { Database } from 'better-sqlite3';
+import { preparedOnce } from '../sqlite.js';
 import { SESSION_TOUCH_MS, type AttemptCounter, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
 import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from './rows.js';
 
 export function createSqliteUsers(db: Database, now: () => Date): UserStore {
-  const endSessions = db.prepare('DELETE FROM sessions WHERE user_name = ?');
+  const sql = preparedOnce(db);
+  const endSessions = sql('DELETE FROM sessions WHERE user_name = ?');
   return {
     async add(user) {
       const at = now().toISOString();
@@ -17,17 +19,17 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
       return changes > 0;
     },
     async get(name) {
-      const row = db.prepare('SELECT * FROM users WHERE name = ?').get(name) as UserRow | undefined;
+      const row = sql('SELECT * FROM users WHERE name = ?').get(name) as UserRow | undefined;
       return row ? toUser(row) : null;
     },
     async list() {
-      return (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map((row) => {
+      return (sql('SELECT * FROM users ORDER BY name').all() as UserRow[]).map((row) => {
         const { passwordHash: _hash, ...user } = toUser(row);
         return user;
       });
     },
     async countActive() {
-      return db.prepare('SELECT count(*) FROM users WHERE is_disabled = 0').pluck().get() as number;
+      return sql('SELECT count(*) FROM users WHERE is_disabled = 0').pluck().get() as number;
     },
     async update(name: string, change: UserChange) {
       const sets: string[] = [];
@@ -38,7 +40,7 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
       sets.push('updated_at = ?');
       values.push(now().toISOString());
       return db.transaction(() => {
-        const { changes } = db.prepare(`UPDATE users SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
+        const { changes } = sql(`UPDATE users SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
         if (changes > 0 && (change.isDisabled === true || change.passwordHash !== undefined)) endSessions.run(name);
         return changes > 0;
       })();
@@ -46,20 +48,21 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
     async remove(name) {
       return db.transaction(() => {
         endSessions.run(name);
-        return db.prepare('DELETE FROM users WHERE name = ?').run(name).changes > 0;
+        return sql('DELETE FROM users WHERE name = ?').run(name).changes > 0;
       })();
     },
   };
 }
 
 export function createSqliteSessions(db: Database, now: () => Date): SessionStore {
-  const select = db.prepare(`SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.role, u.is_disabled
+  const sql = preparedOnce(db);
+  const select = sql(`SELECT s.user_name, s.data, s.created_at, s.last_seen_at, s.address, u.role, u.is_disabled
     FROM sessions s LEFT JOIN users u ON u.name = s.user_name WHERE s.id_hash = ?`);
-  const remove = db.prepare('DELETE FROM sessions WHERE id_hash = ?');
+  const remove = sql('DELETE FROM sessions WHERE id_hash = ?');
   return {
     async save(id, session) {
       const at = now().toISOString();
-      db.prepare(
+      sql(
         `INSERT INTO sessions (id_hash, user_name, data, created_at, last_seen_at, address) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (id_hash) DO UPDATE SET user_name = excluded.user_name, data = excluded.data, last_seen_at = excluded.last_seen_at, address = excluded.address`,
       ).run(sessionKey(id), session.userName, JSON.stringify(session.data), at, at, session.address);
@@ -77,7 +80,7 @@ export function createSqliteSessions(db: Database, now: () => Date): SessionStor
       }
       if (idle >= SESSION_TOUCH_MS) {
         const at = new Date(nowMs).toISOString();
-        db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?').run(at, key);
+        sql('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?').run(at, key);
         row.last_seen_at = at;
       }
       return toSession(row);
@@ -87,12 +90,13 @@ export function createSqliteSessions(db: Database, now: () => Date): SessionStor
     },
     async sweep(idleMs) {
       const cutoff = new Date(now().getTime() - idleMs).toISOString();
-      return db.prepare('DELETE FROM sessions WHERE last_seen_at < ?').run(cutoff).changes;
+      return sql('DELETE FROM sessions WHERE last_seen_at < ?').run(cutoff).changes;
     },
   };
 }
 
 export function createSqliteAudit(db: Database, now: () => Date): AuditTrail {
+  const sql = preparedOnce(db);
   return {
     async record(event: AuditEvent): Promise<AuditRecord> {
       const row = db
@@ -105,15 +109,16 @@ export function createSqliteAudit(db: Database, now: () => Date): AuditTrail {
     },
     async list(query: AuditQuery = {}) {
       const { where, values } = auditFilter(query, () => '?');
-      return (db.prepare(`SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT ?`).all(...values, auditLimit(query.limit)) as AuditRow[]).map(toAudit);
+      return (sql(`SELECT * FROM audit ${where} ORDER BY seq DESC LIMIT ?`).all(...values, auditLimit(query.limit)) as AuditRow[]).map(toAudit);
     },
     async listActors() {
-      return db.prepare('SELECT DISTINCT actor FROM audit ORDER BY actor').pluck().all() as string[];
+      return sql('SELECT DISTINCT actor FROM audit ORDER BY actor').pluck().all() as string[];
     },
   };
 }
 
 export function createSqliteAttempts(db: Database, now: () => Date): AttemptCounter {
+  const sql = preparedOnce(db);
   return {
     async count(key, windowMs) {
       const at = now();
@@ -132,11 +137,11 @@ export function createSqliteAttempts(db: Database, now: () => Date): AttemptCoun
     },
     async peek(key, windowMs) {
       const at = now();
-      const row = db.prepare('SELECT count, window_started_at FROM attempts WHERE key = ?').get(key) as AttemptRow | undefined;
+      const row = sql('SELECT count, window_started_at FROM attempts WHERE key = ?').get(key) as AttemptRow | undefined;
       return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
     },
     async sweep(windowMs) {
-      db.prepare('DELETE FROM attempts WHERE window_started_at <= ?').run(new Date(now().getTime() - windowMs).toISOString());
+      sql('DELETE FROM attempts WHERE window_started_at <= ?').run(new Date(now().getTime() - windowMs).toISOString());
     },
   };
 }
