@@ -62,6 +62,8 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       logger,
     });
     await run.printReport(result.report, options, formatReconcileText);
+    const { recordCliRun } = await import('../audit/record-run.js');
+    await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
     run.exitCode = reconcileExitCode(result);
   });
 }
