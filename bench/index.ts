@@ -15,12 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
-import { measureExcelJsBaseline, measurePapaparseBaseline } from './read-baseline.js';
+import { measureExcelJsBaseline } from './read-baseline.js';
 import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
-import { benchScale, benchScaleHuge, runValidateChild } from './scale.js';
+import { benchScale, benchScaleHuge, runPapaparseChild, runValidateChild } from './scale.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -61,7 +61,7 @@ async function benchValidate(): Promise<void> {
   const { csv, xlsx } = await dataFiles(now);
   const asOf = new Date(statSync(csv).mtimeMs);
   line(`\n== validate: ${fmt(CSV_ROWS)}-row CSV (${fmt(statSync(csv).size / 1e6, 0)} MB), result CSV written`);
-  const papa = await best(3, () => measurePapaparseBaseline(csv));
+  const papa = await best(3, () => runPapaparseChild(csv));
   const run = await best(3, () => runValidateChild(csv, join(DATA, 'result-csv.csv'), asOf));
   line(`papaparse alone (streaming): ${fmt(papa.ms)} ms (${fmt((papa.rows * 1000) / papa.ms)} rows/s); CPU ${fmt(papa.cpuMs)} ms`);
   line(`validate:                    ${fmt(run.ms)} ms (${fmt((CSV_ROWS * 1000) / run.ms)} rows/s, ${fmt(run.orders)} orders); CPU ${fmt(run.cpuMs)} ms (both threads), peak RSS ${fmt(run.maxRssMb)} MB`);

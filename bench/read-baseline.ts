@@ -5,6 +5,7 @@
  *
  *   node dist-bench/bench/read-baseline.js <file.csv|file.xlsx> [rounds]   measure one file
  *   node dist-bench/bench/read-baseline.js --write <file> <rows>     generate one (.csv or .xlsx)
+ *   node dist-bench/bench/read-baseline.js --papaparse <file.csv>   papaparse alone once, as JSON (a Measurement)
  */
 import { createReadStream } from 'node:fs';
 import { extname, resolve } from 'node:path';
@@ -107,6 +108,10 @@ async function main(args: string[]): Promise<void> {
     const started = performance.now();
     await (extname(args[1]).toLowerCase() === '.xlsx' ? writeLargeXlsx : writeLargeCsv)(args[1], rows, new Date());
     console.log(`wrote ${rows.toLocaleString('en-US')} rows to ${args[1]} in ${Math.round(performance.now() - started)} ms`);
+    return;
+  }
+  if (args[0] === '--papaparse' && args[1]) {
+    console.log(JSON.stringify(await measurePapaparseBaseline(args[1])));
     return;
   }
   const file = args[0];

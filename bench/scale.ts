@@ -17,7 +17,7 @@ import ExcelJS from 'exceljs';
 import { FormData, request } from 'undici';
 import { COLUMNS, FIELDS } from '../src/sheet/columns.js';
 import { writeLargeCsv } from './order-sheets.js';
-import { measureExcelJsBaseline, measurePapaparseBaseline } from './read-baseline.js';
+import { measureExcelJsBaseline, type Measurement } from './read-baseline.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -48,6 +48,15 @@ export function runValidateChild(file: string, out: string, now: Date): ChildRun
   return JSON.parse(output.trim().split('\n').pop()!) as ChildRun;
 }
 
+/**
+ * papaparse alone on the file, in a fresh process as validate runs: its CPU time is then its own, not swollen by
+ * the collector walking the bench's heap.
+ */
+export function runPapaparseChild(file: string): Measurement {
+  const output = execFileSync(process.execPath, [join(HERE, 'read-baseline.js'), '--papaparse', file], { encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').pop()!) as Measurement;
+}
+
 function verdict(ok: boolean): string {
   return ok ? 'met' : 'NOT met';
 }
@@ -55,7 +64,7 @@ function verdict(ok: boolean): string {
 /** Validate against papaparse alone on the same file: time ratio and peak memory, each with its target. */
 async function compareWithPapaparse(line: (text: string) => void, label: string, file: string, now: Date, targets: { ratio: number; rssMb: number }): Promise<void> {
   const size = statSync(file).size;
-  const papa = await measurePapaparseBaseline(file);
+  const papa = runPapaparseChild(file);
   const run = runValidateChild(file, `${file}.result.csv`, now);
   rmSync(`${file}.result.csv`, { force: true });
   const ratio = run.ms / papa.ms;
