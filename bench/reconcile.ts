@@ -193,7 +193,8 @@ async function timedReconcile(run: {
     await askChild(child, { profile: 'stop', file: join(profileDir, 'sandbox.cpuprofile') });
   }
   await client.close();
-  const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
+  let fetched = 0;
+  for (const o of result.orders) fetched += o.packages.length;
   const phases = log.phases();
   const ms = totalMs - phases.writeMs;
   const packagesPerSecond = fetched / (ms / 1000);

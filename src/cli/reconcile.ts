@@ -61,7 +61,11 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       timezone: options.timezone,
       logger,
     });
-    run.printReport(result.report, options, formatReconcileText);
+    try {
+      run.printReport(result.report, options, formatReconcileText);
+    } finally {
+      result.release();
+    }
     run.exitCode = reconcileExitCode(result);
   });
 }

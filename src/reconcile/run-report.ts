@@ -1,4 +1,5 @@
 /** Reconcile's part of the run report (PRODUCT.md section 4): its order entries and its summary. */
+import type { SpillList } from './spill-list.js';
 import { ROLL_UP_STATUSES, type ExceptionType, type ReconciledOrder } from './types.js';
 
 export interface JsonReconciledOrder {
@@ -29,8 +30,16 @@ export function toJsonOrder(order: ReconciledOrder): JsonReconciledOrder {
   };
 }
 
+/**
+ * The report's orders: built from the run's orders when they are printed (each read afresh when the run
+ * outgrew memory), an array when they are in memory.
+ */
+export function reportOrdersOf(orders: SpillList<ReconciledOrder>): JsonReconciledOrder[] {
+  return (orders.inMemory ?? orders).map(toJsonOrder);
+}
+
 /** Orders per roll-up status; every status listed, zero or not, so scripts need not guess. */
-export function summarize(orders: readonly ReconciledOrder[]): Record<string, number> {
+export function summarize(orders: Iterable<ReconciledOrder>): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(ROLL_UP_STATUSES.map((s) => [s, 0]));
   for (const o of orders) counts[o.status] = (counts[o.status] ?? 0) + 1;
   return counts;

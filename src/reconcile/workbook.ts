@@ -22,6 +22,12 @@ export interface WorkbookSummary {
   notes: string[];
 }
 
+/**
+ * The orders, walked once per sheet: in memory, or read from disk afresh each time (a run that
+ * outgrew memory), so that no sheet needs them all at once.
+ */
+export type ReconciledOrders = Iterable<ReconciledOrder> & { readonly length: number };
+
 export const SHEET_NAMES = ['Summary', 'Orders', 'Lines', 'Packages', 'Exceptions', 'Confirmations'] as const;
 
 const yesNo = (b: boolean): string => (b ? 'yes' : 'no');
@@ -88,7 +94,7 @@ const EXCEPTION_COLUMNS: TableColumn[] = [
 ];
 
 /** Returns the path written; a file-system failure (a read-only folder, a full disk) throws an OutputError naming it. */
-export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<string> {
+export async function writeReconcileWorkbook(path: string, orders: ReconciledOrders, summary: WorkbookSummary): Promise<string> {
   try {
     mkdirSync(dirname(path) || '.', { recursive: true });
     await writeFileAtomically(path, (out) => buildWorkbook(out, orders, summary));
@@ -98,7 +104,7 @@ export async function writeReconcileWorkbook(path: string, orders: readonly Reco
   }
 }
 
-async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
+async function buildWorkbook(out: NodeJS.WritableStream, orders: ReconciledOrders, summary: WorkbookSummary): Promise<void> {
   // Inline strings: shared strings would hold every distinct tracking number in memory.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
   workbook.creator = 'order-batch';
@@ -205,7 +211,7 @@ const SUMMARY_VALUE: Partial<ExcelJS.Style> = { alignment: { vertical: 'top', ho
 const SUMMARY_DATE: Partial<ExcelJS.Style> = { ...SUMMARY_VALUE, numFmt: 'yyyy-mm-dd hh:mm:ss' };
 const SUMMARY_LABEL: Partial<ExcelJS.Style> = { alignment: { vertical: 'top' } };
 
-function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: readonly ReconciledOrder[], summary: WorkbookSummary): void {
+function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: ReconciledOrders, summary: WorkbookSummary): void {
   const sheet = workbook.addWorksheet('Summary', { pageSetup: SUMMARY_PRINT_SETUP });
   sheet.columns = [{ width: 24 }, { width: SUMMARY_VALUE_WIDTH }];
   const heading = (text: string) => {

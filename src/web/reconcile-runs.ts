@@ -54,7 +54,12 @@ export function createReconciler(options: {
         const id = newId();
         const dir = workDir.dirOf('reconcile', id);
         const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
-        const snapshot = snapshotOf(id, result, asOf, options.wallClock());
+        let snapshot: ReconcileSnapshot;
+        try {
+          snapshot = snapshotOf(id, result, asOf, options.wallClock());
+        } finally {
+          result.release();
+        }
         workDir.writeJson('reconcile', id, SNAPSHOT_FILE, snapshot);
         return snapshot;
       });
@@ -77,17 +82,23 @@ export function createReconciler(options: {
 
 function snapshotOf(id: string, result: ReconcileResult, asOf: Date, now: Date): ReconcileSnapshot {
   const summary = Object.fromEntries(ROLL_UP_STATUSES.map((s) => [s, result.report.summary[s] ?? 0]));
-  const exceptions = result.orders.flatMap((order) =>
-    order.exceptions.map((e) => ({ customerOrderId: order.customerOrderId, marketplaceOrderId: order.marketplaceOrderId, type: e.type, detail: e.detail })),
-  );
+  // The first ones shown, the rest counted: a run of a million orders is walked, never gathered.
+  const exceptions: ReconcileException[] = [];
+  let leftOff = 0;
+  for (const order of result.orders) {
+    for (const e of order.exceptions) {
+      if (exceptions.length < MAX_EXCEPTIONS_SHOWN) exceptions.push({ customerOrderId: order.customerOrderId, marketplaceOrderId: order.marketplaceOrderId, type: e.type, detail: e.detail });
+      else leftOff++;
+    }
+  }
   return {
     id,
     createdAt: now.toISOString(),
     asOf: asOf.toISOString(),
     summary,
     orders: result.orders.length,
-    exceptions: exceptions.slice(0, MAX_EXCEPTIONS_SHOWN),
-    exceptionsLeftOff: Math.max(0, exceptions.length - MAX_EXCEPTIONS_SHOWN),
+    exceptions,
+    exceptionsLeftOff: leftOff,
     workbook: basename(result.output),
   };
 }
