@@ -42,7 +42,6 @@ export class JsonArrayItems {
   private item: Buffer[] | null = null;
   private count = 0;
   private hasField = false;
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
 
   constructor(
     private readonly field: string,
@@ -63,16 +62,26 @@ export class JsonArrayItems {
       this.isEscaped = isEscaped;
     };
     for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
       if (isInString) {
-        if (isEscaped) isEscaped = false;
-        else if (byte === BACKSLASH) isEscaped = true;
-        else if (byte === QUOTE) {
-          isInString = false;
-          this.endKey();
-        } else if (this.key) this.key.push(byte);
+        // Most of an answer is inside strings: jump from quote to quote, natively, instead of byte by byte.
+        let start = i;
+        if (isEscaped) {
+          isEscaped = false;
+          start = ++i;
+        }
+        const close = closingQuote(chunk, start);
+        if (close < 0) {
+          if (this.key) this.key.push(...chunk.subarray(start));
+          isEscaped = trailingBackslashes(chunk, start, chunk.length) % 2 === 1;
+          break;
+        }
+        if (this.key) this.key.push(...chunk.subarray(start, close));
+        isInString = false;
+        this.endKey();
+        i = close;
         continue;
       }
+      const byte = chunk[i]!;
       if (byte === QUOTE) {
         isInString = true;
         if (depth === 1 && this.where === 'object') this.key = [];
@@ -127,7 +136,8 @@ export class JsonArrayItems {
 
   private endKey(): void {
     if (!this.key) return;
-    this.lastKey = this.decoder.decode(Uint8Array.from(this.key));
+    // Escapes are left as written: a key spelt with escapes is not taken for the field.
+    this.lastKey = Buffer.from(this.key).toString('utf8');
     this.key = null;
   }
 
@@ -135,7 +145,22 @@ export class JsonArrayItems {
     const parts = this.item!;
     this.item = null;
     // Copied out of the chunk: the item's text must not pin the whole chunk it came in.
-    const text = this.decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
     this.onItem(JSON.parse(text), this.count++);
   }
+}
+
+/** The index of the quote that ends a string whose text starts at `from` (its first byte not escaped); -1 if not in `chunk`. */
+function closingQuote(chunk: Uint8Array, from: number): number {
+  for (let at = chunk.indexOf(QUOTE, from); at >= 0; at = chunk.indexOf(QUOTE, at + 1)) {
+    if (trailingBackslashes(chunk, from, at) % 2 === 0) return at;
+  }
+  return -1;
+}
+
+/** How many backslashes stand right before `end`, counting no further back than `from`. */
+function trailingBackslashes(chunk: Uint8Array, from: number, end: number): number {
+  let n = 0;
+  while (end - n - 1 >= from && chunk[end - n - 1] === BACKSLASH) n++;
+  return n;
 }

@@ -23,9 +23,9 @@ export interface ItemSequence<T> extends Iterable<T> {
  * orders; without a spill it stays in memory.
  */
 export class SpillList<T> implements ItemSequence<T> {
-  #memory: T[] | null = [];
-  #disk: DiskList | null = null;
-  #length = 0;
+  private memory: T[] | null = [];
+  private disk: DiskList | null = null;
+  private count = 0;
   private readonly window: number;
 
   constructor(private readonly spill?: RunSpill) {
@@ -33,39 +33,39 @@ export class SpillList<T> implements ItemSequence<T> {
   }
 
   get length(): number {
-    return this.#memory ? this.#memory.length : this.#length;
+    return this.memory ? this.memory.length : this.count;
   }
 
   /** The items as an array while they are in memory; null once on disk. */
   get inMemory(): readonly T[] | null {
-    return this.#memory;
+    return this.memory;
   }
 
   push(item: T): void {
-    if (this.#memory) {
-      this.#memory.push(item);
-      if (this.#memory.length > this.window) this.moveToDisk();
+    if (this.memory) {
+      this.memory.push(item);
+      if (this.memory.length > this.window) this.moveToDisk();
       return;
     }
-    this.#disk!.insert.run(this.#length++, JSON.stringify(item));
+    this.disk!.insert.run(this.count++, JSON.stringify(item));
   }
 
   set(index: number, item: T): void {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) throw new RangeError(`no item ${index} in a list of ${this.length}`);
-    if (this.#memory) this.#memory[index] = item;
-    else this.#disk!.update.run(JSON.stringify(item), index);
+    if (this.memory) this.memory[index] = item;
+    else this.disk!.update.run(JSON.stringify(item), index);
   }
 
   at(index: number): T | undefined {
-    if (this.#memory) return this.#memory.at(index);
-    const i = index < 0 ? index + this.#length : index;
-    if (!Number.isInteger(i) || i < 0 || i >= this.#length) return undefined;
-    return JSON.parse(this.#disk!.get.get(i)!) as T;
+    if (this.memory) return this.memory.at(index);
+    const i = index < 0 ? index + this.count : index;
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
+    return JSON.parse(this.disk!.get.get(i)!) as T;
   }
 
   *[Symbol.iterator](): Generator<T> {
-    if (this.#memory) yield* this.#memory;
-    else for (const row of walk(this.#disk!.walk)) yield JSON.parse(row.json) as T;
+    if (this.memory) yield* this.memory;
+    else for (const row of walk(this.disk!.walk)) yield JSON.parse(row.json) as T;
   }
 
   map<U>(fn: (item: T, index: number) => U): U[] {
@@ -117,15 +117,15 @@ export class SpillList<T> implements ItemSequence<T> {
     const db = this.spill!.db;
     const table = this.spill!.newTable('list');
     db.exec(`CREATE TABLE ${table} (seq INTEGER PRIMARY KEY, json TEXT NOT NULL)`);
-    this.#disk = {
+    this.disk = {
       insert: db.prepare<[number, string]>(`INSERT INTO ${table} (seq, json) VALUES (?, ?)`),
       update: db.prepare<[string, number]>(`UPDATE ${table} SET json = ? WHERE seq = ?`),
       get: db.prepare<[number], string>(`SELECT json FROM ${table} WHERE seq = ?`).pluck(),
       walk: db.prepare<[number, number], { seq: number; json: string }>(`SELECT seq, json FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
     };
-    const memory = this.#memory!;
-    this.#memory = null;
-    this.#length = 0;
+    const memory = this.memory!;
+    this.memory = null;
+    this.count = 0;
     for (const item of memory) this.push(item);
   }
 }

@@ -23,9 +23,9 @@ export function orderMap<V>(spill: RunSpill | undefined): OrderMap<V> {
  * Values are kept as JSON there: what `get` returns then is a copy, a new one each time.
  */
 export class SpillMap<V> implements OrderMap<V> {
-  #memory: Map<string, V> | null = new Map();
-  #disk: DiskMap | null = null;
-  #size = 0;
+  private memory: Map<string, V> | null = new Map();
+  private disk: DiskMap | null = null;
+  private count = 0;
 
   constructor(
     private readonly spill: RunSpill,
@@ -33,43 +33,43 @@ export class SpillMap<V> implements OrderMap<V> {
   ) {}
 
   get size(): number {
-    return this.#memory ? this.#memory.size : this.#size;
+    return this.memory ? this.memory.size : this.count;
   }
 
   get isOnDisk(): boolean {
-    return this.#disk !== null;
+    return this.disk !== null;
   }
 
   get(key: string): V | undefined {
-    if (this.#memory) return this.#memory.get(key);
-    const json = this.#disk!.get.get(key);
+    if (this.memory) return this.memory.get(key);
+    const json = this.disk!.get.get(key);
     return json === undefined ? undefined : (JSON.parse(json) as V);
   }
 
   has(key: string): boolean {
-    return this.#memory ? this.#memory.has(key) : this.#disk!.has.get(key) !== undefined;
+    return this.memory ? this.memory.has(key) : this.disk!.has.get(key) !== undefined;
   }
 
   set(key: string, value: V): this {
-    if (this.#memory) {
-      this.#memory.set(key, value);
-      if (this.#memory.size > this.window) this.moveToDisk();
+    if (this.memory) {
+      this.memory.set(key, value);
+      if (this.memory.size > this.window) this.moveToDisk();
       return this;
     }
     const json = JSON.stringify(value) ?? 'null';
-    if (this.#disk!.insert.run(key, json).changes > 0) this.#size++;
-    else this.#disk!.update.run(json, key);
+    if (this.disk!.insert.run(key, json).changes > 0) this.count++;
+    else this.disk!.update.run(json, key);
     return this;
   }
 
   *keys(): Generator<string> {
-    if (this.#memory) yield* this.#memory.keys();
-    else for (const row of walk(this.#disk!.walk)) yield row.key;
+    if (this.memory) yield* this.memory.keys();
+    else for (const row of walk(this.disk!.walk)) yield row.key;
   }
 
   *entries(): Generator<[string, V]> {
-    if (this.#memory) yield* this.#memory.entries();
-    else for (const row of walk(this.#disk!.walk)) yield [row.key, JSON.parse(row.json) as V];
+    if (this.memory) yield* this.memory.entries();
+    else for (const row of walk(this.disk!.walk)) yield [row.key, JSON.parse(row.json) as V];
   }
 
   [Symbol.iterator](): Generator<[string, V]> {
@@ -77,10 +77,10 @@ export class SpillMap<V> implements OrderMap<V> {
   }
 
   clear(): void {
-    this.#memory?.clear();
-    if (this.#disk) {
-      this.#disk.clear.run();
-      this.#size = 0;
+    this.memory?.clear();
+    if (this.disk) {
+      this.disk.clear.run();
+      this.count = 0;
     }
   }
 
@@ -96,9 +96,9 @@ export class SpillMap<V> implements OrderMap<V> {
       walk: db.prepare<[number, number], { seq: number; key: string; json: string }>(`SELECT seq, key, json FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?`),
       clear: db.prepare(`DELETE FROM ${table}`),
     };
-    const memory = this.#memory!;
-    this.#memory = null;
-    this.#disk = disk;
+    const memory = this.memory!;
+    this.memory = null;
+    this.disk = disk;
     for (const [key, value] of memory) this.set(key, value);
   }
 }
