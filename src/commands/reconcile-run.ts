@@ -23,7 +23,7 @@ import { gatherFromApi, GATHER_DEFAULTS, startTrackingPrefetch, type Gathered, t
 import { createMatchAhead, type MatchAheadOptions } from '../reconcile/match-ahead.js';
 import { matchOrders, orderMatcher } from '../reconcile/match-orders.js';
 import { createMemoryPackageStore, type PackageStore } from '../reconcile/package-store.js';
-import { openSqlitePackageStore, packageStorePathFor } from '../reconcile/package-store-sqlite.js';
+import { openSqlitePackageStore, packageStorePathForLedger } from '../reconcile/package-store-sqlite.js';
 import { letGo, rememberRun } from '../reconcile/remember-run.js';
 import { reportOrdersOf, summarize } from '../reconcile/run-report.js';
 import { checkSelectOptions, resolveSince, selectOrders, type Selection } from '../reconcile/select.js';
@@ -68,8 +68,13 @@ export interface ReconcileOptions {
   /** --all filters (default: every order disposition; the API's default for line dispositions). */
   orderDisposition?: readonly string[];
   orderLineItemDisposition?: readonly string[];
-  /** Where packages and reads are remembered; default a SQLite file beside a file ledger, else memory. */
+  /**
+   * Where packages and reads are remembered; default a SQLite file per ledger (packageStorePathForLedger),
+   * in memory for a run without one.
+   */
   store?: PackageStore;
+  /** Where the store of a PostgreSQL ledger is kept on this host; default `.order-batch` here. */
+  storeFolder?: string;
   perOrderMax?: number;
   bulkReadMin?: number;
   overlapMs?: number;
@@ -138,7 +143,8 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   const spill = new RunSpill(options.memoryWindow ?? DEFAULT_MEMORY_WINDOW, options.spillFolder);
   try {
     if (ledger && (options.isLocking ?? true)) lock = await ledger.acquireRunLock({ wait: true, command: 'reconcile' });
-    store = options.store ?? (isLedgerFile(ledger) ? openSqlitePackageStore(packageStorePathFor(ledger.location)) : createMemoryPackageStore());
+    const storePath = ledger ? packageStorePathForLedger(ledger, options.storeFolder) : null;
+    store = options.store ?? (storePath ? openSqlitePackageStore(storePath) : createMemoryPackageStore());
     const run = await ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
     let result: ReconcileResult;
     try {
@@ -156,11 +162,6 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
     if (options.store === undefined) store?.close();
     await lock?.release();
   }
-}
-
-/** A ledger in a file of its own, beside which the packages are remembered. */
-function isLedgerFile(ledger: Ledger | undefined): ledger is Ledger {
-  return ledger !== undefined && ledger.backend === 'sqlite' && ledger.location !== ':memory:';
 }
 
 async function runReconcile(given: ReconcileOptions, store: PackageStore, spill: RunSpill, isRemembering: boolean): Promise<ReconcileResult> {
