@@ -31,6 +31,7 @@ import type { CreateOrderPayload } from '../src/contract/schemas.js';
 import { openLedger } from '../src/ledger/index.js';
 import type { Ledger } from '../src/ledger/types.js';
 import type { Logger } from '../src/log.js';
+import type { MemoryWindow } from '../src/reconcile/spill.js';
 import { measureTimerCeiling } from './import.js';
 import { forkServer, startProfiler, type ProfileMessage, type SandboxInfo } from './reconcile-servers.js';
 
@@ -60,13 +61,29 @@ export interface ReconcileBench {
   barePagesPackagesPerSecond: number;
 }
 
+/** What a bench run measures beyond the reconciliation itself. */
+export interface ReconcileBenchOptions {
+  /** CPU profiles of the timed part into this folder (--profile=<dir>). */
+  profileDir?: string;
+  /** The run's memory window (default the product's): `{ orders: 0, packages: 0 }` keeps everything on disk. */
+  memoryWindow?: MemoryWindow;
+  /** Page the same window alone afterwards, and from a bare server (default true). */
+  isComparing?: boolean;
+}
+
 const LATENCY_MS = 20;
+/** Orders created (and recorded in the ledger) per batch while seeding: the bench's own memory stays small. */
+const SEED_BATCH = 5_000;
 const CONCURRENCY = 8;
 const PAGE_SIZE = 100;
 /** Packages per second if every request were a full tracking page and 8 were always in flight. */
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
 const PROFILE_FLAG = '--profile=';
+/** --alone: the reconciliation only, without paging the window again alone (a million packages). */
+const ALONE_FLAG = '--alone';
+/** --window=<orders>,<packages>: the run's memory window (0,0: everything on disk). */
+const WINDOW_FLAG = '--window=';
 
 async function askChild(child: ChildProcess, message: ProfileMessage): Promise<void> {
   child.send(message);
@@ -165,6 +182,7 @@ async function timedReconcile(run: {
   nowMs: number;
   out: string;
   profileDir: string | undefined;
+  memoryWindow: MemoryWindow | undefined;
 }): Promise<Omit<ReconcileBench, 'timerPackagesPerSecond' | 'pagesAlonePackagesPerSecond' | 'barePagesPackagesPerSecond'>> {
   const { info, child, profileDir } = run;
   const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => run.nowMs });
@@ -185,6 +203,7 @@ async function timedReconcile(run: {
     out: run.out,
     concurrency: CONCURRENCY,
     logger: log.logger,
+    ...(run.memoryWindow ? { memoryWindow: run.memoryWindow } : {}),
   });
   const totalMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
@@ -195,6 +214,7 @@ async function timedReconcile(run: {
   await client.close();
   let fetched = 0;
   for (const o of result.orders) fetched += o.packages.length;
+  result.release();
   const phases = log.phases();
   const ms = totalMs - phases.writeMs;
   const packagesPerSecond = fetched / (ms / 1000);
@@ -258,7 +278,7 @@ async function barePagesAlone(page: string, window: { startDate: string; endDate
   }
 }
 
-export async function benchReconcile(packages: number, profileDir?: string): Promise<ReconcileBench> {
+export async function benchReconcile(packages: number, options: ReconcileBenchOptions = {}): Promise<ReconcileBench> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
   const pool = new Pool(info.url, { connections: SEED_CONCURRENCY });
@@ -283,7 +303,10 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     const firstOrderMs = simulatedNowMs;
     const run = await ledger.startRun({ command: 'bench', files: [] });
     let created = 0;
-    const createBatch = async (count: number): Promise<void> => {
+    const createBatch = async (total: number): Promise<void> => {
+      for (let done = 0; done < total; done += SEED_BATCH) await createOrders(Math.min(SEED_BATCH, total - done));
+    };
+    const createOrders = async (count: number): Promise<void> => {
       const orderDate = new Date(simulatedNowMs).toISOString();
       const payloads = Array.from({ length: count }, (_, i) => benchPayload(created + i, orderDate));
       created += count;
@@ -318,12 +341,14 @@ export async function benchReconcile(packages: number, profileDir?: string): Pro
     const total = await countPackages(pool, headers, true);
     // Likewise the orders' JSON, which list orders (one request of the run, every order in it) is built from.
     const listed = await pool.request({ method: 'GET', path: '/api/v0/orders?lastDays=30&orderDisposition=all', headers });
-    await listed.body.text();
+    // Read to its end and dropped: a million orders' answer is not held by the bench either.
+    for await (const chunk of listed.body) void chunk;
     await run.finish({ summary: { created, packages: total } });
 
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
-    const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir });
+    const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir: options.profileDir, memoryWindow: options.memoryWindow });
+    if (options.isComparing === false) return { ...figures, timerPackagesPerSecond, pagesAlonePackagesPerSecond: Number.NaN, barePagesPackagesPerSecond: Number.NaN };
     // reconcile's result is gone by now: paging alone does not collect around its 600 MB.
     const window = { startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(simulatedNowMs).toISOString() };
     const alone = await pagesAlone({ ...info, nowMs: simulatedNowMs }, window);
@@ -347,7 +372,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
   const packages = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
-  const r = await benchReconcile(packages, profileDir);
+  const window = args.find((a) => a.startsWith(WINDOW_FLAG))?.slice(WINDOW_FLAG.length).split(',').map(Number);
+  const r = await benchReconcile(packages, {
+    ...(profileDir ? { profileDir } : {}),
+    ...(window ? { memoryWindow: { orders: window[0]!, packages: window[1]! } } : {}),
+    isComparing: !args.includes(ALONE_FLAG),
+  });
   console.log(`reconcile, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY} (ceiling ${CEILING_PACKAGES_PER_SECOND.toLocaleString('en-US')} packages/s)`);
   console.log(
     `  ${r.packages.toLocaleString('en-US')} packages of ${r.orders.toLocaleString('en-US')} orders: ${Math.round(r.packagesPerSecond).toLocaleString('en-US')} packages/s ` +

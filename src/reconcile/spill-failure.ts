@@ -19,8 +19,9 @@ export function describeSpillFailure(error: unknown, spill: RunSpill): OutputErr
   const fsCode = fileSystemErrorCode(error);
   const sqliteCode = /^SQLITE_[A-Z]+/.exec(String((error as { code?: unknown } | null)?.code ?? ''))?.[0];
   const reason = fsCode !== null ? describeFileSystemError(error) : sqliteCode ? SQLITE_REASONS[sqliteCode] : undefined;
-  // Only while the run was keeping work on disk: a ledger's or a package store's own failure is theirs to describe.
-  if (reason === undefined || (!spill.isUsed && fsCode === null)) return null;
+  // Only the working file's own failures: a ledger's or a package store's are theirs to describe.
+  const isSpills = error === spill.openFailure || (spill.isUsed && sqliteCode !== undefined);
+  if (reason === undefined || !isSpills) return null;
   return new OutputError(
     spill.folder,
     fsCode ?? sqliteCode ?? null,

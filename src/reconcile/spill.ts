@@ -48,10 +48,23 @@ export class RunSpill {
     return this.#db !== undefined;
   }
 
+  /** Why the file could not be opened (a folder missing, a full disk), once that has happened. */
+  openFailure: unknown;
+
   /** The run's file, opened on first use. */
   get db(): Database.Database {
     if (this.#isClosed) throw new Error('the run has ended: its working file is closed');
-    return (this.#db ??= openSpillFile(this.folder));
+    // A file that could not be opened is not tried again: every structure fails with the same error.
+    if (this.openFailure !== undefined) throw this.openFailure;
+    if (!this.#db) {
+      try {
+        this.#db = openSpillFile(this.folder);
+      } catch (error) {
+        this.openFailure = error;
+        throw error;
+      }
+    }
+    return this.#db;
   }
 
   /** A table name no other structure of this run uses. */

@@ -10,13 +10,16 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../../src/cli/exit-codes.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/commands/reconcile-run.js';
+import { OutputError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
 import { FetchedPackages } from '../../src/reconcile/fetched-packages.js';
 import { RunSpill, type MemoryWindow } from '../../src/reconcile/spill.js';
+import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { SpillList } from '../../src/reconcile/spill-list.js';
 import { SpillMap } from '../../src/reconcile/spill-map.js';
 import { buildOrderPayload } from '../support/order-payload.js';
@@ -176,6 +179,22 @@ describe('a run kept on disk past its memory window', () => {
     const disk = await world();
     const all = { all: true, hours: 72 } as const;
     await expectSame(await run(memory, 'all-memory', 72, undefined, all), await run(disk, 'all-disk', 72, { orders: 3, packages: 5 }, all));
+  });
+});
+
+describe('a run that cannot keep its work on disk', () => {
+  it('says where and what to do, as a file it could not write (exit 2), and records nothing as done', async () => {
+    const w = await world();
+    const missing = join(dir, 'no-such-folder');
+    const failed = await run(w, 'no-folder', 48, { orders: 0, packages: 0 }, { spillFolder: missing }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OutputError);
+    expect((failed as Error).message).toBe(
+      `Reconcile could not keep its work on disk in ${missing}: no such file or folder (ENOENT). A run too large for memory keeps its packages and orders there ` +
+        '(about 3 KB a package, given back when it ends): free some space there, or set TMPDIR to a folder on a disk with more room, then run reconcile again ' +
+        '(nothing of this run was recorded as done).',
+    );
+    expect(failureOf(failed).exitCode).toBe(2);
+    expect(await w.ledger.getWatermark(TRACKING_WATERMARK)).toBeNull();
   });
 });
 
