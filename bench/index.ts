@@ -5,9 +5,10 @@
  * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: sandbox, import, reconcile, writers, team)
+ *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team)
+ *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
+ *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ import { benchReconcile, CEILING_PACKAGES_PER_SECOND } from './reconcile.js';
 import { benchSandbox } from './sandbox.js';
 import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
+import { benchScale, benchScaleHuge, runValidateChild } from './scale.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -27,17 +29,6 @@ const XLSX_ROWS = 100_000;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const line = (text: string) => process.stdout.write(`${text}\n`);
-
-interface ChildRun { ms: number; maxRssMb: number; orders: number }
-
-/** The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the child measures what users get. */
-const CLI_NODE_FLAGS = ['--max-semi-space-size=64'];
-
-function runValidateChild(file: string, out: string, now: Date): ChildRun {
-  const args = [...CLI_NODE_FLAGS, join(HERE, 'validate-child.js'), file, out, now.toISOString()];
-  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(output.trim().split('\n').pop()!) as ChildRun;
-}
 
 /** The best of `rounds` runs: a busy machine only ever slows a run down. */
 async function best<T extends { ms: number }>(rounds: number, run: () => Promise<T> | T): Promise<T> {
@@ -138,7 +129,21 @@ async function benchReconcileFigures(): Promise<void> {
   line(`the same client from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
+async function benchScaleFigures(): Promise<void> {
+  const { csv } = await dataFiles(new Date());
+  await benchScale(DATA, line, csv);
+}
+
+async function benchScaleReconcile(): Promise<void> {
+  line('\n== scale: reconcile 1,000,000 packages from the sandbox, 20 ms latency, concurrency 8');
+  const r = await benchReconcile(1_000_000);
+  line(`${fmt(r.packagesPerSecond)} packages/s in ${fmt(r.ms)} ms, workbook ${fmt(r.writeMs)} ms more; peak RSS ${fmt(r.peakRssMb)} MB (target <= 1,536 MB: ${r.peakRssMb <= 1536 ? 'met' : 'NOT met'})`);
+}
+
 const sections: Record<string, () => Promise<void>> = {
+  scale: benchScaleFigures,
+  'scale-huge': () => benchScaleHuge(DATA, line),
+  'scale-reconcile': benchScaleReconcile,
   validate: benchValidate,
   writers: benchWriters,
   sandbox: benchSandboxFigures,
@@ -148,7 +153,7 @@ const sections: Record<string, () => Promise<void>> = {
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : ['validate', 'sandbox', 'import', 'reconcile', 'team']) {
+for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile', 'team']) {
   const section = sections[name];
   if (!section) {
     process.stderr.write(`unknown section ${name}; choose from ${Object.keys(sections).join(', ')}\n`);

@@ -19,5 +19,5 @@ const result = await validateFiles({
 });
 const ms = performance.now() - started;
 process.stdout.write(
-  `${JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: result.report.orders.length, summary: result.report.summary })}\n`,
+  `${JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: result.report.orders.length, summary: result.report.summary, error: result.report.input[0]?.error?.message })}\n`,
 );

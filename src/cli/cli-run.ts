@@ -4,7 +4,7 @@
  * that no control character of a cell or a file name reaches a person's terminal raw.
  */
 import { formatOutputErrors } from '../run-report/output-errors.js';
-import type { JsonReport } from '../run-report/json.js';
+import { writeJsonReport, type JsonReport } from '../run-report/json.js';
 import { EXIT } from '../errors.js';
 import { escapeControlCharacters, escapeControlCharactersInLines } from '../terminal-text.js';
 
@@ -17,9 +17,10 @@ export class CliRun {
     return this.#hasPrintedJson;
   }
 
-  printJson(value: unknown): void {
+  /** Prints a --json object; a report's orders one by one (a validate of millions of orders is never one string). */
+  async printJson(value: object): Promise<void> {
     this.#hasPrintedJson = true;
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    await writeJsonReport(value, process.stdout);
   }
 
   /** A line for a person on stdout, its control characters escaped (see terminal-text.ts). */
@@ -36,8 +37,8 @@ export class CliRun {
    * The report of validate, import or reconcile: JSON with --json, else the human text; then, on
    * stderr, the files that could not be written (the report is printed first: it still stands).
    */
-  printReport<R extends JsonReport>(report: R, options: { json: boolean }, formatText: (report: R) => string): void {
-    if (options.json) this.printJson(report);
+  async printReport<R extends JsonReport>(report: R, options: { json: boolean }, formatText: (report: R) => string): Promise<void> {
+    if (options.json) await this.printJson(report);
     else process.stdout.write(escapeControlCharactersInLines(formatText(report)));
     process.stderr.write(escapeControlCharactersInLines(formatOutputErrors(report)));
   }

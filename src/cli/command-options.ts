@@ -21,6 +21,11 @@ export function resolveFlags(flags: RawFlags): ResolvedOptions {
   return resolveOptions(flags, process.env, new Date());
 }
 
+/** ORDER_BATCH_DEBUG: print the stack of an internal error (a bug) under its one line, for a bug report. */
+export function wantsBugStack(): boolean {
+  return Boolean(process.env.ORDER_BATCH_DEBUG);
+}
+
 export function loggerFor(options: ResolvedOptions): Logger {
   if (options.logLevel === 'silent') return silentLogger;
   const isTerminal = Boolean(process.stderr.isTTY);

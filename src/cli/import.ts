@@ -45,7 +45,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       orderProgress: orderProgressOf(options),
       signal: interruption.signal,
     }).finally(interruption.dispose);
-    run.printReport(result.report, options, formatValidateText);
+    await run.printReport(result.report, options, formatValidateText);
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');

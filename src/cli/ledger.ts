@@ -40,7 +40,7 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
       const options = resolveFlags(flags);
       const { copyLedger } = await import('../ledger/copy/copy-ledger.js');
       const result = await copyLedger(from, to, { logger: loggerFor(options) });
-      if (options.json) run.printJson({ command: 'ledger copy', ...result });
+      if (options.json) await run.printJson({ command: 'ledger copy', ...result });
       else process.stdout.write(formatCopy(result));
     });
 }

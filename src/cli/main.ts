@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * The entry of the `order-batch` bin. src/cli/ is the only place that reads argv and the
  * environment, prints, and sets the exit code: one file per command turns its flags into typed
@@ -7,6 +7,7 @@
  */
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
+import { wantsBugStack } from './command-options.js';
 import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
 import { failureOf } from './exit-codes.js';
@@ -79,11 +80,11 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const failure = failureOf(err);
     process.stderr.write(escapeControlCharactersInLines(failure.stderr));
-    if (failure.kind === 'internal' && process.env.ORDER_BATCH_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    if (failure.kind === 'internal' && wantsBugStack() && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     const jsonCommand = jsonCommandOf(argv);
     // `--json > logs/x.json` must hold one JSON object whatever happened, and never two.
     if (failure.kind !== null && jsonCommand !== null && !run.hasPrintedJson) {
-      run.printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
+      await run.printJson({ command: jsonCommand, error: { kind: failure.kind, message: failure.message }, exitCode: failure.exitCode });
     }
     return failure.exitCode;
   }

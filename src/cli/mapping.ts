@@ -50,7 +50,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .action(async (flags: RawFlags) => {
       const { listMappings } = await import('../commands/mapping.js');
       const profiles = listMappings(await savedProfiles(flags));
-      if (flags.json) run.printJson(profiles);
+      if (flags.json) await run.printJson(profiles);
       else for (const p of profiles) run.printLine(`${p.name.padEnd(14)} ${p.label} (${p.origin})`);
     });
 }

@@ -62,7 +62,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       logger,
     });
     try {
-      run.printReport(result.report, options, formatReconcileText);
+      await run.printReport(result.report, options, formatReconcileText);
     } finally {
       result.release();
     }

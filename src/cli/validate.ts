@@ -32,7 +32,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       logger: loggerFor(options),
       progress: byteProgressOf(options),
     });
-    run.printReport(result.report, options, formatValidateText);
+    await run.printReport(result.report, options, formatValidateText);
     run.exitCode = validateExitCode(result);
   });
 }

@@ -5,7 +5,7 @@ import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { applyCellEdits, type CellEdit } from '../mapping/cell-edits.js';
 import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
-import { checkSheet, isLocaleDelimiter } from '../orders/check-sheet.js';
+import { checkRoomForRows, checkSheet, isLocaleDelimiter, type CheckSheetOptions } from '../orders/check-sheet.js';
 import { countEvidence, decideDecimalMark, emptyCounts, type DecimalMark, type DecimalMarkDecision } from '../orders/decimal-mark.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
@@ -37,33 +37,50 @@ export interface ReadSettings {
 
 export async function checkFile(
   file: string,
-  options: { context: CheckContext; sheet?: string; logger: Logger; progress?: Progress; read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl'>; settings?: ReadSettings },
+  options: {
+    context: CheckContext;
+    sheet?: string;
+    logger: Logger;
+    progress?: Progress;
+    read?: Pick<OpenSheetOptions, 'workerMinBytes' | 'workerUrl' | 'limits'>;
+    /** Memory windows and the temporary folder of what checking keeps on disk (lowered by tests). */
+    keep?: Pick<CheckSheetOptions, 'rowStore' | 'verdicts' | 'openOrders'>;
+    settings?: ReadSettings;
+  },
 ): Promise<CheckedFile> {
   let opened: Awaited<ReturnType<typeof openSheet>> | undefined;
   try {
-    opened = await openSheet(file, { ...options.read, sheet: options.sheet });
+    const read: OpenSheetOptions = { ...options.read, sheet: options.sheet };
+    opened = await openSheet(file, read);
     const sheet = options.settings?.edits?.length ? applyCellEdits(opened, options.settings.edits) : opened;
     // Which worksheet was read when that is not the obvious one (the Fix sheet of a result workbook).
     for (const notice of sheet.notices ?? []) options.logger.warn({ file, sheet: sheet.sheetName }, notice);
     const settings = options.settings ?? {};
     const reading = chooseReading(file, sheet.headers, sheet.headerRow, settings.mapping ?? { kind: 'auto', profiles: BUILTIN_PROFILES });
+    // A profile's derived cells are kept beside the file's own: room for them as well, in proportion.
+    const keptWidth = reading.kind === 'profile' ? (reading.compiled.width + reading.compiled.derived.length) / Math.max(1, reading.compiled.width) : 1;
+    checkRoomForRows({ file, format: sheet.format, sizeBytes: Math.ceil(sheet.sizeBytes * keptWidth) }, options.keep);
     const notices: string[] = reading.kind === 'template' ? [...reading.notices] : [];
     notices.push(...(sheet.notices ?? []));
     const profile = reading.kind === 'profile' ? reading.compiled.profile : undefined;
     const context: CheckContext = profile?.dateOrder !== undefined && !settings.isDateOrderForced ? { ...options.context, dateOrder: profile.dateOrder } : options.context;
 
-    const decision = await decideNumbers(file, options.sheet, sheet.csvDelimiter, reading, settings.decimalMark);
+    const decision = await decideNumbers(file, read, sheet.csvDelimiter, reading, settings.decimalMark);
     // Said once for the file; an undecided value's own issue points here rather than repeating it.
     if (decision?.statement) notices.push(decision.statement);
     const numberFormat = decision ? { mark: decision.mark } : undefined;
     options.progress?.start(file, sheet.sizeBytes);
-    const onProgress = options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined;
+    const checking: CheckSheetOptions = {
+      ...options.keep,
+      onProgress: options.progress ? () => options.progress?.update(sheet.bytesRead()) : undefined,
+      ...(numberFormat && { numberFormat }),
+    };
     let checked: CheckedSheet;
     if (reading.kind === 'profile') {
       const mapped = mapOpenedSheet(sheet, reading.compiled, { isLocaleAware: numberFormat !== undefined, mark: numberFormat?.mark ?? null });
-      checked = mapped.rebase(await checkSheet(mapped.sheet, mapped.columns, context, { onProgress, ...(numberFormat && { numberFormat }) }));
+      checked = mapped.rebase(await checkSheet(mapped.sheet, mapped.columns, context, { ...checking, reviseOrder: mapped.reviseOrder }));
     } else {
-      checked = await checkSheet(sheet, reading.mapped, context, { onProgress, ...(numberFormat && { numberFormat }) });
+      checked = await checkSheet(sheet, reading.mapped, context, checking);
     }
     options.progress?.stop();
     // What the reader found while reading (complete now that every row is read), before the header's issues.
@@ -96,7 +113,7 @@ export async function checkFile(
  * read from all the number cells of a CSV separated by semicolons or tabs (a second pass over the file,
  * over those columns only). Undefined: numbers are read the usual way (the point is the decimal mark).
  */
-async function decideNumbers(file: string, sheetName: string | undefined, delimiter: string | undefined, reading: SheetReading, forced: DecimalMark | undefined): Promise<DecimalMarkDecision | undefined> {
+async function decideNumbers(file: string, read: OpenSheetOptions, delimiter: string | undefined, reading: SheetReading, forced: DecimalMark | undefined): Promise<DecimalMarkDecision | undefined> {
   const profileMark = reading.kind === 'profile' ? reading.compiled.profile.decimalMark : undefined;
   if (forced !== undefined) return decideDecimalMark(file, emptyCounts(), { mark: forced, by: '--decimal-comma' });
   if (profileMark === 'dot' || profileMark === 'comma') {
@@ -106,7 +123,8 @@ async function decideNumbers(file: string, sheetName: string | undefined, delimi
   const columns = numberColumns(reading);
   const counts = emptyCounts();
   if (columns.length > 0) {
-    const again = await openSheet(file, sheetName === undefined ? {} : { sheet: sheetName });
+    // Read as the first pass reads it: the same worksheet, size limits and parse worker.
+    const again = await openSheet(file, read);
     try {
       for await (const batch of again.rows) {
         for (const row of batch) {

@@ -11,7 +11,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import { hasErrors, type Issue } from '../issues/index.js';
 import type { OrderRecord } from '../ledger/types.js';
 import type { Logger } from '../log.js';
-import type { CheckedSheet } from '../orders/types.js';
+import type { CheckedOrder, CheckedSheet } from '../orders/types.js';
 import type { OrderOutcomeView } from './result-rows.js';
 
 /** One sheet of an import: the checked sheet and each order's outcome so far. */
@@ -40,7 +40,7 @@ export function outcomeView(
   };
 }
 
-const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders[index]!.issues);
+const isAged = (state: FileState, index: number) => state.outcomes[index]!.status === 'invalid' && isInvalidOnlyByAge(state.sheet.orders.at(index)!.issues);
 
 /** The orders the ledger is asked about: every one that may go out, and every one invalid only because its date has aged. */
 export function idsToLookUp(states: readonly FileState[]): string[] {
@@ -70,7 +70,7 @@ export function ledgerJudge(known: ReadonlyMap<string, OrderRecord>): LedgerJudg
 
 interface Candidate {
   state: FileState;
-  order: CheckedSheet['orders'][number];
+  order: CheckedOrder;
   index: number;
   payload: CreateOrderPayload;
   issues: readonly Issue[];

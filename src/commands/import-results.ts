@@ -22,7 +22,7 @@ export function markNotSentForLedger(states: readonly FileState[], message: stri
   for (const state of states) {
     state.outcomes.forEach((outcome, index) => {
       if (outcome.status !== 'valid') return;
-      const row = state.sheet.orders[index]!.rows[0] ?? null;
+      const row = state.sheet.orders.at(index)!.rows[0] ?? null;
       const issue: Issue = { row, column: null, code: 'failed', severity: 'error', message: `Not sent: ${message} Once the ledger is fixed, the next run sends it, or finds it already sent.` };
       state.outcomes[index] = outcomeView('failed', [...outcome.issues, issue]);
     });

@@ -57,7 +57,7 @@ export interface ImportOptions {
 }
 
 export interface ImportResult {
-  report: JsonReport;
+  report: JsonReport<unknown[]>;
   hasUnusableInput: boolean;
   /** Some order is invalid, rejected or failed. */
   hasProblems: boolean;
@@ -173,6 +173,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   }
 
   const orders = jsonOrdersOf(states);
+  // Everything is read from the sheets now: what they kept on disk goes (a long-running web app runs many imports).
+  for (const state of states) state.sheet.release?.();
   const summary = countByStatus(orders.map((o) => o.status));
   // An order already sent whose sheet now says something else: the change never reached the network.
   const contentsDiffer = states.reduce((n, state) => n + state.outcomes.filter((o) => o.contentsDiffer).length, 0);

@@ -7,6 +7,8 @@ export type ResultFormat = 'xlsx' | 'csv';
 
 /** Excel's worksheet holds 1,048,576 rows including the header. */
 export const XLSX_MAX_DATA_ROWS = 1_048_575;
+/** ... and 16,384 columns (A to XFD). */
+export const XLSX_MAX_COLUMNS = 16_384;
 
 export function formatOfPath(path: string): ResultFormat | null {
   const ext = extname(path).toLowerCase();

@@ -5,8 +5,6 @@
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { ResultRow } from '../output-files/types.js';
-import { CompactRowStore } from '../orders/row-store.js';
-import type { CellValue } from '../sheet/types.js';
 
 export interface OrderOutcomeView {
   status: string;
@@ -16,31 +14,45 @@ export interface OrderOutcomeView {
   needsFix: boolean;
 }
 
-/**
- * Rows of the sheet in order, each joined with the outcome of its order (`outcomes[i]` belongs to `sheet.orders[i]`).
- * `withCells: false` leaves every row's cells empty, sparing their decoding, for a writer that has them as text already.
- */
-export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOutcomeView[], options: { withCells?: boolean } = {}): Generator<ResultRow> {
-  const issuesByRow = new Map<number, Issue[]>();
-  // Only orders with errors get an entry: a million-row sheet has hundreds of thousands of clean orders.
-  const errorRowsByOrder = new Map<number, number[]>();
-  outcomes.forEach((outcome, index) => {
-    let errorRows: Set<number> | null = null;
-    for (const issue of outcome.issues) {
-      if (issue.row === null) continue;
-      let list = issuesByRow.get(issue.row);
-      if (!list) issuesByRow.set(issue.row, (list = []));
-      list.push(issue);
-      if (issue.severity === 'error') (errorRows ??= new Set<number>()).add(issue.row);
-    }
-    if (errorRows !== null) errorRowsByOrder.set(index, [...errorRows].sort((a, b) => a - b));
-  });
+/** The outcome of each order of a sheet, by the order's position: an array, or a list that builds each when asked. */
+export interface OrderOutcomes {
+  readonly length: number;
+  at(index: number): OrderOutcomeView | undefined;
+}
 
-  const rows = options.withCells === false && sheet.rows instanceof CompactRowStore ? withoutCells(sheet.rows) : sheet.rows;
-  for (const { rowNumber, cells } of rows) {
+/** An order's outcome with its issues by row, and the rows of its errors (null when it has none). */
+interface OrderRows {
+  outcome: OrderOutcomeView | undefined;
+  issuesByRow: Map<number, Issue[]> | null;
+  errorRows: number[] | null;
+}
+
+/** Orders whose issues are kept at hand while rows are written: an order's rows are mostly near each other. */
+const CACHED_ORDERS = 4_096;
+const NO_ISSUES: Issue[] = [];
+
+/**
+ * Rows of the sheet in order, each joined with the outcome of its order (`outcomes.at(i)` belongs to the sheet's
+ * order i), streamed: only the orders of the rows around the one being written are at hand.
+ */
+export function* buildResultRows(sheet: CheckedSheet, outcomes: OrderOutcomes): Generator<ResultRow> {
+  // Each order has one place in the cache, by its index (orders near each other never share one): no Map
+  // whose oldest entries are deleted one by one, which gets slower the more were deleted.
+  const cachedIndex = new Int32Array(CACHED_ORDERS).fill(-1);
+  const cached = new Array<OrderRows | undefined>(CACHED_ORDERS);
+  const rowsOf = (index: number): OrderRows => {
+    const slot = index % CACHED_ORDERS;
+    if (cachedIndex[slot] === index) return cached[slot]!;
+    const entry = describeOrder(outcomes.at(index));
+    cachedIndex[slot] = index;
+    cached[slot] = entry;
+    return entry;
+  };
+  for (const { rowNumber, cells } of sheet.rows) {
     const index = sheet.orderIndexOfRow(rowNumber);
-    const outcome = index === undefined ? undefined : outcomes[index];
-    const issues = issuesByRow.get(rowNumber) ?? [];
+    const order = index === undefined ? undefined : rowsOf(index);
+    const outcome = order?.outcome;
+    const issues = order?.issuesByRow?.get(rowNumber) ?? NO_ISSUES;
     const row: ResultRow = {
       rowNumber,
       cells,
@@ -49,18 +61,41 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: readonly OrderOu
       needsFix: outcome?.needsFix ?? true,
     };
     if (outcome?.extra) row.extra = outcome.extra;
-    if (index !== undefined && !issues.some((i) => i.severity === 'error')) {
-      const related = errorRowsByOrder.get(index);
-      if (related !== undefined) row.relatedErrorRows = related;
-    }
+    if (order?.errorRows && !issues.some((i) => i.severity === 'error')) row.relatedErrorRows = order.errorRows;
     yield row;
   }
 }
 
-const NO_CELLS: CellValue[] = [];
+function describeOrder(outcome: OrderOutcomeView | undefined): OrderRows {
+  if (outcome === undefined || outcome.issues.length === 0) return { outcome, issuesByRow: null, errorRows: null };
+  const issuesByRow = new Map<number, Issue[]>();
+  let errorRows: Set<number> | null = null;
+  for (const issue of outcome.issues) {
+    if (issue.row === null) continue;
+    let list = issuesByRow.get(issue.row);
+    if (!list) issuesByRow.set(issue.row, (list = []));
+    list.push(issue);
+    if (issue.severity === 'error') (errorRows ??= new Set<number>()).add(issue.row);
+  }
+  return { outcome, issuesByRow, errorRows: errorRows === null ? null : [...errorRows].sort((a, b) => a - b) };
+}
 
-function* withoutCells(store: CompactRowStore): Generator<{ rowNumber: number; cells: CellValue[] }> {
-  for (let i = 0; i < store.size; i++) yield { rowNumber: store.rowNumberAt(i), cells: NO_CELLS };
+/** What a result file's summary counts, in one pass over the outcomes. */
+export function summarizeOutcomes(outcomes: OrderOutcomes, fileIssues: readonly Issue[]): { statuses: Record<string, number>; issueCodes: Record<string, number>; computedTotals: number } {
+  const statuses: Record<string, number> = {};
+  const issueCodes = countIssueCodes([fileIssues]);
+  let computedTotals = 0;
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes.at(i)!;
+    statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+    let isComputed = false;
+    for (const issue of outcome.issues) {
+      issueCodes[issue.code] = (issueCodes[issue.code] ?? 0) + 1;
+      if (issue.code === 'computed_total') isComputed = true;
+    }
+    if (isComputed) computedTotals++;
+  }
+  return { statuses, issueCodes, computedTotals };
 }
 
 /** Orders per status, in a stable key order. */

@@ -23,11 +23,11 @@ import type { CheckContext } from '../orders/types.js';
 import type { FileMapping } from '../mapping/choose.js';
 import { checkFile, type ReadSettings } from './check-file.js';
 import { expandInputs } from './input-files.js';
-import { outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
+import { LazyOrders, outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { resultPathFor } from './output-path.js';
 import type { Progress } from './progress.js';
-import { countByStatus, type OrderOutcomeView } from './result-rows.js';
+import type { OrderOutcomes, OrderOutcomeView } from './result-rows.js';
 import { writeResultFile } from './write-result.js';
 
 export interface ValidateOptions {
@@ -53,7 +53,8 @@ export interface ValidateOptions {
 }
 
 export interface ValidateResult {
-  report: JsonReport;
+  /** Its orders are read from the checked sheets when iterated (see LazyOrders). */
+  report: JsonReport<LazyOrders<JsonOrder>>;
   /** A file could not be used at all (unreadable, unsupported, empty, missing column). */
   hasUnusableInput: boolean;
   hasInvalidOrders: boolean;
@@ -67,10 +68,10 @@ export function validationOutcome(issues: OrderOutcomeView['issues']): OrderOutc
 export async function validateFiles(options: ValidateOptions): Promise<ValidateResult> {
   const { files, skipped } = expandInputs(options.files, { logger: options.logger });
   const inputs: JsonInput[] = [];
-  const orders: JsonOrder[] = [];
   const outputs: string[] = [];
   const outputErrors: JsonOutputError[] = [];
-  const statuses: string[] = [];
+  const summary: Record<string, number> = {};
+  const reported: { length: number; at(index: number): JsonOrder }[] = [];
   let hasUnusableInput = false;
 
   const checkedSheets: CheckedSheet[] = [];
@@ -94,15 +95,21 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
   for (const sheet of checkedSheets) {
     const file = sheet.file;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
-    const judged = onlineIssues?.get(sheet);
-    const outcomes = sheet.orders.map((o, i) => validationOutcome([...(judged?.[i] ?? o.issues)]));
+    const outcomes = new SheetOutcomes(sheet, onlineIssues?.get(sheet));
     const notices = noticesOf.get(sheet);
     const mapping = mappingOf.get(sheet);
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...(notices ? { notices } : {}), ...(mapping && { mapping }) });
-    sheet.orders.forEach((order, i) => {
-      const outcome = outcomes[i]!;
-      statuses.push(outcome.status);
-      orders.push({ customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) });
+    for (let i = 0; i < outcomes.length; i++) {
+      const status = outcomes.statusAt(i);
+      summary[status] = (summary[status] ?? 0) + 1;
+    }
+    reported.push({
+      length: sheet.orders.length,
+      at: (i) => {
+        const order = sheet.orders.at(i)!;
+        const outcome = outcomes.at(i);
+        return { customerOrderId: order.customerOrderId, file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
+      },
     });
     if (!options.skipResultFile) {
       const path = resultPathFor(file, options.out, files.length, 'result', takenOutputs);
@@ -125,13 +132,12 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     }
   }
 
-  const summary = countByStatus(statuses);
   return {
     report: {
       command: 'validate',
       input: inputs,
       summary,
-      orders,
+      orders: new LazyOrders(reported),
       output: outputField(outputs),
       ...(skipped.length > 0 ? { skipped: skipped.map(({ file, reason }) => ({ file, reason })) } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
@@ -139,6 +145,32 @@ export async function validateFiles(options: ValidateOptions): Promise<ValidateR
     hasUnusableInput,
     hasInvalidOrders: (summary.invalid ?? 0) > 0,
   };
+}
+
+/**
+ * The outcome of each order of a checked sheet, built when asked for: a sheet of millions of orders is written
+ * and reported without holding them all. With --online, an order's issues are the ones judged online instead.
+ */
+class SheetOutcomes implements OrderOutcomes {
+  constructor(
+    private readonly sheet: CheckedSheet,
+    private readonly judged: (readonly Issue[])[] | undefined,
+  ) {}
+
+  get length(): number {
+    return this.sheet.orders.length;
+  }
+
+  at(index: number): OrderOutcomeView {
+    const judged = this.judged?.[index];
+    return validationOutcome(judged !== undefined ? [...judged] : (this.sheet.orders.issuesAt?.(index) ?? this.sheet.orders.at(index)!.issues));
+  }
+
+  /** The status alone, without reading the issues of an order the checker found valid (offline). */
+  statusAt(index: number): string {
+    const status = this.judged === undefined ? this.sheet.orders.statusAt?.(index) : undefined;
+    return status ?? this.at(index).status;
+  }
 }
 
 /**
@@ -178,7 +210,7 @@ async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<
     return new Map(
       sheets.map((sheet) => [
         sheet,
-        judged.get(sheet)!.map(({ payload, issues }, i) => [...issues, ...checkOrderOnline(sheet.orders[i]!, payload, sheetColumnsOf(sheet), facts, isOurs, sentAsIs)]),
+        judged.get(sheet)!.map(({ payload, issues }, i) => [...issues, ...checkOrderOnline(sheet.orders.at(i)!, payload, sheetColumnsOf(sheet), facts, isOurs, sentAsIs)]),
       ]),
     );
   } finally {

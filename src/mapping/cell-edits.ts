@@ -26,7 +26,7 @@ export function latestEdits(edits: readonly CellEdit[]): Map<number, Map<number,
   return byRow;
 }
 
-/** The sheet with its edited cells replaced as rows stream; without the reader's prepared result text, which holds the old cells. */
+/** The sheet with its edited cells replaced as rows stream. */
 export function applyCellEdits(opened: OpenedSheet, edits: readonly CellEdit[]): OpenedSheet {
   if (edits.length === 0) return opened;
   const byRow = latestEdits(edits);
@@ -40,6 +40,5 @@ export function applyCellEdits(opened: OpenedSheet, edits: readonly CellEdit[]):
       yield batch;
     }
   }
-  const { cellText: _stale, ...rest } = opened as OpenedSheet & { cellText?: unknown };
-  return { ...rest, rows: editedRows() };
+  return { ...opened, rows: editedRows() };
 }

@@ -4,7 +4,7 @@
  */
 import { severityOf, type Issue } from '../issues/index.js';
 import { COLUMN_BY_FIELD, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
-import { toColumnLetter } from '../sheet/headers.js';
+import { toColumnLetter } from '../sheet/column-letters.js';
 import { isOptionalRule, type Profile, type Rule } from './profile.js';
 
 /** One field the profile feeds: computed from the source row into a column after the source's own. */

@@ -3,12 +3,17 @@
  * ones) and the result is turned back to the source: the result file is the input row for row, every
  * issue points at the source file's row and column (a joined or constant field says so in its label),
  * and the Fix sheet, in template form, takes the derived values.
+ *
+ * Each order is turned back as the checker finishes it (reviseOrder), so its verdict is kept as it is
+ * reported, on disk past the checker's window like any other. What the mapping found wrong with a row is
+ * not kept either: only which rows had something (a bit each); their problems are found again from the
+ * row's stored cells when their order is finished, as often as it is.
  */
 import type { Issue } from '../issues/index.js';
-import type { MappedColumns } from '../orders/check-sheet.js';
+import type { MappedColumns, OrderVerdict } from '../orders/check-sheet.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { Field } from '../sheet/columns.js';
-import type { OpenedSheet, RawRow } from '../sheet/types.js';
+import type { CellValue, OpenedSheet, RawRow } from '../sheet/types.js';
 import { describeUnread, type CompiledMapping } from './compile.js';
 import { RowMapper, type NumberReading, type RowProblem } from './row-map.js';
 
@@ -16,66 +21,68 @@ export interface MappedSheet {
   /** The sheet the checker reads: mapped rows, the derived columns' labels after the source headers. */
   sheet: OpenedSheet;
   columns: MappedColumns;
-  /** Turns the checker's result back to the source file (call once every row has been read). */
+  /** An order's verdict turned back to the source file (CheckSheetOptions.reviseOrder); `cellsOf` gives a mapped row's cells. */
+  reviseOrder(verdict: OrderVerdict, cellsOf: (rowNumber: number) => readonly CellValue[]): OrderVerdict;
+  /** The sheet's own headers, columns and file issues back (call once every row has been read). */
   rebase(checked: CheckedSheet): CheckedSheet;
 }
 
 export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, numbers: NumberReading): MappedSheet {
   const mapper = new RowMapper(compiled, numbers);
-  const problemsByRow = new Map<number, RowProblem[]>();
-  const unavailableByRow = new Map<number, number[]>();
+  const flagged = new RowFlags();
   const width = compiled.width;
 
   async function* mapRows(): AsyncGenerator<RawRow[]> {
     for await (const batch of opened.rows) {
-      const mapped: RawRow[] = new Array<RawRow>(batch.length);
       for (let i = 0; i < batch.length; i++) {
         const raw = batch[i]!;
         const row = mapper.map(raw.cells);
-        if (row.problems !== null) problemsByRow.set(raw.rowNumber, row.problems);
-        if (row.unavailable !== null) unavailableByRow.set(raw.rowNumber, row.unavailable);
-        mapped[i] = { rowNumber: raw.rowNumber, cells: row.cells };
+        if (row.problems !== null || row.unavailable !== null) flagged.set(raw.rowNumber);
+        batch[i] = { rowNumber: raw.rowNumber, cells: row.cells };
       }
-      yield mapped;
+      yield batch;
     }
   }
 
   const columnFields: (Field | null)[] = [...opened.headers.map(() => null), ...compiled.derived.map((d) => d.field)];
   const unread = describeUnread(compiled);
-  // Without the reader's prepared result text (cellText): the checker's rows are longer than the file's.
-  const { cellText: _dropped, ...rest } = opened as OpenedSheet & { cellText?: unknown };
   const sheet: OpenedSheet = {
-    ...rest,
+    ...opened,
     headers: [...opened.headers, ...compiled.derived.map((d) => d.label)],
     rows: mapRows(),
   };
+  // A profile that maps no total has them computed, as one that says so: a warning on every order would tell nothing.
+  const fields = compiled.profile.fields;
+  const isComputed = compiled.profile.totals === 'computed' || (fields.subTotal === undefined && fields.discountTotal === undefined && fields.grandTotal === undefined);
+  const toSource = (issue: Issue): Issue => pointAtSource(issue, compiled);
 
   return {
     sheet,
     columns: { columns: columnFields, issues: [...compiled.issues, ...(unread ? [unread] : [])], ...(compiled.summed.length > 0 && { summed: compiled.summed }) },
-    rebase(checked) {
-      const toSource = (issue: Issue): Issue => pointAtSource(issue, compiled);
-      // A profile that maps no total has them computed, as one that says so: a warning on every order would tell nothing.
-      const fields = compiled.profile.fields;
-      const isComputed = compiled.profile.totals === 'computed' || (fields.subTotal === undefined && fields.discountTotal === undefined && fields.grandTotal === undefined);
-      for (const order of checked.orders) {
-        const extra: Issue[] = [];
-        for (const row of order.rows) {
-          for (const p of problemsByRow.get(row) ?? []) extra.push(rowIssue(row, p, compiled));
-        }
-        const explained = (issue: Issue): boolean => {
-          if (issue.row === null || issue.code !== 'required' || issue.colIndex === undefined || issue.colIndex < width) return false;
-          const k = issue.colIndex - width;
-          return (unavailableByRow.get(issue.row)?.includes(k) ?? false) || (problemsByRow.get(issue.row)?.some((p) => p.derived === k) ?? false);
-        };
-        const issues = order.issues
-          .filter((i) => !explained(i) && !(isComputed && i.code === 'computed_total'))
-          .map((i) => (i.code === 'missing_column' ? profileMissing(i, compiled) : toSource(i)));
-        issues.push(...extra);
-        if (extra.length > 0) issues.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-        order.issues = issues;
-        if (extra.some((i) => i.severity === 'error')) order.status = 'invalid';
+    reviseOrder(verdict, cellsOf) {
+      const extra: Issue[] = [];
+      let found: Map<number, { problems: RowProblem[] | null; unavailable: number[] | null }> | null = null;
+      for (const row of verdict.rows) {
+        if (!flagged.has(row)) continue;
+        const again = mapper.problemsOf(cellsOf(row));
+        (found ??= new Map()).set(row, again);
+        for (const p of again.problems ?? []) extra.push(rowIssue(row, p, compiled));
       }
+      // A derived cell left blank because of a problem on its source row: that problem says it, not "required".
+      const explained = (issue: Issue): boolean => {
+        if (found === null || issue.row === null || issue.code !== 'required' || issue.colIndex === undefined || issue.colIndex < width) return false;
+        const k = issue.colIndex - width;
+        const row = found.get(issue.row);
+        return (row?.unavailable?.includes(k) ?? false) || (row?.problems?.some((p) => p.derived === k) ?? false);
+      };
+      const issues = verdict.issues
+        .filter((i) => !explained(i) && !(isComputed && i.code === 'computed_total'))
+        .map((i) => (i.code === 'missing_column' ? profileMissing(i, compiled) : toSource(i)));
+      issues.push(...extra);
+      if (extra.length > 0) issues.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+      return { rows: verdict.rows, status: extra.some((i) => i.severity === 'error') ? 'invalid' : verdict.status, issues };
+    },
+    rebase(checked) {
       return {
         ...checked,
         headers: opened.headers,
@@ -84,6 +91,26 @@ export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, n
       };
     },
   };
+}
+
+/** A set of spreadsheet row numbers, a bit each: the rows of a ten-million-row sheet in about a megabyte. */
+class RowFlags {
+  private bits = new Uint8Array(1024);
+
+  set(row: number): void {
+    const byte = row >>> 3;
+    if (byte >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(byte + 1, this.bits.length * 2));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[byte] = this.bits[byte]! | (1 << (row & 7));
+  }
+
+  has(row: number): boolean {
+    const byte = row >>> 3;
+    return byte < this.bits.length && (this.bits[byte]! & (1 << (row & 7))) !== 0;
+  }
 }
 
 /** An issue on a derived column, moved to the source cell it came from (the first, for a joined field; none for a constant). */

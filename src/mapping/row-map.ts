@@ -6,6 +6,7 @@
 import { formatCents } from '../contract/money.js';
 import type { IssueCode } from '../issues/index.js';
 import { parseLocaleInteger, parseLocaleMoney, type DecimalMark } from '../orders/decimal-mark.js';
+import { OrderIds } from '../orders/order-ids.js';
 import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
 import { cleanText, quote } from '../orders/text.js';
 import type { CellValue } from '../sheet/types.js';
@@ -40,7 +41,9 @@ type Computed = CellValue | { problem: Omit<RowProblem, 'derived'> } | typeof UN
 const UNAVAILABLE = Symbol('unavailable');
 
 export class RowMapper {
-  private readonly lineCounts = new Map<string, number>();
+  /** The orders met so far and how many lines each has had: compact, as a sheet may hold millions (order-ids.ts). */
+  private readonly lineOrders = new OrderIds();
+  private lineCounts = new Int32Array(1024);
   private readonly idIndex: number;
   private readonly quantityIndex: number;
   /** Derived columns in the order they are computed: those read from others (per unit, line numbers) last. */
@@ -58,13 +61,26 @@ export class RowMapper {
   }
 
   map(cells: readonly CellValue[]): MappedRow {
+    return this.mapCells(cells, true);
+  }
+
+  /**
+   * What map() found wrong with a row it mapped before, found again from the row's cells (the source ones are
+   * read): line numbers are not counted again, and have no problems of their own.
+   */
+  problemsOf(cells: readonly CellValue[]): Pick<MappedRow, 'problems' | 'unavailable'> {
+    const { problems, unavailable } = this.mapCells(cells, false);
+    return { problems, unavailable };
+  }
+
+  private mapCells(cells: readonly CellValue[], isCounting: boolean): MappedRow {
     const { width, derived } = this.compiled;
     const out: CellValue[] = new Array<CellValue>(width + derived.length);
     for (let i = 0; i < width; i++) out[i] = cells[i] ?? null;
     let problems: RowProblem[] | null = null;
     let unavailable: number[] | null = null;
     for (const k of this.order) {
-      const value = this.compute(derived[k]!, cells, out);
+      const value = this.compute(derived[k]!, cells, out, isCounting);
       if (value === UNAVAILABLE) {
         (unavailable ??= []).push(k);
         out[width + k] = null;
@@ -78,10 +94,10 @@ export class RowMapper {
     return { cells: out, problems, unavailable };
   }
 
-  private compute(d: DerivedColumn, cells: readonly CellValue[], out: readonly CellValue[]): Computed {
+  private compute(d: DerivedColumn, cells: readonly CellValue[], out: readonly CellValue[], isCounting: boolean): Computed {
     const rule = d.rule;
     if ('constant' in rule) return rule.constant;
-    if ('generate' in rule) return this.lineNumber(out);
+    if ('generate' in rule) return isCounting ? this.lineNumber(out) : null;
     if ('join' in rule) {
       const parts = d.sources.map((s) => textOf(cells[s])).filter((t): t is string => t !== null);
       return mapValue(d, parts.length === 0 ? null : parts.join(rule.separator ?? ' '), rule);
@@ -111,8 +127,16 @@ export class RowMapper {
   private lineNumber(out: readonly CellValue[]): CellValue {
     const id = this.idIndex < 0 ? null : out[this.compiled.width + this.idIndex];
     const key = id === null || id === undefined ? '' : String(id).trim();
-    const n = (this.lineCounts.get(key) ?? 0) + 1;
-    this.lineCounts.set(key, n);
+    let order = this.lineOrders.find(key);
+    if (order < 0) {
+      order = this.lineOrders.add(key);
+      if (order === this.lineCounts.length) {
+        const grown = new Int32Array(this.lineCounts.length * 2);
+        grown.set(this.lineCounts);
+        this.lineCounts = grown;
+      }
+    }
+    const n = ++this.lineCounts[order]!;
     return String(n);
   }
 

@@ -1,18 +1,21 @@
 /**
- * The sheet's rows, kept for the result file. A million rows of 30 cells are 30 million small
- * strings if kept as they come; that is gigabytes and endless garbage collection. Instead each
- * row is encoded into one string (cells joined by a separator, non-text cells tagged), and every
- * 1,024 rows are joined and kept as one buffer, outside the JS heap: a million-row sheet is then
- * a thousand buffers that the garbage collector never has to walk or copy.
- * A row whose order-level cells all repeat the previous row's (the usual shape of an order's
- * second and later lines) keeps only its other cells and points at the row holding the rest.
- * A row that cannot be encoded (a cell holding the separator) is kept as it came.
- * When the CSV reader prepared the rows' result-CSV text (sheet/csv-cell-text.ts), a plain row is read back
- * from that text instead of being kept a second time: only the rare odd rows are encoded here.
+ * The sheet's rows, kept for the result file and for rebuilding orders, in bounded memory whatever the
+ * sheet's size. Each row is encoded into one string (cells joined by a separator, non-text cells tagged),
+ * every 1,024 rows are joined into one buffer (a chunk), and chunks past a window of memory (64 MB by
+ * default) are appended to a temporary file and read back when asked for: a ten-million-row sheet costs
+ * 8 bytes a row in memory (its row number and where its shared cells are), the rest is on disk.
+ *
+ * A row whose order-level cells all repeat the previous row's (the usual shape of an order's second and
+ * later lines) keeps only its other cells and points at the row holding the rest. A row that cannot be
+ * encoded (a cell holding the separator) is kept as it came, in memory (rare by construction).
+ *
+ * The temporary file is unlinked as soon as it is created, so nothing is left behind even by a killed
+ * run; close() gives its disk space back at once.
  */
 import { Buffer } from 'node:buffer';
-import type { CsvCellText } from '../sheet/csv-cell-text.js';
+import { closeSync, readSync, writeSync } from 'node:fs';
 import type { CellValue } from '../sheet/types.js';
+import { openTemporaryFile } from './temporary-file.js';
 import type { RowStore } from './types.js';
 
 /** ASCII "unit separator": made for this, and practically never inside a spreadsheet cell. */
@@ -22,42 +25,88 @@ const NUMBER_TAG = '\u0001';
 const BOOLEAN_TAG = '\u0002';
 const DATE_TAG = '\u0003';
 const LAST_TAG_CODE = 3;
-const CHUNK_ROWS = 1_024;
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+export interface RowStoreOptions {
+  /** Columns whose cells usually repeat from row to row (order-level ones). */
+  sharedColumns?: readonly number[];
+  /** The sheet's column count (rows of another length are always kept whole). */
+  width?: number;
+  /** Bytes of chunks kept in memory before the oldest go to disk (default 64 MB; tests lower it). */
+  memoryBytes?: number;
+  /** Rows per chunk (default 1,024; tests lower it). */
+  chunkRows?: number;
+  /** Folder of the temporary file (default the system's temporary folder). */
+  dir?: string;
+}
+
+export const DEFAULT_ROW_MEMORY_BYTES = 64 * 1024 * 1024;
+const DEFAULT_CHUNK_ROWS = 1_024;
+/** A chunk is sealed at this many characters whatever its rows: rows of thousands of cells come in small chunks. */
+const CHUNK_CHARS = 1024 * 1024;
+const MAX_SHARING_WIDTH = 1_024;
+/** Chunks read back from disk kept in memory, most recent first: an order's rows are mostly near each other. */
+const READ_CACHE_CHUNKS = 8;
+
+/** A chunk: in memory (bytes), or on disk (at, length) once spilled. */
+interface Chunk {
+  /** Index of its first row. */
+  first: number;
+  bytes: Buffer | null;
+  at: number;
+  length: number;
+  /** UTF-16 rather than Latin-1 (offsets count characters, so the encoding must have a fixed width). */
+  isWide: boolean;
+  /** Start of each row within the chunk, in characters, and the end of the last. */
+  offsets: Int32Array;
+}
 
 export class CompactRowStore implements RowStore {
   private count = 0;
-  private rowNumbers = new Int32Array(CHUNK_ROWS);
-  /** Start of each row within its chunk. */
-  private offsets = new Int32Array(CHUNK_ROWS);
+  private rowNumbers = new Int32Array(1024);
   /** The row holding each row's shared cells: itself, or an earlier row it repeats. */
-  private sources = new Int32Array(CHUNK_ROWS);
+  private sources = new Int32Array(1024);
   /** Columns that are not shared, for rows that repeat their source's shared cells. */
   private readonly ownColumns: number[] | null;
+  private readonly width: number;
+  private readonly chunkRows: number;
+  private readonly memoryBytes: number;
+  private readonly dir: string | undefined;
   private lastFullWidth = -1;
   private readonly scratch: CellValue[] = [];
   private readonly chunks: Chunk[] = [];
-  /** Encoded rows of the chunk being filled. */
+  /** Encoded rows of the chunk being filled, and their characters. */
   private pending: string[] = [];
-  private pendingLength = 0;
+  private pendingChars = 0;
+  /** The chunk last read from: rows are mostly read in order. */
+  private lastChunk = 0;
+  /** Bytes of the chunks in memory, and the first chunk that may still be in memory. */
+  private residentBytes = 0;
+  private firstResident = 0;
   /** Rows kept as they came, by index. */
   private readonly unencoded = new Map<number, CellValue[]>();
-  /** Every row's input cells as the result CSV writes them, when the CSV reader prepared them. */
-  readonly cellText: CsvCellText | undefined;
+  private file: { fd: number; size: number } | null = null;
+  private readonly readCache: { index: number; bytes: Buffer }[] = [];
 
   get size(): number {
     return this.count;
   }
 
-  /**
-   * @param sharedColumns columns whose cells usually repeat from row to row (order-level ones);
-   * @param width the sheet's column count (rows of another length are always kept whole);
-   * @param cellText the rows' prepared text, covering every row pushed here, index for index.
-   */
-  constructor(sharedColumns: readonly number[] = [], private readonly width = -1, cellText?: CsvCellText) {
-    this.cellText = cellText;
-    const shared = new Set(sharedColumns);
-    this.ownColumns = shared.size > 0 && width > 0 ? Array.from({ length: width }, (_, i) => i).filter((i) => !shared.has(i)) : null;
+  /** Bytes written to the temporary file so far (0 while every row fits in memory). */
+  get spilledBytes(): number {
+    return this.file?.size ?? 0;
+  }
+
+  constructor(options: RowStoreOptions = {}) {
+    const shared = new Set(options.sharedColumns ?? []);
+    this.width = options.width ?? -1;
+    // A sheet of thousands of columns (nearly all unknown) keeps its rows whole: a row that repeats another's
+    // order cells saves little there, and the list of its own columns would be as long as the sheet is wide.
+    const isSharing = shared.size > 0 && this.width > 0 && this.width <= MAX_SHARING_WIDTH;
+    this.ownColumns = isSharing ? Array.from({ length: this.width }, (_, i) => i).filter((i) => !shared.has(i)) : null;
+    this.chunkRows = Math.max(1, options.chunkRows ?? DEFAULT_CHUNK_ROWS);
+    this.memoryBytes = options.memoryBytes ?? DEFAULT_ROW_MEMORY_BYTES;
+    this.dir = options.dir;
   }
 
   /**
@@ -68,19 +117,12 @@ export class CompactRowStore implements RowStore {
     const index = this.count++;
     if (index === this.rowNumbers.length) {
       this.rowNumbers = grow(this.rowNumbers);
-      this.offsets = grow(this.offsets);
       this.sources = grow(this.sources);
     }
     this.rowNumbers[index] = rowNumber;
-    this.offsets[index] = this.pendingLength;
     let encoded: string | null = null;
     const own = this.ownColumns;
-    if (this.cellText !== undefined && this.cellText.isPlain(index)) {
-      // Read back from the cell text; it is full width, so rows after it may repeat its shared cells.
-      this.sources[index] = index;
-      this.lastFullWidth = cells.length;
-      encoded = '';
-    } else if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
+    if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
       const scratch = this.scratch;
       scratch.length = own.length;
       for (let k = 0; k < own.length; k++) scratch[k] = cells[own[k]!]!;
@@ -88,7 +130,7 @@ export class CompactRowStore implements RowStore {
       if (encoded !== null) this.sources[index] = this.sources[index - 1]!;
     }
     if (encoded === null) {
-      // Not plain and not repeating: kept whole.
+      // Not repeating: kept whole.
       this.sources[index] = index;
       this.lastFullWidth = cells.length;
       encoded = encodeRow(cells);
@@ -98,12 +140,8 @@ export class CompactRowStore implements RowStore {
       encoded = '';
     }
     this.pending.push(encoded);
-    this.pendingLength += encoded.length;
-    if (this.pending.length === CHUNK_ROWS) {
-      this.chunks.push(toChunk(this.pending.join('')));
-      this.pending = [];
-      this.pendingLength = 0;
-    }
+    this.pendingChars += encoded.length;
+    if (this.pending.length === this.chunkRows || this.pendingChars >= CHUNK_CHARS) this.sealPending();
     return index;
   }
 
@@ -127,25 +165,6 @@ export class CompactRowStore implements RowStore {
     const source = this.sources[index]!;
     if (source === index) return this.ownCells(index);
     return this.withSharedCells(this.ownCells(source), index);
-  }
-
-  /** The cells a row stores itself: all of them, or only its own columns when it repeats another row. */
-  private ownCells(index: number): CellValue[] {
-    if (this.cellText !== undefined && this.cellText.isPlain(index)) return this.cellText.plainCellsAt(index);
-    const kept = this.unencoded.get(index);
-    if (kept !== undefined) return kept.slice();
-    const chunk = Math.floor(index / CHUNK_ROWS);
-    const inChunk = index - chunk * CHUNK_ROWS;
-    const text = chunk < this.chunks.length ? this.sliceChunk(chunk, index, inChunk) : this.pending[inChunk]!;
-    return decodeRow(text);
-  }
-
-  /** A repeating row: its source's cells with its own columns put back. */
-  private withSharedCells(sourceCells: CellValue[], index: number): CellValue[] {
-    const own = this.ownCells(index);
-    const columns = this.ownColumns!;
-    for (let k = 0; k < columns.length; k++) sourceCells[columns[k]!] = own[k] ?? null;
-    return sourceCells;
   }
 
   /** Spreadsheet row number of the row at this index. */
@@ -178,12 +197,112 @@ export class CompactRowStore implements RowStore {
     }
   }
 
-  private sliceChunk(chunk: number, index: number, inChunk: number): string {
-    const { bytes, isWide } = this.chunks[chunk]!;
-    const scale = isWide ? 2 : 1;
-    const start = this.offsets[index]! * scale;
-    const end = inChunk === CHUNK_ROWS - 1 ? bytes.length : this.offsets[index + 1]! * scale;
-    return bytes.toString(isWide ? 'utf16le' : 'latin1', start, end);
+  /** Gives the temporary file's disk space back; the store is empty afterwards. */
+  close(): void {
+    if (this.file !== null) {
+      closeSync(this.file.fd);
+      this.file = null;
+    }
+    this.chunks.length = 0;
+    this.pending = [];
+    this.pendingChars = 0;
+    this.lastChunk = 0;
+    this.readCache.length = 0;
+    this.unencoded.clear();
+    this.count = 0;
+  }
+
+  /** The cells a row stores itself: all of them, or only its own columns when it repeats another row. */
+  private ownCells(index: number): CellValue[] {
+    const kept = this.unencoded.get(index);
+    if (kept !== undefined) return kept.slice();
+    const pendingFirst = this.count - this.pending.length;
+    if (index >= pendingFirst) return decodeRow(this.pending[index - pendingFirst]!);
+    const chunkIndex = this.chunkOf(index);
+    const chunk = this.chunks[chunkIndex]!;
+    const inChunk = index - chunk.first;
+    const bytes = chunk.bytes ?? this.readChunk(chunkIndex, chunk);
+    const scale = chunk.isWide ? 2 : 1;
+    return decodeRow(bytes.toString(chunk.isWide ? 'utf16le' : 'latin1', chunk.offsets[inChunk]! * scale, chunk.offsets[inChunk + 1]! * scale));
+  }
+
+  /** A repeating row: its source's cells with its own columns put back. */
+  private withSharedCells(sourceCells: CellValue[], index: number): CellValue[] {
+    const own = this.ownCells(index);
+    const columns = this.ownColumns!;
+    for (let k = 0; k < columns.length; k++) sourceCells[columns[k]!] = own[k] ?? null;
+    return sourceCells;
+  }
+
+  /** The chunk holding a sealed row: the one last read from or the next, else a binary search. */
+  private chunkOf(index: number): number {
+    const chunks = this.chunks;
+    const last = this.lastChunk;
+    if (last < chunks.length && index >= chunks[last]!.first && (last + 1 === chunks.length || index < chunks[last + 1]!.first)) return last;
+    const next = last + 1;
+    if (next < chunks.length && index >= chunks[next]!.first && (next + 1 === chunks.length || index < chunks[next + 1]!.first)) return (this.lastChunk = next);
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (chunks[mid]!.first <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return (this.lastChunk = lo);
+  }
+
+  private sealPending(): void {
+    const rows = this.pending;
+    const offsets = new Int32Array(rows.length + 1);
+    let total = 0;
+    for (let k = 0; k < rows.length; k++) {
+      offsets[k] = total;
+      total += rows[k]!.length;
+    }
+    offsets[rows.length] = total;
+    const text = rows.join('');
+    const isWide = BEYOND_LATIN1.test(text);
+    const bytes = Buffer.from(text, isWide ? 'utf16le' : 'latin1');
+    this.chunks.push({ first: this.count - rows.length, bytes, at: -1, length: bytes.length, isWide, offsets });
+    this.pending = [];
+    this.pendingChars = 0;
+    this.residentBytes += bytes.length;
+    while (this.residentBytes > this.memoryBytes && this.firstResident < this.chunks.length) this.spill(this.chunks[this.firstResident++]!);
+  }
+
+  /** Moves a chunk's bytes to the temporary file. */
+  private spill(chunk: Chunk): void {
+    const bytes = chunk.bytes!;
+    const file = (this.file ??= { fd: openTemporaryFile(this.dir), size: 0 });
+    let written = 0;
+    while (written < bytes.length) written += writeSync(file.fd, bytes, written, bytes.length - written, file.size + written);
+    chunk.at = file.size;
+    file.size += bytes.length;
+    chunk.bytes = null;
+    this.residentBytes -= bytes.length;
+  }
+
+  private readChunk(index: number, chunk: Chunk): Buffer {
+    const cache = this.readCache;
+    for (let k = 0; k < cache.length; k++) {
+      if (cache[k]!.index !== index) continue;
+      const hit = cache[k]!;
+      if (k > 0) {
+        cache.splice(k, 1);
+        cache.unshift(hit);
+      }
+      return hit.bytes;
+    }
+    const bytes = Buffer.allocUnsafe(chunk.length);
+    let read = 0;
+    while (read < chunk.length) {
+      const n = readSync(this.file!.fd, bytes, read, chunk.length - read, chunk.at + read);
+      if (n === 0) throw new Error('the temporary file of the rows ended early');
+      read += n;
+    }
+    cache.unshift({ index, bytes });
+    if (cache.length > READ_CACHE_CHUNKS) cache.pop();
+    return bytes;
   }
 }
 
@@ -200,12 +319,10 @@ export function encodeRow(cells: readonly CellValue[]): string | null {
     }
   }
   if (isAllText) return cells.join(SEPARATOR);
-  let encoded = '';
-  for (let i = 0; i < cells.length; i++) {
-    if (i > 0) encoded += SEPARATOR;
-    encoded += encodeCell(cells[i] ?? null);
-  }
-  return encoded;
+  // Joined from an array, not added up: a row of thousands of cells would otherwise be a rope of thousands of pieces.
+  const encoded = new Array<string>(cells.length);
+  for (let i = 0; i < cells.length; i++) encoded[i] = encodeCell(cells[i] ?? null);
+  return encoded.join(SEPARATOR);
 }
 
 function encodeCell(cell: CellValue): string {
@@ -226,18 +343,6 @@ export function decodeRow(text: string): CellValue[] {
     cells[i] = tag === NUMBER_TAG ? Number(body) : tag === BOOLEAN_TAG ? body === '1' : new Date(Number(body));
   }
   return cells;
-}
-
-/** Joined rows as bytes: one per character when every character fits (Latin-1), else UTF-16. */
-interface Chunk {
-  bytes: Buffer;
-  isWide: boolean;
-}
-
-function toChunk(text: string): Chunk {
-  // Offsets count characters, so the encoding must have a fixed width.
-  const isWide = BEYOND_LATIN1.test(text);
-  return { bytes: Buffer.from(text, isWide ? 'utf16le' : 'latin1'), isWide };
 }
 
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

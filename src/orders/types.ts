@@ -38,6 +38,26 @@ export interface CheckedOrder {
   payloadAsOf?(nowMs: number): CreateOrderPayload | undefined;
 }
 
+/**
+ * A sheet's checked orders, in the order of their first rows. A checked sheet reads them from disk and builds
+ * each one afresh when asked (a plain array of orders is one too, for tests and small callers).
+ */
+export interface OrderList extends Iterable<CheckedOrder> {
+  readonly length: number;
+  at(index: number): CheckedOrder | undefined;
+  map<T>(fn: (order: CheckedOrder, index: number) => T): T[];
+  forEach(fn: (order: CheckedOrder, index: number) => void): void;
+  flatMap<T>(fn: (order: CheckedOrder, index: number) => T | readonly T[]): T[];
+  filter(fn: (order: CheckedOrder, index: number) => boolean): CheckedOrder[];
+  find(fn: (order: CheckedOrder, index: number) => boolean): CheckedOrder | undefined;
+  some(fn: (order: CheckedOrder, index: number) => boolean): boolean;
+  every(fn: (order: CheckedOrder, index: number) => boolean): boolean;
+  /** An order's status, without building the order (when the list can). */
+  statusAt?(index: number): ValidationStatus;
+  /** An order's issues (a fresh array), without building the order (when the list can). */
+  issuesAt?(index: number): Issue[];
+}
+
 /** Raw rows kept for writing the result file, in sheet order. */
 export interface RowStore {
   readonly size: number;
@@ -52,13 +72,17 @@ export interface CheckedSheet {
   sha256: string;
   headers: string[];
   headerRow: number;
+  /** Size of the file in bytes (for the room its result file needs). */
+  sizeBytes?: number;
   /** The field each column maps to (null for an unknown column). */
   columns: (Field | null)[];
   /** File-level issues: missing_column (error), unknown_column (warning). */
   fileIssues: Issue[];
   rows: RowStore;
   /** Orders in the order of their first row. */
-  orders: CheckedOrder[];
+  orders: OrderList;
   /** Index into `orders` for each data row number. */
   orderIndexOfRow(rowNumber: number): number | undefined;
+  /** Gives back the disk space of what the sheet kept on disk (rows, order verdicts); nothing is readable afterwards. */
+  release?(): void;
 }

@@ -15,7 +15,6 @@ import { writeFileAtomically } from './atomic-file.js';
 import { FORMULA_LIKE, formatSheetDate } from './cell-values.js';
 import { formatRowIssues } from './issue-text.js';
 import type { ResultSheetInput } from './types.js';
-import type { CsvCellText } from '../sheet/csv-cell-text.js';
 import type { CellValue } from '../sheet/types.js';
 
 /**
@@ -24,8 +23,12 @@ import type { CellValue } from '../sheet/types.js';
  * default 16 chunks ahead: 10% less CPU time writing, peak RSS 480 MB instead of 570.
  */
 const BATCH_ROWS = 250;
-
-/** Bytes per write of a result made from prepared text (outside the heap, so size costs no GC). */
+/** Fields per batch at most (250 rows of the template's columns and the result's). */
+const BATCH_FIELDS = 250 * 40;
+/**
+ * Bytes handed to the file at a time, as one Buffer: the thread waits for each write, and with one write per
+ * batch (~64 KB) those waits cost about a third of a second per 200,000 rows.
+ */
 const WRITE_BYTES = 1 << 20;
 
 /** Excel only detects UTF-8 in a CSV by its byte order mark; without it, accents turn into mojibake. */
@@ -115,14 +118,26 @@ class BatchEncoder {
   }
 }
 
-/**
- * `cellText`, when given, holds every row's input cells already written as CSV (see sheet/csv-cell-text.ts);
- * `input.rows` then need no cells.
- */
-export async function writeResultCsv(path: string, input: ResultSheetInput, cellText?: CsvCellText): Promise<void> {
-  const chunks = cellText ? generateCsvWithCellText(input, cellText) : generateCsv(input);
+export async function writeResultCsv(path: string, input: ResultSheetInput): Promise<void> {
   // pipeline pulls the next batch only when the file has taken the last one (backpressure).
-  await writeFileAtomically(path, (out) => pipeline(Readable.from(chunks, { highWaterMark: 1 }), out));
+  await writeFileAtomically(path, (out) => pipeline(Readable.from(inWrites(generateCsv(input)), { highWaterMark: 1 }), out));
+}
+
+/** The text as Buffers of about WRITE_BYTES. */
+function* inWrites(texts: Iterable<string>): Generator<Buffer> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  for (const text of texts) {
+    const part = Buffer.from(text, 'utf8');
+    parts.push(part);
+    size += part.length;
+    if (size >= WRITE_BYTES) {
+      yield Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts, size);
 }
 
 /** The CSV text in chunks of BATCH_ROWS lines, each ending with a newline. */
@@ -133,26 +148,44 @@ export function* generateCsv(input: ResultSheetInput): Generator<string> {
   const encoder = new BatchEncoder();
   yield headerLine(input, encoder);
 
-  // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more.
-  const lines: string[][] = Array.from({ length: BATCH_ROWS }, () => new Array<string>(lineWidth));
+  // Line arrays are reused batch after batch: a fresh 30-slot array per row cost ~10% more. A sheet of
+  // thousands of columns gets fewer lines a batch, so a batch holds about as many fields whatever the width.
+  const batchRows = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_FIELDS / lineWidth)));
+  const lines: string[][] = Array.from({ length: batchRows }, () => new Array<string>(lineWidth));
+  /** How each line's input cells were written: PLAIN (joined, in line[0]) or how many fields (the rest are blank). */
+  const inputFields = new Int32Array(batchRows);
   let count = 0;
   for (const row of input.rows) {
     // Cells beyond the header row have no column to go under; status must stay under its header.
     const line = lines[count]!;
-    for (let i = 0; i < width; i++) encoder.field(line, i, row.cells[i]);
+    // Most rows are text that needs no quoting: their cells joined are their line, checked in one scan.
+    const plain = row.cells.length === width ? writePlainLine(row.cells, width) : null;
+    if (plain !== null) {
+      line[0] = plain;
+      inputFields[count] = PLAIN;
+    } else {
+      // A short row of a wide sheet: its own cells, then blanks as one run of delimiters.
+      const fields = Math.min(width, row.cells.length);
+      for (let i = 0; i < fields; i++) encoder.field(line, i, row.cells[i]);
+      inputFields[count] = fields;
+    }
     encoder.field(line, width, row.status);
     encoder.field(line, width + 1, formatRowIssues(row));
     for (let e = 0; e < extras.length; e++) encoder.field(line, width + 2 + e, row.extra?.[extras[e]!]);
-    if (++count === BATCH_ROWS) {
-      yield joinLines(lines, count, encoder);
+    if (++count === batchRows) {
+      yield joinLines(lines, inputFields, width, count, encoder);
       count = 0;
     }
   }
-  if (count > 0) yield joinLines(lines, count, encoder);
+  if (count > 0) yield joinLines(lines, inputFields, width, count, encoder);
 }
+
+const PLAIN = -1;
 
 function headerLine(input: ResultSheetInput, encoder: BatchEncoder): string {
   const names = [...input.headers, 'status', 'issues', ...input.extraColumns];
+  const plain = writePlainLine(names, names.length);
+  if (plain !== null) return BOM + plain + NEWLINE;
   const header: string[] = new Array<string>(names.length);
   names.forEach((name, i) => encoder.field(header, i, name));
   encoder.flush();
@@ -160,114 +193,44 @@ function headerLine(input: ResultSheetInput, encoder: BatchEncoder): string {
 }
 
 /**
- * The same bytes as generateCsv, from cells already written as CSV text: each line is its row's prepared
- * text, then status, issues and extras. Buffers of about a megabyte: the thread waits for each write, and
- * with one per batch the reader sent (~64 KB) those waits left it idle ~0.7 s of a 1M-row file.
+ * A row's input cells as the writer writes them, when each is text written as-is (!mayChange): then the line
+ * is the cells joined by the delimiter and holds no quote. Null for any other row. One scan of the joined line
+ * instead of a call per cell: the writer's hot path (most rows are plain).
  */
-export function* generateCsvWithCellText(input: ResultSheetInput, cellText: CsvCellText): Generator<Buffer> {
-  const extras = input.extraColumns;
-  const tailWidth = 2 + extras.length;
-  const encoder = new BatchEncoder();
-  yield Buffer.from(headerLine(input, encoder), 'utf8');
-
-  const rows = input.rows[Symbol.iterator]();
-  let tails: string[][] = [];
-  let parts: Buffer[] = [];
-  let size = 0;
-  for (const { bytes, ends } of cellText.batches()) {
-    if (tails.length < ends.length) tails = Array.from({ length: ends.length }, () => new Array<string>(tailWidth));
-    for (let r = 0; r < ends.length; r++) {
-      const next = rows.next();
-      if (next.done) throw new Error('the prepared cell text has more rows than the sheet');
-      const row = next.value;
-      const tail = tails[r]!;
-      encoder.field(tail, 0, row.status);
-      encoder.field(tail, 1, formatRowIssues(row));
-      for (let e = 0; e < extras.length; e++) encoder.field(tail, 2 + e, row.extra?.[extras[e]!]);
-    }
-    encoder.flush();
-    const part = joinLineParts(bytes, ends, tails);
-    parts.push(part);
-    size += part.length;
-    if (size >= WRITE_BYTES) {
-      yield Buffer.concat(parts, size);
-      parts = [];
-      size = 0;
-    }
-  }
-  if (!rows.next().done) throw new Error('the prepared cell text has fewer rows than the sheet');
-  if (size > 0) yield Buffer.concat(parts, size);
-}
-
-/**
- * The input cells of each row as the result CSV writes them (the first `width` cells, quoted and neutralised,
- * joined by the delimiter): the CSV parse worker prepares them while the checker works (see sheet/csv-cell-text.ts).
- */
-export function encodeInputCells(rows: readonly (readonly CellValue[])[], width: number): string[] {
-  const encoder = new BatchEncoder();
-  const lines: string[][] = rows.map(() => new Array<string>(width));
-  for (let r = 0; r < rows.length; r++) {
-    const cells = rows[r]!;
-    const line = lines[r]!;
-    for (let i = 0; i < width; i++) encoder.field(line, i, cells[i]);
-  }
-  encoder.flush();
-  return lines.map((line) => line.join(DELIMITER));
-}
-
-/**
- * A row's input cells as encodeInputCells writes them, when each is written as-is (!mayChange): then the line
- * is the cells joined by the delimiter, holds no quote, and splits back into them. Null for any other row.
- * One scan of the joined line instead of a call per cell: the parse worker's hot path (most rows are plain).
- */
-export function writePlainLine(cells: readonly string[], width: number): string | null {
+export function writePlainLine(cells: readonly CellValue[], width: number): string | null {
   if (cells.length !== width) return null;
+  for (let i = 0; i < width; i++) {
+    const cell = cells[i];
+    // A cell holding the delimiter would be quoted.
+    if (typeof cell !== 'string' || cell.includes(DELIMITER)) return null;
+  }
   const line = cells.join(DELIMITER);
-  const n = line.length;
-  let commas = 0;
-  let fieldStart = 0;
-  for (let i = 0; i < n; i++) {
-    const c = line.charCodeAt(i);
-    if (c === COMMA) {
-      if (i > fieldStart && line.charCodeAt(i - 1) === SPACE) return null;
-      commas++;
-      fieldStart = i + 1;
-    } else if (c < 128) {
-      if (QUOTED_ASCII[c] === 1 || (i === fieldStart && FIRST_ASCII[c] === 1)) return null;
-    } else if (QUOTED_OTHER.includes(c)) {
-      return null;
-    }
-  }
-  if (n > fieldStart && line.charCodeAt(n - 1) === SPACE) return null;
-  // A cell holding a comma would have been quoted.
-  return commas === width - 1 ? line : null;
+  return NOT_PLAIN.test(line) ? null : line;
 }
 
-/** Row r's line: its prepared cell text, then its tail fields. */
-function joinLineParts(bytes: Uint8Array, ends: Int32Array, tails: readonly string[][]): Buffer {
-  const texts = new Array<string>(ends.length);
-  let size = bytes.length;
-  for (let r = 0; r < ends.length; r++) {
-    const text = DELIMITER + tails[r]!.join(DELIMITER) + NEWLINE;
-    texts[r] = text;
-    size += Buffer.byteLength(text, 'utf8');
-  }
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  let start = 0;
-  for (let r = 0; r < ends.length; r++) {
-    const end = ends[r]!;
-    out.set(bytes.subarray(start, end), at);
-    at += end - start;
-    start = end;
-    at += out.write(texts[r]!, at, 'utf8');
-  }
-  return out;
+/**
+ * In a line of cells joined by the delimiter (none holding it), what makes papaparse write a cell otherwise
+ * than as is: a character it quotes for anywhere, one it quotes or neutralises at a cell's start, a space at
+ * a cell's end. Built from the same lists as mayChange; one RegExp runs about twice as fast as a scan in JS.
+ */
+const NOT_PLAIN = new RegExp(
+  `[${escapeClass(QUOTED_CHARS.filter((c) => c !== COMMA))}]|(?:^|${DELIMITER})[${escapeClass([...' =+-@\t\r'].map((c) => c.charCodeAt(0)))}]| (?:${DELIMITER}|$)`,
+);
+
+function escapeClass(codes: readonly number[]): string {
+  return codes.map((code) => `\\u${code.toString(16).padStart(4, '0')}`).join('');
 }
 
-function joinLines(lines: readonly string[][], count: number, encoder: BatchEncoder): string {
+/** The batch's lines: a plain row's input is one field (its joined text), the others' one per column. */
+function joinLines(lines: readonly string[][], inputFields: Int32Array, width: number, count: number, encoder: BatchEncoder): string {
   encoder.flush();
   let text = '';
-  for (let i = 0; i < count; i++) text += lines[i]!.join(DELIMITER) + NEWLINE;
+  for (let i = 0; i < count; i++) {
+    const line = lines[i]!;
+    const fields = inputFields[i]!;
+    if (fields === width) text += line.join(DELIMITER) + NEWLINE;
+    else if (fields === PLAIN) text += line[0] + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
+    else text += line.slice(0, fields).join(DELIMITER) + DELIMITER.repeat(fields === 0 ? width - 1 : width - fields) + DELIMITER + line.slice(width).join(DELIMITER) + NEWLINE;
+  }
   return text;
 }

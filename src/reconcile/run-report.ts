@@ -1,4 +1,5 @@
 /** Reconcile's part of the run report (PRODUCT.md section 4): its order entries and its summary. */
+import { LazyOrders, type ReportOrders } from '../run-report/json.js';
 import type { SpillList } from './spill-list.js';
 import { ROLL_UP_STATUSES, type ExceptionType, type ReconciledOrder } from './types.js';
 
@@ -31,11 +32,13 @@ export function toJsonOrder(order: ReconciledOrder): JsonReconciledOrder {
 }
 
 /**
- * The report's orders: built from the run's orders when they are printed (each read afresh when the run
- * outgrew memory), an array when they are in memory.
+ * The report's orders: an array while the run's orders are in memory; else each built from its order
+ * on disk when it is printed (writeJsonReport), so that a million are never held at once.
  */
-export function reportOrdersOf(orders: SpillList<ReconciledOrder>): JsonReconciledOrder[] {
-  return (orders.inMemory ?? orders).map(toJsonOrder);
+export function reportOrdersOf(orders: SpillList<ReconciledOrder>): ReportOrders<JsonReconciledOrder> {
+  const inMemory = orders.inMemory;
+  if (inMemory) return inMemory.map(toJsonOrder);
+  return new LazyOrders([{ length: orders.length, at: (i) => toJsonOrder(orders.at(i)!) }]);
 }
 
 /** Orders per roll-up status; every status listed, zero or not, so scripts need not guess. */

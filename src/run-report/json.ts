@@ -68,7 +68,7 @@ export interface JsonSkipped {
   reason: string;
 }
 
-export interface JsonReport {
+export interface JsonReport<Orders extends ReportOrders = ReportOrders> {
   command: 'validate' | 'import' | 'reconcile';
   input: JsonInput[];
   summary: Record<string, number>;
@@ -78,7 +78,7 @@ export interface JsonReport {
    * there are any (exit code 1).
    */
   contentsDiffer?: number;
-  orders: unknown[];
+  orders: Orders;
   /** The result files written, where they are now (in the archive after --archive); a file that could not be written is in outputErrors instead. */
   output: string | string[] | null;
   /** import --archive: the sheets moved into the archive, and where. */
@@ -94,6 +94,126 @@ export interface JsonReport {
    * was sent after it failed, and the orders' outcomes say what was settled before.
    */
   ledgerError?: { ledger: string; message: string };
+}
+
+/**
+ * The orders of a report: an array, or a list that builds each order when it is read (validate: a sheet of
+ * three million orders is never held as objects). Either is printed order by order (writeJsonReport).
+ */
+export interface ReportOrders<T = unknown> extends Iterable<T> {
+  readonly length: number;
+  map<U>(fn: (order: T, index: number) => U): U[];
+  filter(fn: (order: T, index: number) => boolean): T[];
+  find(fn: (order: T, index: number) => boolean): T | undefined;
+  every(fn: (order: T, index: number) => boolean): boolean;
+  some(fn: (order: T, index: number) => boolean): boolean;
+  slice(start?: number, end?: number): T[];
+}
+
+/** A ReportOrders that builds each order from its position when read; `parts` are read in turn. */
+export class LazyOrders<T> implements ReportOrders<T> {
+  readonly length: number;
+
+  constructor(private readonly parts: readonly { length: number; at(index: number): T }[]) {
+    this.length = parts.reduce((n, part) => n + part.length, 0);
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (const part of this.parts) for (let i = 0; i < part.length; i++) yield part.at(i);
+  }
+
+  map<U>(fn: (order: T, index: number) => U): U[] {
+    const out: U[] = [];
+    let i = 0;
+    for (const order of this) out.push(fn(order, i++));
+    return out;
+  }
+
+  filter(fn: (order: T, index: number) => boolean): T[] {
+    return this.map((order, i) => (fn(order, i) ? [order] : [])).flat() as T[];
+  }
+
+  find(fn: (order: T, index: number) => boolean): T | undefined {
+    let i = 0;
+    for (const order of this) if (fn(order, i++)) return order;
+    return undefined;
+  }
+
+  every(fn: (order: T, index: number) => boolean): boolean {
+    let i = 0;
+    for (const order of this) if (!fn(order, i++)) return false;
+    return true;
+  }
+
+  some(fn: (order: T, index: number) => boolean): boolean {
+    return this.find(fn) !== undefined;
+  }
+
+  slice(start = 0, end = this.length): T[] {
+    const out: T[] = [];
+    let i = 0;
+    for (const order of this) {
+      if (i >= end) break;
+      if (i++ >= start) out.push(order);
+    }
+    return out;
+  }
+
+  /** JSON.stringify of a whole report (tests, small reports); the CLI prints with writeJsonReport instead. */
+  toJSON(): T[] {
+    return [...this];
+  }
+}
+
+/** Text handed to the output at a time while a report is printed. */
+const PRINT_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Prints a report as JSON.stringify(report, null, 2) would, its orders one by one, waiting for the output
+ * to drain: a report of millions of orders never becomes one string (nor could it: V8 caps a string).
+ */
+export async function writeJsonReport(report: object, out: NodeJS.WritableStream): Promise<void> {
+  const orders = (report as { orders?: unknown }).orders;
+  if (orders === undefined || orders === null || typeof orders !== 'object' || !(Symbol.iterator in orders)) {
+    await write(out, `${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const marker = `\u0000orders-${Math.random()}`;
+  const [before, after] = JSON.stringify({ ...report, orders: marker }, null, 2).split(JSON.stringify(marker)) as [string, string];
+  let text = `${before}[`;
+  let count = 0;
+  for (const order of orders as Iterable<unknown>) {
+    text += `${count++ === 0 ? '' : ','}\n    ${JSON.stringify(order, null, 2).replaceAll('\n', '\n    ')}`;
+    if (text.length >= PRINT_CHUNK_CHARS) {
+      // A reader gone (`| head -1` closed the pipe): the rest has no one to read it.
+      if (!(await write(out, text))) return;
+      text = '';
+    }
+  }
+  text += count === 0 ? ']' : '\n  ]';
+  await write(out, `${text}${after}\n`);
+}
+
+/**
+ * Writes text, waiting while the output is full. False once the output is gone (its reader closed the pipe: the
+ * stream fails or closes, and will never drain), so that nothing waits for it forever.
+ */
+function write(out: NodeJS.WritableStream, text: string): Promise<boolean> {
+  if ((out as { destroyed?: boolean }).destroyed === true) return Promise.resolve(false);
+  if (out.write(text)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const settle = (isOpen: boolean) => () => {
+      out.off('drain', onDrain);
+      out.off('error', onGone);
+      out.off('close', onGone);
+      resolve(isOpen);
+    };
+    const onDrain = settle(true);
+    const onGone = settle(false);
+    out.once('drain', onDrain);
+    out.once('error', onGone);
+    out.once('close', onGone);
+  });
 }
 
 export function toJsonIssues(issues: readonly Issue[]): ReturnType<typeof issueToJson>[] {

@@ -1,17 +1,16 @@
 /**
  * Worker thread: reads, hashes, decodes and parses a CSV sheet on the second core, and posts numbered
  * non-blank rows in batches to the main thread, which checks them (see read-csv-worker.ts). It parses and
- * numbers rows as the main-thread reader does: both use csv-records.ts.
+ * numbers rows as the main-thread reader does: both use csv-records.ts. Rows are all it sends.
  * It pauses while the main thread has enough batches queued, and never outlives its parent's command:
  * the main thread terminates it when it stops reading.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputError } from '../errors.js';
-import { encodeInputCells, writePlainLine } from '../output-files/write-result-csv.js';
-import { isPlainLine, packOddRows, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
+import { packRows, transferablesOf, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-transport.js';
 import { parseCsvFile } from './csv-records.js';
+import { MAX_BATCH_CHARS } from './row-source.js';
 import type { DecodedMessage } from './windows1252-rows.js';
-import { toHeaderText, trimTrailingBlanks } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 
 /** The worker's rows never reach the main thread's heap as objects, so larger reads cost it nothing. */
@@ -21,7 +20,7 @@ const HIGH_WATER = 8;
 const LOW_WATER = 4;
 
 const port = parentPort!;
-const { file, encoding, batchSize } = workerData as WorkerInput;
+const { file, encoding, batchSize, limits } = workerData as WorkerInput;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 
 let inFlight = 0;
@@ -35,48 +34,19 @@ port.on('message', (message: TookMessage) => {
   }
 });
 
-/** Columns of the result file: the header row's, trailing blank headers left out (as openSheet does). */
-let width = -1;
 let rows: string[][] = [];
 let numbers: number[] = [];
+let batchChars = 0;
 // The header rides in the first batch, so that one holds a row more: data batches stay full.
 let limit = batchSize + 1;
 
 function postBatch(): void {
   if (rows.length === 0) return;
-  let header: string[] | null = null;
-  let data = rows;
-  if (width < 0) {
-    header = rows[0]!;
-    width = trimTrailingBlanks(header.map(toHeaderText)).length;
-    data = rows.slice(1);
-  }
-  const texts = new Array<string>(data.length);
-  let others: number[] | null = null;
-  for (let k = 0; k < data.length; k++) {
-    const line = writePlainLine(data[k]!, width);
-    if (line !== null) texts[k] = line;
-    else (others ??= []).push(k);
-  }
-  // Rows with a cell the writer quotes or neutralises, or of another width; some still come out plain.
-  const odd: [number, string[]][] = [];
-  if (others !== null) {
-    const encoded = encodeInputCells(others.map((k) => data[k]!), width);
-    for (let j = 0; j < others.length; j++) {
-      const k = others[j]!;
-      texts[k] = encoded[j]!;
-      if (!isPlainLine(encoded[j]!, data[k]!, width)) odd.push([k, data[k]!]);
-    }
-  }
-  const ends = new Int32Array(texts.length);
-  let total = 0;
-  for (let k = 0; k < texts.length; k++) ends[k] = total += texts[k]!.length;
-  const rowNumbers = Int32Array.from(numbers);
-  const packed = packOddRows(odd);
-  const message: RowsMessage = { type: 'rows', rowNumbers, header, text: texts.join(''), ends, ...packed, bytesRead: parse.bytesRead() };
-  port.postMessage(message, [rowNumbers.buffer, ends.buffer, packed.oddRows.buffer, packed.oddEnds.buffer]);
+  const message = packRows(rows, numbers, parse.bytesRead(), parse.hasUnitSeparator());
+  port.postMessage(message, transferablesOf(message));
   rows = [];
   numbers = [];
+  batchChars = 0;
   limit = batchSize;
   if (++inFlight >= HIGH_WATER && !isPaused) {
     isPaused = true;
@@ -84,11 +54,12 @@ function postBatch(): void {
   }
 }
 
-const parse = parseCsvFile(file, encoding as TextEncodingName, READ_CHUNK_BYTES, {
-  row(cells, rowNumber) {
+const parse = parseCsvFile(file, encoding as TextEncodingName, READ_CHUNK_BYTES, limits, {
+  row(cells, rowNumber, chars) {
     rows.push(cells);
     numbers.push(rowNumber);
-    if (rows.length >= limit) postBatch();
+    batchChars += chars;
+    if (rows.length >= limit || batchChars >= MAX_BATCH_CHARS) postBatch();
   },
   end() {
     postBatch();
@@ -99,6 +70,6 @@ const parse = parseCsvFile(file, encoding as TextEncodingName, READ_CHUNK_BYTES,
     port.close();
   },
   fail(error: InputError) {
-    post({ type: 'fail', code: error.code === 'unreadable_file' ? 'unreadable_file' : null, message: error.message });
+    post({ type: 'fail', code: error.code, message: error.message });
   },
 });

@@ -18,17 +18,22 @@ import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import Papa from 'papaparse';
 import { InputError } from '../errors.js';
+import { CsvSizeGuard } from './csv-size-guard.js';
+import type { SheetLimits } from './limits.js';
 import { isBlankRow } from './row-source.js';
 import { createFileSystemError, type TextEncodingName } from './sniff.js';
 import { createChunkDecoder } from './text-decode.js';
 import { PushedText, Windows1252RowFinder, type Windows1252Rows } from './windows1252-rows.js';
 
 export interface CsvRowHandlers {
-  /** A non-blank row (the header first). */
-  row(cells: string[], rowNumber: number): void;
+  /**
+   * A non-blank row (the header first). `chars` is about how many characters it took in the file (the text
+   * parsed with it, shared among its records), for batching by size.
+   */
+  row(cells: string[], rowNumber: number, chars: number): void;
   /** Every row has been handed over; sha256() is known. */
   end(): void;
-  /** Reading stopped: an unreadable file or an unclosed quote. No call follows. */
+  /** Reading stopped: an unreadable file, an unclosed quote or a limit crossed. No call follows. */
   fail(error: InputError): void;
 }
 
@@ -42,10 +47,12 @@ export interface CsvParse {
   stop(): void;
   /** Known once end() was called: the rows read as windows-1252 in a file that mixes encodings, or null. */
   windows1252Rows(): Windows1252Rows | null;
+  /** Whether the text handed to the parser so far holds a unit separator (U+001F) anywhere: see csv-transport.ts. */
+  hasUnitSeparator(): boolean;
 }
 
-/** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number. */
-export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes: number, handlers: CsvRowHandlers): CsvParse {
+/** Parses a CSV file in reads of `readBytes`, handing each non-blank row over with its number; the limits are checked first. */
+export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes: number, limits: SheetLimits, handlers: CsvRowHandlers): CsvParse {
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
@@ -55,6 +62,13 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   // The text handed to papaparse and not yet parsed past, to find the records of windows-1252 lines in.
   const pushed = new PushedText();
   const rows1252 = new Windows1252RowFinder(decoder);
+  let guard: CsvSizeGuard | null = null;
+  /** Characters handed to papaparse, and how many of them its chunks have covered. */
+  let pushedChars = 0;
+  let parsedChars = 0;
+  let hasUnit = false;
+  /** Text held back while a long record goes on (see hand). */
+  let held = '';
 
   const input = createReadStream(file, { highWaterMark: readBytes });
   const text = new Transform({
@@ -65,20 +79,12 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
       hash.update(chunk);
       bytes += chunk.length;
       const decoded = lineBreaks.normalize(decoder.decode(chunk));
-      if (decoded.length > 0) {
-        startParsing();
-        pushed.add(decoded);
-        this.push(decoded);
-      }
+      if (decoded.length > 0 && isWithinLimits(decoded)) hand(this, decoded, false);
       callback();
     },
     flush(callback: TransformCallback) {
       const rest = lineBreaks.normalize(decoder.end()) + lineBreaks.end();
-      startParsing();
-      if (rest.length > 0) {
-        pushed.add(rest);
-        this.push(rest);
-      }
+      if (isWithinLimits(rest)) hand(this, rest, true);
       digest = hash.digest('hex');
       callback();
     },
@@ -97,6 +103,38 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   input.on('error', (error) => fail(createFileSystemError(file, error)));
   input.pipe(text);
 
+  /**
+   * Hands text to papaparse. papaparse parses an unfinished record again with every chunk, so the text of a
+   * record longer than HOLD_FROM_CHARS (a header of a million columns) is held back until the record ends:
+   * parsed once, not once per read.
+   */
+  function hand(stream: Transform, decoded: string, isLast: boolean): void {
+    const text = held.length === 0 ? decoded : held + decoded;
+    if (!isLast && guard!.partialRecordChars > HOLD_FROM_CHARS) {
+      held = text;
+      return;
+    }
+    held = '';
+    if (text.length === 0) return;
+    pushed.add(text);
+    pushedChars += text.length;
+    stream.push(text);
+  }
+
+  /** Starts parsing on the first text, and checks each text against the limits before papaparse holds it. */
+  function isWithinLimits(decoded: string): boolean {
+    if (isStopped) return false;
+    startParsing(decoded);
+    try {
+      guard!.scan(decoded);
+      if (!hasUnit && decoded.includes('\u001f')) hasUnit = true;
+      return true;
+    } catch (error) {
+      fail(error as InputError);
+      return false;
+    }
+  }
+
   let recordNumber = 0;
   let isParsing = false;
   /**
@@ -104,16 +142,17 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
    * guess reads a CRLF header followed by LF rows as one CRLF record holding every row.
    * The stream holds the text pushed until papaparse listens.
    */
-  function startParsing(): void {
+  function startParsing(head: string): void {
     if (isParsing) return;
     isParsing = true;
+    const delimiter = detectDelimiter(head);
+    guard = new CsvSizeGuard(file, limits, delimiter, SEPARATOR_LINE.test(head));
     Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
       header: false,
       dynamicTyping: false,
       skipEmptyLines: false,
       newline: '\n',
-      // Called once, with the first decoded chunk (papaparse's documented function form).
-      delimiter: (firstChunk: string) => detectDelimiter(firstChunk),
+      delimiter,
       chunk(results) {
         if (isStopped) return;
         const broken = results.errors.find((e) => e.code === 'MissingQuotes');
@@ -125,6 +164,8 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
           return;
         }
         const records = results.data;
+        const chars = (pushedChars - parsedChars) / Math.max(1, records.length);
+        parsedChars = pushedChars;
         // Records of this chunk holding a windows-1252 line, by index (null nearly always).
         const marked = rows1252.findRecords(pushed, results.meta);
         for (let i = 0; i < records.length && !isStopped; i++) {
@@ -137,7 +178,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
             continue;
           }
           if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
-          handlers.row(cells, recordNumber);
+          handlers.row(cells, recordNumber, chars);
         }
       },
       complete() {
@@ -151,7 +192,7 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     });
   }
 
-  return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result() };
+  return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result(), hasUnitSeparator: () => hasUnit };
 }
 
 function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: boolean): InputError {
@@ -195,8 +236,13 @@ function dropEndingCr(cells: string[]): void {
   if (cell.charCodeAt(cell.length - 1) === 13) cells[last] = cell.slice(0, -1);
 }
 
+/** An unfinished record longer than this is held back from papaparse until it ends (see hand). */
+const HOLD_FROM_CHARS = 1024 * 1024;
+
 const CANDIDATES = [',', ';', '\t'] as const;
 const SEPARATOR_HINT = /^sep=.?$/i;
+/** A first line that isSeparatorHint will drop, as the size guard must know before the rows are parsed. */
+const SEPARATOR_LINE = /^sep=[^\r\n]?(?:\r?\n|$)/i;
 
 /** Excel's "sep=;" first line, which names the delimiter and is not shown as a row. */
 export function isSeparatorHint(cells: string[]): boolean {

@@ -6,19 +6,13 @@
 import { distance } from 'fastest-levenshtein';
 import { severityOf, type Issue, type IssueCode } from '../issues/index.js';
 import { isRoleCompatible, roleOf, tokensOf } from './column-roles.js';
+import { toColumnLetter } from './column-letters.js';
 import { COLUMNS, FIELD_BY_HEADER, normalizeHeader, type Field } from './columns.js';
 
 export interface HeaderMapping {
   /** The field of each column, null for a column that is ignored. */
   columns: (Field | null)[];
   issues: Issue[];
-}
-
-/** Spreadsheet column letters for a 0-based index: 0 -> A, 25 -> Z, 26 -> AA. */
-export function toColumnLetter(index: number): string {
-  let letters = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
 }
 
 /**
@@ -37,37 +31,54 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   const keys = headers.map((h) => normalizeHeader(h.trim()));
   const isResultFile = keys.includes(normalizeHeader('issues'));
 
+  // Past the first few, columns that are not order fields are counted, not listed: a sheet of a million
+  // columns gets one line about them, and only the listed ones are matched against the names for a typo.
+  let listedUnknown = 0;
+  let moreUnknown = 0;
+  const unknown = (make: () => Issue): void => {
+    if (listedUnknown < MAX_LISTED_UNKNOWN_COLUMNS) {
+      issues.push(make());
+      listedUnknown++;
+    } else moreUnknown++;
+  };
   headers.forEach((raw, index) => {
     const header = raw.trim();
-    const at = `column ${toColumnLetter(index)}`;
+    // Only the columns named in a message need their letters.
+    const at = () => `column ${toColumnLetter(index)}`;
     if (header === '') {
       columns.push(null);
-      issues.push(issue('unknown_column', headerRow, null, index,
-        `${capitalize(at)} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
+      unknown(() => issue('unknown_column', headerRow, null, index,
+        `${capitalize(at())} has no header, so its cells are ignored: give it one of the column names of the template if it holds order data, or delete the column`));
       return;
     }
-    const field = FIELD_BY_HEADER.get(normalizeHeader(header)) ?? null;
+    const field = FIELD_BY_HEADER.get(keys[index]!) ?? null;
     if (field === null && isResultFile && RESULT_COLUMNS.has(keys[index]!)) {
       columns.push(null);
       return;
     }
     if (field === null) {
       columns.push(null);
-      const suggestion = suggestField(header);
-      const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
-      issues.push(issue('unknown_column', headerRow, header, index, `Column "${header}" (${at}) is not an order field and is ignored${hint}`));
+      unknown(() => {
+        const suggestion = suggestField(header);
+        const hint = suggestion ? `; did you mean ${suggestion}?` : ': rename it to one of the template\'s column names if it holds order data';
+        return issue('unknown_column', headerRow, header, index, `Column "${header}" (${at()}) is not an order field and is ignored${hint}`);
+      });
       return;
     }
     const earlier = firstColumnOf.get(field);
     if (earlier !== undefined) {
       columns.push(null);
       issues.push(issue('unknown_column', headerRow, header, index,
-        `Column "${header}" (${at}) also means ${field}, which "${headers[earlier]!.trim()}" (column ${toColumnLetter(earlier)}) already provides; this second one is ignored: delete or rename one of them`));
+        `Column "${header}" (${at()}) also means ${field}, which "${headers[earlier]!.trim()}" (column ${toColumnLetter(earlier)}) already provides; this second one is ignored: delete or rename one of them`));
       return;
     }
     firstColumnOf.set(field, index);
     columns.push(field);
   });
+  if (moreUnknown > 0) {
+    issues.push(issue('unknown_column', headerRow, null, undefined,
+      `${moreUnknown.toLocaleString('en-US')} more column${moreUnknown === 1 ? ' is not an order field' : 's are not order fields'} and ${moreUnknown === 1 ? 'is' : 'are'} ignored (unnamed or not one of the template's column names): delete the columns that hold no order data`));
+  }
 
   for (const column of COLUMNS) {
     if (!column.requiredColumn || firstColumnOf.has(column.field)) continue;
@@ -79,7 +90,11 @@ export function mapHeaders(headers: string[], headerRow = 1): HeaderMapping {
   return { columns, issues };
 }
 
+/** Columns that are not order fields named one by one in the warnings; the rest are counted in one. */
+export const MAX_LISTED_UNKNOWN_COLUMNS = 10;
+
 const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
+const REQUIRED_SET: ReadonlySet<Field> = new Set(REQUIRED_FIELDS);
 
 /**
  * Whether a row's texts are an order sheet's header row: they name customerOrderId and most of the required
@@ -88,14 +103,16 @@ const REQUIRED_FIELDS = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.fie
  */
 export function isOrderHeader(headers: readonly string[]): boolean {
   const fields = new Set<Field>();
+  let named = 0;
   for (const header of headers) {
     const field = FIELD_BY_HEADER.get(normalizeHeader(header));
-    if (field !== undefined) fields.add(field);
+    if (field === undefined || fields.has(field)) continue;
+    fields.add(field);
+    if (REQUIRED_SET.has(field)) named++;
+    // Every required column named: whatever follows (a million more columns) changes nothing.
+    if (named === REQUIRED_FIELDS.length) return true;
   }
-  if (!fields.has('customerOrderId')) return false;
-  let named = 0;
-  for (const field of REQUIRED_FIELDS) if (fields.has(field)) named++;
-  return named * 2 > REQUIRED_FIELDS.length;
+  return fields.has('customerOrderId') && named * 2 > REQUIRED_FIELDS.length;
 }
 
 function issue(code: IssueCode, row: number | null, column: string | null, colIndex: number | undefined, message: string): Issue {

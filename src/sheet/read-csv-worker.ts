@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { InputError } from '../errors.js';
 import { BatchQueue } from './batch-queue.js';
 import { createMixedEncodingIssue, type DecodedMessage, type Windows1252Rows } from './windows1252-rows.js';
-import { CsvCellText, splitRows, type HasCellText, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-cell-text.js';
+import { splitRows, type RowsMessage, type TookMessage, type WorkerInput, type WorkerMessage } from './csv-transport.js';
 import type { RowSource, SourceOptions } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 import type { RawRow } from './types.js';
@@ -20,8 +20,8 @@ export interface WorkerSourceOptions extends SourceOptions {
   workerUrl?: URL;
 }
 
-export function openCsvWorkerSource(file: string, encoding: TextEncodingName, options: WorkerSourceOptions): RowSource & HasCellText {
-  const input: WorkerInput = { file, encoding, batchSize: options.batchSize };
+export function openCsvWorkerSource(file: string, encoding: TextEncodingName, options: WorkerSourceOptions): RowSource {
+  const input: WorkerInput = { file, encoding, batchSize: options.batchSize, limits: options.limits };
   const worker = new Worker(options.workerUrl ?? new URL('./csv-parse-worker.js', import.meta.url), { workerData: input });
   let bytes = 0;
   let digest: string | null = null;
@@ -29,7 +29,6 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
   let isClosed = false;
   // The worker paces itself by the batches taken (see csv-parse-worker.ts): this queue never pauses it.
   const queue = new BatchQueue<RowsMessage>({ pause: () => {}, resume: () => {} }, Number.MAX_SAFE_INTEGER);
-  const cellText = new CsvCellText();
 
   const close = (): void => {
     if (isClosed) return;
@@ -67,7 +66,6 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
     const took: TookMessage = { type: 'took' };
     for await (const message of queue.drain()) {
       if (!isClosed) worker.postMessage(took);
-      cellText.addBatch(message);
       yield splitRows(message);
     }
   }
@@ -82,6 +80,5 @@ export function openCsvWorkerSource(file: string, encoding: TextEncodingName, op
       return mixed === null ? [] : [mixed];
     },
     close,
-    cellText,
   };
 }

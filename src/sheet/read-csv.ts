@@ -5,7 +5,7 @@
 import { BatchQueue } from './batch-queue.js';
 import { parseCsvFile } from './csv-records.js';
 import { createMixedEncodingIssue } from './windows1252-rows.js';
-import type { RowSource, SourceOptions } from './row-source.js';
+import { MAX_BATCH_CHARS, type RowSource, type SourceOptions } from './row-source.js';
 import type { TextEncodingName } from './sniff.js';
 import type { RawRow } from './types.js';
 
@@ -23,14 +23,17 @@ const QUEUED_BATCHES = 2;
 export function openCsvSource(file: string, encoding: TextEncodingName, options: SourceOptions): RowSource {
   const queue = new BatchQueue<RawRow[]>({ pause: () => parse.text.pause(), resume: () => parse.text.resume() }, QUEUED_BATCHES);
   let batch: RawRow[] = [];
+  let batchChars = 0;
   // The header rides in the first batch, so that one holds a row more: data batches stay full.
   let limit = options.batchSize + 1;
-  const parse = parseCsvFile(file, encoding, READ_CHUNK_BYTES, {
-    row(cells, rowNumber) {
+  const parse = parseCsvFile(file, encoding, READ_CHUNK_BYTES, options.limits, {
+    row(cells, rowNumber, chars) {
       batch.push({ rowNumber, cells });
-      if (batch.length >= limit) {
+      batchChars += chars;
+      if (batch.length >= limit || batchChars >= MAX_BATCH_CHARS) {
         queue.push(batch);
         batch = [];
+        batchChars = 0;
         limit = options.batchSize;
       }
     },

@@ -10,8 +10,9 @@
  */
 import { extname } from 'node:path';
 import { InputError } from '../errors.js';
-import type { HasCellText } from './csv-cell-text.js';
-import { isOrderHeader, toColumnLetter } from './headers.js';
+import { toColumnLetter } from './column-letters.js';
+import { isOrderHeader } from './headers.js';
+import { resolveLimits, type SheetLimits } from './limits.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
 import { isBlankCell, listQuoted, toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
@@ -20,8 +21,8 @@ import { sniffFile, type TextEncodingName } from './sniff.js';
 import type { CellValue, OpenedSheet, RawRow, ReaderIssue, ReadOptions, SheetFormat } from './types.js';
 
 export interface OpenSheetOptions extends ReadOptions {
-  /** More data rows than this stop the read (default 2,000,000): split the file. */
-  maxRows?: number;
+  /** The size limits of a cell, a row, the header row and a shared-strings table (limits.ts); lowered by tests. */
+  limits?: Partial<SheetLimits>;
   /** Rows per batch handed to the checker (default 250: small batches die young, see read-csv.ts). */
   batchSize?: number;
   /**
@@ -33,23 +34,22 @@ export interface OpenSheetOptions extends ReadOptions {
   workerUrl?: URL;
 }
 
-export const DEFAULT_MAX_ROWS = 2_000_000;
 export const DEFAULT_BATCH_SIZE = 250;
 export const DEFAULT_WORKER_MIN_BYTES = 5_000_000;
 
-/** An opened sheet; a CSV parsed by the worker also brings its rows' result-CSV text (see csv-cell-text.ts). */
-export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet & HasCellText> {
-  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+/** An opened sheet: its header, and its rows as they stream (no limit on their number; see limits.ts for their size). */
+export async function openSheet(file: string, options: OpenSheetOptions = {}): Promise<OpenedSheet> {
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  const limits = resolveLimits(options.limits);
   const sniffed = await sniffFile(file);
   const isLarge = sniffed.sizeBytes >= (options.workerMinBytes ?? DEFAULT_WORKER_MIN_BYTES);
   // exceljs is loaded only for a workbook: a CSV run spares its ~0.4 s of module loading.
-  const source: RowSource & HasCellText =
+  const source: RowSource =
     sniffed.kind === 'xlsx'
-      ? (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, sheet: options.sheet, resultSheet: options.resultSheet })
+      ? (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, limits, sheet: options.sheet, resultSheet: options.resultSheet })
       : isLarge
-        ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
-        : openCsvSource(file, sniffed.encoding, { batchSize });
+        ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, limits, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
+        : openCsvSource(file, sniffed.encoding, { batchSize, limits });
 
   const first: RawRow[] = [];
   let headers: string[];
@@ -87,7 +87,7 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
     headerRow,
     sizeBytes: sniffed.sizeBytes,
     ...(csvDelimiter !== undefined && { csvDelimiter }),
-    rows: createRowIterator(file, source, first.slice(1), batchSize, headers.length, maxRows, extraCells),
+    rows: createRowIterator(source, first.slice(1), batchSize, headers.length, extraCells),
     issues: () => [...openIssues, ...(source.issues?.() ?? []), ...(extraCells?.issues() ?? [])],
     bytesRead: () => source.bytesRead(),
     sha256: () => {
@@ -95,7 +95,6 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
       if (digest === null) throw new Error('sha256() is known only once every row has been read');
       return digest;
     },
-    ...(source.cellText && { cellText: source.cellText }),
   };
 }
 
@@ -202,12 +201,10 @@ class ExtraCells {
 }
 
 /**
- * Pads short rows to the header's width and counts rows against maxRows. A hand-written
- * iterator rather than a generator: return() must release the file even before the first
- * next(), which a generator that has not started cannot do.
+ * Pads short rows to the header's width. A hand-written iterator rather than a generator: return() must
+ * release the file even before the first next(), which a generator that has not started cannot do.
  */
-function createRowIterator(file: string, source: RowSource, pending: RawRow[], batchSize: number, width: number, maxRows: number, extraCells: ExtraCells | null): AsyncIterableIterator<RawRow[]> {
-  let dataRows = 0;
+function createRowIterator(source: RowSource, pending: RawRow[], batchSize: number, width: number, extraCells: ExtraCells | null): AsyncIterableIterator<RawRow[]> {
   let isFinished = false;
   // The data rows read while opening, in batches of the usual size (more than one when the header was looked for below).
   const leftover: RawRow[][] = [];
@@ -222,14 +219,11 @@ function createRowIterator(file: string, source: RowSource, pending: RawRow[], b
   };
 
   const prepare = (batch: RawRow[]): RawRow[] => {
-    dataRows += batch.length;
-    if (dataRows > maxRows) {
-      throw new InputError(file, 'unreadable_file', `${file} has more than ${maxRows.toLocaleString('en-US')} data rows: split it into files of at most ${maxRows.toLocaleString('en-US')} rows`);
-    }
     for (let i = 0; i < batch.length; i++) {
       const cells = batch[i]!.cells;
-      if (cells.length < width) padCells(cells, width);
-      else if (cells.length > width) extraCells?.check(batch[i]!);
+      if (cells.length < width) {
+        if (width <= MAX_PADDED_WIDTH) padCells(cells, width);
+      } else if (cells.length > width) extraCells?.check(batch[i]!);
     }
     return batch;
   };
@@ -262,6 +256,13 @@ function createRowIterator(file: string, source: RowSource, pending: RawRow[], b
   };
   return iterator;
 }
+
+/**
+ * Short rows are padded to the header's width up to this many columns. A wider sheet (thousands of columns,
+ * nearly all of them unknown) leaves them short: a missing cell reads as empty everywhere, and padding a
+ * thousand-row batch to a million columns would cost gigabytes.
+ */
+const MAX_PADDED_WIDTH = 1024;
 
 function padCells(cells: CellValue[], width: number): void {
   for (let i = cells.length; i < width; i++) cells.push(null);

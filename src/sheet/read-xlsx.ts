@@ -21,9 +21,11 @@ import { Transform, type TransformCallback } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
 import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
-import { isOrderHeader, toColumnLetter } from './headers.js';
-import { isBlankRow, listQuoted, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
+import { toColumnLetter } from './column-letters.js';
+import { isOrderHeader } from './headers.js';
+import { isBlankRow, listQuoted, MAX_BATCH_CHARS, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
 import { createDamagedWorkbookError, createFileSystemError, createReaderFaultError, isProgrammingError } from './sniff.js';
+import { checkRowCells, createSharedStringsTooLargeError } from './limits.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { readPackageLayout, type PackageLayout } from './xlsx-package.js';
@@ -60,8 +62,9 @@ interface Target {
 
 type SheetEvents = AsyncIterator<{ eventType: string; value: unknown }[]>;
 
-export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; limits?: Partial<XlsxLimits> }): RowSource {
-  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.limits };
+export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; zipLimits?: Partial<XlsxLimits> }): RowSource {
+  const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.zipLimits };
+  const sheetLimits = options.limits;
   const hash = createHash('sha256');
   let bytes = 0;
   let digest: string | null = null;
@@ -104,11 +107,16 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           signal.fail(createInflatedTooMuchError(file, budget, fileBytes, part));
           close();
         },
+        // exceljs keeps the shared strings in memory whole: their own ceiling, however the listing reads.
+        // The part is told by the name renameEntries gives it, which the entry carries by the time it is counted.
+        { part: SHARED_STRINGS, budget: sheetLimits.maxSharedStringsBytes, onOver: () => {
+          signal.fail(createSharedStringsTooLargeError(file, null, sheetLimits.maxSharedStringsBytes));
+          close();
+        } },
       );
       renameEntries(parser, () => layout?.renameOf ?? null);
     },
   );
-  input.pipe(tap);
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
     sharedStrings: 'cache',
@@ -142,10 +150,14 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     if (refusal) throw refusal;
     // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
     layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
+    const strings = listed.parts?.find((p) => (layout?.renameOf(p.name) ?? p.name).toLowerCase() === SHARED_STRINGS);
+    if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
   }
 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
     await checkSizes();
+    // Only now do bytes flow into the zip reader: a workbook its listing refuses is never inflated at all.
+    input.pipe(tap);
     let target: Target | null = null;
     let isFound = false;
     // Other worksheets are looked at only when the first visible one was taken by default.
@@ -210,6 +222,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   async function* readWorksheet(worksheet: { parse(): SheetEvents }): AsyncGenerator<RawRow[], void, undefined> {
     const date1904 = internals.properties?.model?.date1904 === true;
     let batch: RawRow[] = [];
+    let batchChars = 0;
     // The header rides in the first batch, so that one holds a row more: data batches stay full.
     let limit = options.batchSize + 1;
     let headers: string[] | null = null;
@@ -225,11 +238,13 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
           uncomputed.length = 0;
         }
         if (isBlankRow(cells)) continue;
+        batchChars += checkRowCells(file, row.number, cells, sheetLimits, headers === null);
         headers ??= cells.map(toHeaderText);
         batch.push({ rowNumber: row.number, cells });
-        if (batch.length >= limit) {
+        if (batch.length >= limit || batchChars >= MAX_BATCH_CHARS) {
           yield batch;
           batch = [];
+          batchChars = 0;
           limit = options.batchSize;
         }
       }
@@ -263,6 +278,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     close,
   };
 }
+
+/** The shared-strings part, as the zip names it (lower case for the comparison). */
+const SHARED_STRINGS = 'xl/sharedstrings.xml';
 
 const WORKSHEET_TARGET = /(?:^|\/)worksheets\/sheet(\d+)\.xml$/i;
 

@@ -1,4 +1,5 @@
 /** What the CSV and XLSX readers hand to openSheet: non-blank rows, numbered, header included. */
+import type { SheetLimits } from './limits.js';
 import type { CellValue, RawRow, ReaderIssue } from './types.js';
 
 export interface RowSource {
@@ -30,7 +31,14 @@ export interface OtherSheet {
 export interface SourceOptions {
   /** Data rows per batch (the first batch carries the header as well; the last may be shorter). */
   batchSize: number;
+  limits: SheetLimits;
 }
+
+/**
+ * Characters a batch may hold before it is handed over whatever its row count: wide rows (thousands of
+ * columns) or long cells come in small batches, so a batch never holds more than a few megabytes.
+ */
+export const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 
 /** Blank as a person sees it: every cell empty or only spaces (NBSP and BOM count as space). */
 export function isBlankRow(cells: readonly CellValue[]): boolean {
@@ -66,7 +74,16 @@ function isBlankText(text: string): boolean {
 export function toHeaderText(cell: CellValue | undefined): string {
   if (cell === null || cell === undefined) return '';
   const text = cell instanceof Date ? cell.toISOString() : String(cell);
-  return text.replace(/[\s\u200b]+/g, ' ').trim();
+  return hasSpaceLike(text) ? text.replace(/[\s\u200b]+/g, ' ').trim() : text;
+}
+
+/** Whether a text holds anything \s or U+200B matches: a header row of a million names is read without a RegExp each. */
+function hasSpaceLike(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || (c >= 0x7f && (c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff))) return true;
+  }
+  return false;
 }
 
 /** Header texts without the blank ones at the end (a sheet's width is its last named column). */

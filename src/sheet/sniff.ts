@@ -7,9 +7,6 @@ import { open, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { InputError } from '../errors.js';
 
-/** CSV files larger than this are refused up front: split them (PRODUCT decision, brief item 1). */
-export const MAX_CSV_BYTES = 2 * 1024 ** 3;
-
 /** How text bytes are decoded. `utf-8` falls back to windows-1252 when the bytes are not UTF-8. */
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -50,9 +47,6 @@ export async function sniffFile(file: string): Promise<Sniffed> {
   const { head, tail } = await readProbe(file, sizeBytes);
   const sniffed = classify(file, head, tail, sizeBytes);
   checkExtension(file, ext, sniffed.kind);
-  if (sniffed.kind === 'csv' && sizeBytes > MAX_CSV_BYTES) {
-    throw new InputError(file, 'unreadable_file', `${file} is larger than 2 GiB: split it into smaller files and import them one by one`);
-  }
   return sniffed;
 }
 

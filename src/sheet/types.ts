@@ -11,7 +11,7 @@ export type CellValue = string | number | boolean | Date | null;
 export interface RawRow {
   /** 1-based spreadsheet row number; the header is row 1 (or the row the header was found on). */
   rowNumber: number;
-  /** One entry per header column (shorter rows padded with null, extra cells kept beyond). */
+  /** One entry per header column (shorter rows padded with null up to 1,024 columns, extra cells kept beyond). */
   cells: CellValue[];
 }
 

@@ -198,12 +198,19 @@ interface PushingParser {
   push(chunk: unknown, encoding?: BufferEncoding): boolean;
 }
 
+/** A part with a ceiling of its own (the shared strings), named as the zip names it, in lower case. */
+export interface PartBudget {
+  part: string;
+  budget: number;
+  onOver(): void;
+}
+
 /**
  * Counts the bytes unzipper inflates into each entry it hands exceljs (it pushes entries, then pipes
- * the inflater into each). Past `budget()` the entry is destroyed, which stops its inflater, and
- * `onOver` is told which part it was.
+ * the inflater into each). Past `budget()` in all, or past its own budget for the part `own` names, the
+ * entry is destroyed, which stops its inflater, and `onOver` (or `own.onOver`) is told.
  */
-export function countInflatedBytes(parser: object, budget: () => number, onOver: (part: string) => void): void {
+export function countInflatedBytes(parser: object, budget: () => number, onOver: (part: string) => void, own?: PartBudget): void {
   const pushing = parser as PushingParser;
   if (typeof pushing.push !== 'function') return;
   let total = 0;
@@ -213,9 +220,18 @@ export function countInflatedBytes(parser: object, budget: () => number, onOver:
     const entry = chunk as ZipEntryStream | null;
     if (entry && typeof entry === 'object' && typeof entry.path === 'string' && typeof entry.write === 'function') {
       const write = entry.write.bind(entry);
+      const partBudget = own !== undefined && entry.path.toLowerCase() === own.part ? own.budget : Infinity;
+      let partTotal = 0;
       entry.write = (data: Buffer, ...rest: unknown[]) => {
         if (isOver) return false;
         total += data.length;
+        partTotal += data.length;
+        if (partTotal > partBudget) {
+          isOver = true;
+          entry.destroy();
+          own!.onOver();
+          return false;
+        }
         if (total > budget()) {
           isOver = true;
           entry.destroy();

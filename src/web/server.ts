@@ -25,6 +25,7 @@ import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, newSessionId, 
 import { drainUnread, sendError, WEB_DEFAULTS, type AppServices, type WebAppOptions } from './services.js';
 import { localFolderOf } from '../ledger/location.js';
 import { createLedgerReader } from './ledger-reader.js';
+import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
 import { createUploadChecker } from './uploads.js';
 import { openedOnDemand } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
@@ -105,6 +106,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     maxUploadBytes,
     workDir,
     uploads: createUploadChecker({ workDir, mappings, context: options.context, checkNow, wallClock, logger }),
+    checks: options.checkQueue ?? new CheckQueue(options.checksAtOnce ?? DEFAULT_CHECKS_AT_ONCE),
     mappings,
     jobs: createJobRunner({ workDir, ledgerPath: options.ledgerPath, runImport, serialize: (task) => serialize(task), wallClock, logger }),
     reconciler: createReconciler({

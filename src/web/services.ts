@@ -11,6 +11,7 @@ import { renderErrorPage } from './pages/error-page.js';
 import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
 import type { Csrf } from './security.js';
+import type { CheckQueue } from './check-queue.js';
 import type { UploadChecker } from './uploads.js';
 import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
@@ -45,6 +46,10 @@ export interface WebAppOptions {
   lateAfterDays: number;
   /** Default 50 MB. */
   maxUploadBytes?: number;
+  /** Uploads checked at once, the others waiting their turn (default 2: a check holds its sheet in memory). */
+  checksAtOnce?: number;
+  /** The line of checks itself, shared with the caller (tests hold a place in it); default a new one of checksAtOnce. */
+  checkQueue?: CheckQueue;
   logger: Logger;
   /** Pin the instant date rules are evaluated at (and the embedded sandbox's start); default the wall clock at each check. */
   now?: Date;
@@ -61,6 +66,8 @@ export interface AppServices {
   maxUploadBytes: number;
   workDir: WorkDir;
   uploads: UploadChecker;
+  /** The line of uploads waiting to be checked. */
+  checks: CheckQueue;
   /** The mapping profiles saved for the team. */
   mappings: MappingStore;
   jobs: JobRunner;

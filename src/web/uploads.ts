@@ -95,6 +95,8 @@ export function createUploadChecker(options: {
         const fixRows = await writeFixCsv(join(dir, fixName), sheet);
         const built = buildVerdict(sheet, meta);
         const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
+        // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
+        sheet.release?.();
         verdict = {
           ...built,
           ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),

@@ -133,7 +133,7 @@ export function buildVerdict(
       n: row.rowNumber,
       cells: sheet.headers.map((_, i) => shortenCellText(displayText(row.cells[i]))),
       status: row.status,
-      orderId: index === undefined ? null : (sheet.orders[index]?.customerOrderId ?? null),
+      orderId: index === undefined ? null : (sheet.orders.at(index)?.customerOrderId ?? null),
       issues: row.issues,
     };
     if (row.relatedErrorRows) entry.related = row.relatedErrorRows;

@@ -44,7 +44,7 @@ describe('a sheet without a required column', () => {
 
     expect(result.report.summary).toEqual({ invalid: 2 });
     expect(result.report.input[0]!.issues).toEqual([expect.objectContaining({ code: 'missing_column', column: 'sourceOfSale', severity: 'error' })]);
-    expectEveryOrderInvalid(result.report.orders as JsonOrder[]);
+    expectEveryOrderInvalid([...result.report.orders]);
     expect(validateExitCode(result)).toBe(2);
 
     const text = formatValidateText(result.report);

@@ -25,7 +25,7 @@ async function validate(name: string, lines: string[][], delimiter: string) {
 describe('numbers with a comma', () => {
   it('are read in a semicolon-separated CSV when they cannot be read two ways, and the file says its mark once', async () => {
     const result = await validate('eu.csv', [row('EU-1', '1', '12,50'), row('EU-2', '2', '1.234,50'), row('EU-3', '1', '1 234,50'), row('EU-4', '1', '1,005')], ';');
-    const orders = result.report.orders as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
+    const orders = [...result.report.orders] as { customerOrderId: string; status: string; issues: { code: string; column: string; message: string }[] }[];
     expect(orders.map((o) => o.status)).toEqual(['valid', 'valid', 'valid', 'invalid']);
     // The file's decimal mark is the comma (three amounts show it), so "1,005" is 1.005: not a whole number of cents.
     expect(orders[3]!.issues).toEqual([expect.objectContaining({ code: 'invalid_number', column: 'unitPrice' })]);
@@ -35,13 +35,13 @@ describe('numbers with a comma', () => {
 
   it('follow the point when the file writes amounts with one: "1,000" is a thousand there', async () => {
     const result = await validate('dot.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1,000', '2.00'), row('EU-3', '1', '$1,234.50')], ';');
-    const orders = result.report.orders as { status: string; issues: unknown[] }[];
+    const orders = [...result.report.orders] as { status: string; issues: unknown[] }[];
     expect(orders.map((o) => o.status)).toEqual(['valid', 'valid', 'valid']);
   });
 
   it('are refused with one explanation for the file when nothing says which mark it uses', async () => {
     const result = await validate('unknown.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1', '2,500')], ';');
-    const orders = result.report.orders as { status: string; issues: { code: string; message: string }[] }[];
+    const orders = [...result.report.orders] as { status: string; issues: { code: string; message: string }[] }[];
     expect(orders.map((o) => o.status)).toEqual(['invalid', 'invalid']);
     expect(orders[0]!.issues[0]!.message).toBe('unitPrice "1,000" could be read two ways (a thousands separator or a decimal mark), and this file does not say which: see the note about the file\'s decimal mark.');
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('could not be decided: none of its amounts shows which mark is the decimal one, so 2 numbers such as "1,000", "2,500"')]);
@@ -51,7 +51,7 @@ describe('numbers with a comma', () => {
     const file = at('forced.csv');
     writeFileSync(file, [HEADERS, row('EU-1', '1', '1,000')].map((cells) => cells.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\r\n') + '\r\n');
     const result = await validateFiles({ files: [file], out: at('forced.result.csv'), context, logger: silentLogger, readSettings: { decimalMark: 'comma' } });
-    expect((result.report.orders as { status: string }[])[0]!.status).toBe('valid');
+    expect(([...result.report.orders] as { status: string }[])[0]!.status).toBe('valid');
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('(--decimal-comma)')]);
   });
 

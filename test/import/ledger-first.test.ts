@@ -74,7 +74,7 @@ async function stateOf(ledgerPath: string, id: string) {
   }
 }
 
-const only = (report: { orders: unknown[] }) => (report.orders as JsonOrder[])[0]!;
+const only = (report: { orders: Iterable<unknown> }) => ([...report.orders] as JsonOrder[])[0]!;
 
 /** validate --online against the sandbox with the ledger, as a check before the import would be run. */
 function validateOnline(sb: SandboxHandle, file: string, ledgerPath: string): Promise<ValidateResult> {

@@ -43,7 +43,7 @@ describe('detection', () => {
     const input = result.report.input[0]!;
     expect(input.mapping).toMatchObject({ profile: 'shopify', detected: false });
     expect(input.issues).toContainEqual(expect.objectContaining({ code: 'missing_column', column: 'productId', message: expect.stringContaining('The file has no "Lineitem sku" column, which the Shopify orders export profile (shopify) reads for productId') }));
-    const orders = result.report.orders as JsonOrder[];
+    const orders = [...result.report.orders] as JsonOrder[];
     expect(orders.every((o) => o.status === 'invalid')).toBe(true);
     expect(orders[0]!.issues).toContainEqual(expect.objectContaining({ code: 'missing_column', message: expect.stringContaining('the column that the Shopify orders export profile (shopify) reads for productId is not in the file') }));
   });
@@ -83,13 +83,13 @@ describe('a profile of one\'s own', () => {
       'B-2;11/19/2026;0,00;Jan;Berg;Dorfweg 1;Hamburg;HH;20095;Germany;+49 40 7654321;PRD-1003;Glas;1;3,00',
     ].join('\r\n'));
     const result = await validateFiles({ files: [sheet], out: at('eu.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile) } });
-    const orders = result.report.orders as JsonOrder[];
+    const orders = [...result.report.orders] as JsonOrder[];
     expect(orders[0]).toMatchObject({ customerOrderId: 'B-1', status: 'valid' });
     expect(orders[1]!.issues).toEqual([expect.objectContaining({ row: 4, column: 'Datum', code: 'invalid_date', message: expect.stringContaining('dates in this file are read day first (date order dmy') })]);
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining("the eu-shop profile's decimalMark")]);
 
     const monthFirst = await validateFiles({ files: [sheet], out: at('eu2.result.csv'), context: { ...context, dateOrder: 'mdy' }, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile), isDateOrderForced: true } });
-    const again = monthFirst.report.orders as JsonOrder[];
+    const again = [...monthFirst.report.orders] as JsonOrder[];
     expect(again[0]!.issues).toEqual([expect.objectContaining({ row: 2, column: 'Datum', code: 'invalid_date', message: expect.stringContaining('--date-order dmy') })]);
     expect(again[1]!.status).toBe('valid');
   });

@@ -32,7 +32,7 @@ type Found = { status: string; issues: [number | null, string | null, string][] 
 async function validate(file: string, out: string) {
   const result = await validateFiles({ files: [file], out: at(out), context, logger: silentLogger });
   const byId = new Map<string | null, Found>();
-  for (const order of result.report.orders as JsonOrder[]) {
+  for (const order of [...result.report.orders] as JsonOrder[]) {
     byId.set(order.customerOrderId, { status: order.status, issues: order.issues.filter((i) => i.severity === 'error').map((i) => [i.row, i.column, i.code]) });
   }
   return { result, byId };
@@ -52,7 +52,7 @@ describe('a Shopify orders export', () => {
     expect(byId.get('#1047')).toEqual({ status: 'invalid', issues: [[9, 'Shipping Phone', 'invalid_phone']] });
     // Neither a "not an order field" warning per column nor a computed total per order: one line for the file, if any.
     expect(result.report.input[0]!.issues).toEqual([]);
-    expect((result.report.orders as JsonOrder[]).flatMap((o) => o.issues.filter((i) => i.code === 'computed_total'))).toEqual([]);
+    expect(([...result.report.orders] as JsonOrder[]).flatMap((o) => o.issues.filter((i) => i.code === 'computed_total'))).toEqual([]);
   });
 
   it('keeps the input row for row in the result, cells highlighted in the source columns; the Fix sheet is in template form', async () => {

@@ -19,7 +19,7 @@ describe('grouping rows into orders', () => {
       ['B', [3], 'valid'],
       ['C', [5], 'valid'],
     ]);
-    expect(sheet.orders[0]!.payload?.orderDetails.lineItems.map((l) => l.customerLineItemId)).toEqual(['1', '2']);
+    expect(sheet.orders.at(0)!.payload?.orderDetails.lineItems.map((l) => l.customerLineItemId)).toEqual(['1', '2']);
     expect([2, 3, 4, 5, 6].map((row) => sheet.orderIndexOfRow(row))).toEqual([0, 1, 0, 2, undefined]);
   });
 
@@ -34,7 +34,7 @@ describe('grouping rows into orders', () => {
       contextAt(),
       { batchSize: 2 },
     );
-    const a = sheet.orders[0]!;
+    const a = sheet.orders.at(0)!;
     expect(issuesWith(a, 'conflicting_order_value').map((i) => i.row)).toEqual([2, 8]);
     expect(issuesWith(a, 'conflicting_order_value')[0]!.message).toContain('row 2 has "first@example.com", row 8 has "second@example.com"');
     expect(codes(a)).toContain('not_positive');
@@ -46,7 +46,7 @@ describe('grouping rows into orders', () => {
       validRow({ customerOrderId: 'B' }),
       laterRow({ customerOrderId: 'A', customerLineItemId: '1' }),
     ]);
-    expect(issuesWith(sheet.orders[0]!, 'duplicate_line_item_id').map((i) => i.row)).toEqual([2, 4]);
+    expect(issuesWith(sheet.orders.at(0)!, 'duplicate_line_item_id').map((i) => i.row)).toEqual([2, 4]);
   });
 
   it('treats IDs as case sensitive text, trimmed', async () => {
@@ -121,15 +121,15 @@ describe('sheet-level outcomes', () => {
     expect(sheet.fileIssues.map((i) => [i.code, i.column])).toEqual([['missing_column', 'phone']]);
     // Every order carries the error that makes it invalid, not an empty list beside an 'invalid' status.
     expect(sheet.orders.map((o) => [o.status, o.issues.map((i) => [i.row, i.column, i.code, i.severity])])).toEqual([['invalid', [[2, 'phone', 'missing_column', 'error']]]]);
-    expect(sheet.orders[0]!.issues[0]!.message).toContain('no phone column');
-    expect(sheet.orders[0]!.payload).toBeUndefined();
+    expect(sheet.orders.at(0)!.issues[0]!.message).toContain('no phone column');
+    expect(sheet.orders.at(0)!.payload).toBeUndefined();
   });
 
   it('reads columns by their headers as written, in any order, and names issues by them', async () => {
     const fields = [...FIELDS].reverse();
     const headers = fields.map((f) => (f === 'postalOrZipCode' ? 'ZIP' : f === 'quantity' ? 'Qty' : f));
     const sheet = await check([validRow({ postalOrZipCode: '1', quantity: 'x' })], contextAt(), { fields, headers });
-    expect(sheet.orders[0]!.issues.map((i) => [i.column, i.colIndex])).toEqual([
+    expect(sheet.orders.at(0)!.issues.map((i) => [i.column, i.colIndex])).toEqual([
       ['ZIP', fields.indexOf('postalOrZipCode')],
       ['Qty', fields.indexOf('quantity')],
     ]);
@@ -143,7 +143,7 @@ describe('sheet-level outcomes', () => {
   });
 
   it('builds the payload each time it is read, so callers may change their copy', async () => {
-    const order = (await check([validRow()])).orders[0]!;
+    const order = (await check([validRow()])).orders.at(0)!;
     const first = order.payload!;
     first.orderDetails.customerOrderId = 'changed';
     expect(order.payload!.orderDetails.customerOrderId).toBe('SO-1');

@@ -96,7 +96,7 @@ describe('line breaks in real files', () => {
   async function payloadOf(path: string) {
     const checked = await checkFile(path, { context, logger: silentLogger });
     if (!checked.ok) throw new Error(checked.message);
-    const order = checked.sheet.orders[0]!;
+    const order = checked.sheet.orders.at(0)!;
     expect(order.issues.filter((i) => i.severity === 'error')).toEqual([]);
     return order.payload!;
   }

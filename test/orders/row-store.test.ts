@@ -20,8 +20,12 @@ describe('CompactRowStore', () => {
   // Some chunks hold a character beyond Latin-1 (stored two bytes each), others do not.
   const row = (i: number, order: number): CellValue[] => [`SO-${order}`, `Name ${order}`, i % 1_500 === 7 ? `line ${i} 東京` : `line ${i} é`, i];
 
-  it('gives back many rows, across chunks, by index, by row number and in order', () => {
-    const store = new CompactRowStore(shared, 4);
+  it.each([
+    ['in memory', {}],
+    ['with all but the last chunk on disk', { memoryBytes: 1 }],
+    ['on disk in chunks of 7 rows', { memoryBytes: 0, chunkRows: 7 }],
+  ])('gives back many rows, across chunks, by index, by row number and in order (%s)', (_, options) => {
+    const store = new CompactRowStore({ sharedColumns: shared, width: 4, ...options });
     const expected: CellValue[][] = [];
     for (let i = 0; i < 2_500; i++) {
       const order = Math.floor(i / 3);
@@ -37,10 +41,24 @@ describe('CompactRowStore', () => {
     expect(store.indexOf(10 + 2 * 1_500)).toBe(1_500);
     expect([...store].map((r) => r.cells)).toEqual(expected);
     expect([...store].map((r) => r.rowNumber).slice(0, 3)).toEqual([10, 12, 14]);
+    // Read back out of order, far apart: each row from its own chunk, wherever that is.
+    for (let i = 2_499; i >= 0; i -= 97) expect(store.cellsAt(i)).toEqual(expected[i]);
+    expect(store.spilledBytes > 0).toBe('memoryBytes' in options);
+    store.close();
+    expect(store.size).toBe(0);
+  });
+
+  it('cuts rows of thousands of cells into chunks by size, on disk past the window, read back in any order', () => {
+    const store = new CompactRowStore({ sharedColumns: shared, width: 5_000, memoryBytes: 1024 * 1024 });
+    const wide = (i: number): CellValue[] => Array.from({ length: 5_000 }, (_, k) => (k === 0 ? `SO-${i}` : i * 10_000 + k));
+    for (let i = 0; i < 300; i++) store.push(i + 2, wide(i));
+    expect(store.spilledBytes).toBeGreaterThan(10 * 1024 * 1024);
+    for (const i of [299, 0, 150, 151, 7]) expect(store.cellsAt(i)).toEqual(wide(i));
+    expect([...store].map((r) => r.rowNumber)).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
   });
 
   it('keeps a row whole when it cannot be encoded, and rows repeating it still read right', () => {
-    const store = new CompactRowStore(shared, 4);
+    const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'a\u001fb', 'x', 1]);
     store.push(3, ['SO-1', 'a\u001fb', 'y', 2], true);
     store.push(4, ['SO-1', 'a\u001fb', 'z\u001f', 3], true);
@@ -52,14 +70,14 @@ describe('CompactRowStore', () => {
   });
 
   it('hands out copies: changing returned cells does not change the store', () => {
-    const store = new CompactRowStore(shared, 4);
+    const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'a\u001fb', 'x', 1]);
     store.cellsAt(0)[2] = 'changed';
     expect(store.cellsAt(0)[2]).toBe('x');
   });
 
   it('keeps rows of another width whole', () => {
-    const store = new CompactRowStore(shared, 4);
+    const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'n', 'x', 1]);
     store.push(3, ['SO-1', 'n', 'y', 2, 'extra'], true);
     store.push(4, ['SO-1', 'n', 'z', 3], true);

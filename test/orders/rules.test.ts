@@ -39,8 +39,8 @@ describe('required', () => {
       ['SO-1', [2], 'invalid'], // its totals no longer add up without the second line
       [null, [3], 'invalid'],
     ]);
-    expect(codes(sheet.orders[1]!)).toContain('required');
-    expect(issuesWith(sheet.orders[1]!, 'required')[0]!.message).toMatch(/every row must name its order/);
+    expect(codes(sheet.orders.at(1)!)).toContain('required');
+    expect(issuesWith(sheet.orders.at(1)!, 'required')[0]!.message).toMatch(/every row must name its order/);
   });
 
   it('accepts an address whose first line is blank, sending the non-blank lines', async () => {

@@ -98,7 +98,7 @@ export async function check(rows: RowSpec[], ctx: CheckContext = contextAt(), sp
 export async function checkOne(rows: RowSpec[], ctx?: CheckContext, spec?: Omit<SheetSpec, 'rows'>): Promise<CheckedOrder> {
   const sheet = await check(rows, ctx, spec);
   if (sheet.orders.length !== 1) throw new Error(`expected one order, got ${sheet.orders.length}`);
-  return sheet.orders[0]!;
+  return sheet.orders.at(0)!;
 }
 
 export function codes(order: CheckedOrder): IssueCode[] {

@@ -61,7 +61,7 @@ async function payloadOf(path: string): Promise<CreateOrderPayload | undefined> 
   const checked = await checkFile(path, { context, logger: silentLogger });
   if (!checked.ok) throw new Error(checked.message);
   expect(checked.sheet.orders).toHaveLength(1);
-  const order = checked.sheet.orders[0]!;
+  const order = checked.sheet.orders.at(0)!;
   expect(order.issues.filter((i) => i.severity === 'error')).toEqual([]);
   return order.payload;
 }

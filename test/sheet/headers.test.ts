@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from '../../src/sheet/columns.js';
-import { toColumnLetter, mapHeaders, suggestField } from '../../src/sheet/headers.js';
+import { toColumnLetter } from '../../src/sheet/column-letters.js';
+import { mapHeaders, suggestField } from '../../src/sheet/headers.js';
 
 const REQUIRED = COLUMNS.filter((c) => c.requiredColumn).map((c) => c.field);
 
@@ -14,6 +15,17 @@ describe('mapping header row to fields', () => {
   it('accepts the common aliases', () => {
     const { columns } = mapHeaders(['Order ID', 'Zip', 'State', 'Address 1', 'Qty', 'Price', 'Ship To Name']);
     expect(columns).toEqual(['customerOrderId', 'postalOrZipCode', 'provinceOrState', 'addressLine1', 'quantity', 'unitPrice', 'fullName']);
+  });
+
+  it('names the first ten columns that are not order fields and counts the rest in one warning', () => {
+    const extra = Array.from({ length: 1_000 }, (_, i) => (i % 100 === 99 ? '' : `Extra ${i}`));
+    const { columns, issues } = mapHeaders([...REQUIRED, ...extra]);
+    expect(columns.slice(REQUIRED.length).every((c) => c === null)).toBe(true);
+    const unknown = issues.filter((i) => i.code === 'unknown_column');
+    expect(unknown).toHaveLength(11);
+    expect(unknown.slice(0, 10).map((i) => i.column)).toEqual(extra.slice(0, 10));
+    expect(unknown[10]).toEqual({ row: 1, column: null, code: 'unknown_column', severity: 'warning', message: expect.stringMatching(/^990 more columns are not order fields and are ignored/) });
+    expect(mapHeaders([...REQUIRED, ...extra.slice(0, 11)]).issues.at(-1)!.message).toMatch(/^1 more column is not an order field and is ignored/);
   });
 
   it('needs nothing else when every required column is there', () => {

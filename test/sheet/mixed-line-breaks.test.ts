@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/commands/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { createLoneCrNormalizer, parseCsvFile } from '../../src/sheet/csv-records.js';
+import { SHEET_LIMITS } from '../../src/sheet/limits.js';
 import type { OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import { readAll, useTempDir } from './support.js';
 
@@ -91,7 +92,7 @@ async function expectEveryOrder(file: string, rows: Row[], read: OpenSheetOption
   expect(sheet.orders.map((o) => o.rows[0])).toEqual(rows.map((_, i) => i + 2));
   for (const [i, row] of rows.entries()) {
     if (!row.addressBreak) continue;
-    expect(sheet.orders[i]!.payload!.customerDetails.shippingAddress).toMatchObject({ addressLines: [`${row.id} Main St`, 'Apt 2'] });
+    expect(sheet.orders.at(i)!.payload!.customerDetails.shippingAddress).toMatchObject({ addressLines: [`${row.id} Main St`, 'Apt 2'] });
   }
 }
 
@@ -133,7 +134,7 @@ describe('the records of a mixed file, whatever the read size', () => {
   function records(file: string, readBytes: number): Promise<unknown[][]> {
     return new Promise((resolvePromise, reject) => {
       const found: unknown[][] = [];
-      parseCsvFile(file, 'utf-8', readBytes, { row: (cells, n) => found.push([n, ...cells]), end: () => resolvePromise(found), fail: reject });
+      parseCsvFile(file, 'utf-8', readBytes, SHEET_LIMITS, { row: (cells, n) => found.push([n, ...cells]), end: () => resolvePromise(found), fail: reject });
     });
   }
 
@@ -171,7 +172,7 @@ describe('a CSV whose lines end in lone CRs and LFs (an old Mac file\'s lines am
     for (let readBytes = 1; readBytes <= 40; readBytes++) {
       const found = await new Promise<unknown[][]>((resolvePromise, reject) => {
         const rows: unknown[][] = [];
-        parseCsvFile(file, 'utf-8', readBytes, { row: (cells, n) => rows.push([n, ...cells]), end: () => resolvePromise(rows), fail: reject });
+        parseCsvFile(file, 'utf-8', readBytes, SHEET_LIMITS, { row: (cells, n) => rows.push([n, ...cells]), end: () => resolvePromise(rows), fail: reject });
       });
       expect(found, `reads of ${readBytes} bytes`).toEqual(expected);
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../src/commands/check-file.js';
 import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
+import { SHEET_LIMITS } from '../../src/sheet/limits.js';
 import { openXlsxSource } from '../../src/sheet/read-xlsx.js';
 import { judgeZipParts, readZipParts } from '../../src/sheet/xlsx-size-guard.js';
 import { readAll, useTempDir, zipOf, type ZipPartSpec as Part } from './support.js';
@@ -42,8 +43,8 @@ function workbook(options: { padding?: number; claimStringsSize?: number } = {})
 /** ~6.3 MB of shared strings: over the 4 MiB below which no part is judged by its ratio. */
 const BOMB_PADDING = 100_000;
 
-async function readError(file: string, limits?: Parameters<typeof openXlsxSource>[1]['limits']): Promise<InputError> {
-  const source = openXlsxSource(file, { batchSize: 100, ...(limits ? { limits } : {}) });
+async function readError(file: string, zipLimits?: Parameters<typeof openXlsxSource>[1]['zipLimits'], limits = SHEET_LIMITS): Promise<InputError> {
+  const source = openXlsxSource(file, { batchSize: 100, limits, ...(zipLimits ? { zipLimits } : {}) });
   try {
     for await (const batch of source.batches) void batch;
   } catch (error) {
@@ -88,6 +89,16 @@ describe('a workbook that unpacks to far more than its size', () => {
     const error = await readError(file);
     expect(error.code).toBe('unreadable_file');
     expect(error.message).toMatch(/cannot be read safely: its parts unpack to more than \d+(\.\d)? MB \(xl\/sharedStrings\.xml was being read\)/);
+  });
+});
+
+describe('a shared-strings table past its own limit', () => {
+  it('is refused while inflating when the listing understates it, naming the part and the limit', async () => {
+    // 2,000 padding strings: about 130 KB of shared strings, listed as 1 KB, far below any ratio worth judging.
+    const file = fixture('strings-lying.xlsx', workbook({ padding: 2_000, claimStringsSize: 1_000 }));
+    const error = await readError(file, undefined, { ...SHEET_LIMITS, maxSharedStringsBytes: 100_000 });
+    expect(error.code).toBe('unreadable_file');
+    expect(error.message).toContain('strings-lying.xlsx: its table of shared texts (xl/sharedStrings.xml) unpacks to more than the 100,000 bytes this tool keeps in memory');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The mapping step's answer (which column feeds each field, saved for the team under a name) and the
  * cells corrected in the verdict table: each is kept beside the upload (reading.json) and the upload
- * is checked again at once, so the page, its downloads and a submission all read the sheet the same way.
+ * is checked again in its turn (checkInTurn), so the page, its downloads and a submission all read the sheet the same way.
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors.js';
@@ -13,7 +13,7 @@ import { renderMappingStep } from '../pages/mapping-step.js';
 import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 import { loadReading, saveReading } from '../upload-reading.js';
 import { isId } from '../work-dir.js';
-import { notFound } from './upload-routes.js';
+import { checkInTurn, notFound } from './upload-routes.js';
 
 /** Who made a change, until the app has accounts. */
 export const LOCAL_USER = 'local user';
@@ -42,7 +42,7 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       }
     }
     saveReading(services.workDir, verdict.id, { profile: built.profile });
-    await services.uploads.check({ id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     return reply.redirect(`/uploads/${verdict.id}`, 303);
   });
 
@@ -58,7 +58,7 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     const reading = loadReading(services.workDir, verdict.id);
     const edit: CellEdit = { row, col, value, by: LOCAL_USER, at: new Date().toISOString() };
     saveReading(services.workDir, verdict.id, { ...reading, edits: [...(reading.edits ?? []), edit] });
-    const checked = await services.uploads.check({ id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    const checked = await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     const order = checked.orders.find((o) => o.rows.includes(row));
     const issues = checked.rows.filter((r) => order?.rows.includes(r.n)).flatMap((r) => r.issues.map((i) => ({ row: r.n, column: i.column, severity: i.severity, message: i.message })));
     return reply.send({ status: order?.status ?? 'invalid', issues, counts: checked.counts });

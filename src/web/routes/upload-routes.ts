@@ -10,7 +10,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redactUrl } from '../../redact.js';
 import { formatBytes, renderUploadPage } from '../pages/upload-page.js';
 import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
+import { renderWaitingPage } from '../pages/waiting-page.js';
 import { renderMappingStep } from '../pages/mapping-step.js';
+import { UsageError } from '../../errors.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { isId, newId, safeFileName } from '../work-dir.js';
@@ -41,12 +43,23 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     }
     if (!request.isMultipart()) return sendError(services, request, reply, 400, 'No file', NO_FILE_MESSAGE);
     const id = newId();
+    const forget = () => rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
-      const verdict = await services.uploads.check({ id, ...upload });
+      const isNow = services.checks.hasRoom;
+      const checking = checkInTurn(services, { id, ...upload });
+      if (!isNow) {
+        // Its turn comes later: its page shows its place in the line, then the verdict.
+        checking.catch((error: unknown) => {
+          forget();
+          services.logger.error({ upload: id, err: error }, 'upload check failed');
+        });
+        return reply.redirect(`/uploads/${id}`, 303);
+      }
+      const verdict = await checking;
       return reply.redirect(`/uploads/${verdict.id}`, 303);
     } catch (error) {
-      rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
+      forget();
       if (error instanceof UploadRefused) {
         // The rest of the body (a file refused unread) is dropped, so the browser gets to read the page.
         drainUnread(request);
@@ -61,7 +74,12 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
 
   app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string; columns?: string } }>('/uploads/:id', async (request, reply) => {
     const verdict = verdictOf(services, request.params.id);
-    if (!verdict) return notFound(services, request, reply);
+    if (!verdict) {
+      const check = isId(request.params.id) ? services.checks.stateOf(request.params.id) : undefined;
+      if (check === undefined) return notFound(services, request, reply);
+      if (check.state === 'failed') return sendError(services, request, reply, 500, `${check.fileName} could not be checked`, check.message);
+      return sendHtml(reply, renderWaitingPage(services.pageContext(request), { fileName: check.fileName, ahead: check.state === 'waiting' ? check.ahead : null }));
+    }
     // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway).
     if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
     const page = Number.parseInt(request.query.page ?? '1', 10);
@@ -147,6 +165,20 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
   if (!hasValidHeader && !token?.isValid) throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
   if (!stored) throw new UploadRefused(400, 'No file', NO_FILE_MESSAGE);
   return { ...stored, ...(sheet ? { sheet } : {}) };
+}
+
+/**
+ * Checks an upload, or checks it again (a mapping chosen, a cell corrected), in its turn among the checks
+ * running: however they come, no more sheets are checked at once than the line lets through.
+ */
+export function checkInTurn(services: AppServices, upload: { id: string; fileName: string; file: string; sheet?: string }): Promise<Verdict> {
+  return services.checks.run({ id: upload.id, fileName: upload.fileName }, () => services.uploads.check(upload), (error) => services.workDir.nameFilesIn(describeFailure(error)));
+}
+
+/** What the page of an upload whose check failed says: the user's situation in full, a bug without its details. */
+function describeFailure(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
+  return 'The sheet could not be checked because of an error in order-batch itself; the server log has the details. Upload it again, or check it with the command line.';
 }
 
 const NO_FILE_MESSAGE = 'Choose a CSV or XLSX file to upload.';
