@@ -1,9 +1,10 @@
 /**
  * Reconcile throughput, by `npm run bench` (or `node dist-bench/bench/reconcile.js [packages]`): a nightly
- * reconcile (ledger mode, first run, whole window) of about 100,000 packages from the sandbox with
- * 20 ms injected latency, at concurrency 8. Printed: packages per second, the ratio to the ceiling
- * (8 pages of 100 packages per 20 ms = 40,000 packages/s, i.e. tracking pages alone with perfect
- * overlap), and the peak memory of the reconciling process.
+ * reconcile (ledger mode, first run, whole window) of about 100,000 packages (the `reconcile` part;
+ * 1,000,000 for `scale-reconcile`) from the sandbox with 20 ms injected latency, at concurrency 8.
+ * Printed: packages per second, the ratio to paging the same window alone and to the ceiling (8 pages
+ * of 100 packages per 20 ms = 40,000 packages/s, i.e. tracking pages alone with perfect overlap), and
+ * the peak memory of the reconciling process (bench/index.ts runs this file as a child for that).
  *
  * The sandbox runs in a child process, so the memory figure is reconcile's own and the two do not
  * share a core. Orders are seeded before timing, without latency: one or two lines of 3 to 5 units,
@@ -14,9 +15,10 @@
  * the share of the ceiling that paging reaches here without any of reconcile's other work; and once
  * more from a bare node:http server (reconcile-servers.ts), for what is left without the sandbox's
  * work per request. `--profile=<dir>` writes CPU profiles of the timed part only, of both processes
- * (reconcile.cpuprofile, sandbox.cpuprofile).
+ * (reconcile.cpuprofile, sandbox.cpuprofile); `--window=<orders>,<packages>` sets the run's memory
+ * window (0,0: everything on disk); `--alone` leaves out paging alone; `--json` prints the figures.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +82,8 @@ const PAGE_SIZE = 100;
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
 const SEED_CONCURRENCY = 32;
 const PROFILE_FLAG = '--profile=';
+/** --json: the figures as one JSON line, for runReconcileChild. */
+const JSON_FLAG = '--json';
 /** --alone: the reconciliation only, without paging the window again alone (a million packages). */
 const ALONE_FLAG = '--alone';
 /** --window=<orders>,<packages>: the run's memory window (0,0: everything on disk). */
@@ -278,6 +282,19 @@ async function barePagesAlone(page: string, window: { startDate: string; endDate
   }
 }
 
+/** The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the child measures what users get. */
+const CLI_NODE_FLAGS = ['--max-semi-space-size=16'];
+
+/**
+ * benchReconcile in a process of its own (this file, --json), as the bin runs: its peak memory is the
+ * run's alone, whatever the bench measured before it.
+ */
+export function runReconcileChild(packages: number, options: { isComparing?: boolean } = {}): ReconcileBench {
+  const args = [...CLI_NODE_FLAGS, '--expose-gc', fileURLToPath(import.meta.url), String(packages), JSON_FLAG, ...(options.isComparing === false ? [ALONE_FLAG] : [])];
+  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(output.trim().split('\n').pop()!) as ReconcileBench;
+}
+
 export async function benchReconcile(packages: number, options: ReconcileBenchOptions = {}): Promise<ReconcileBench> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
@@ -378,6 +395,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(window ? { memoryWindow: { orders: window[0]!, packages: window[1]! } } : {}),
     isComparing: !args.includes(ALONE_FLAG),
   });
+  // For bench/index.ts, which runs this file as a child so that the peak memory is the run's own.
+  if (args.includes(JSON_FLAG)) {
+    console.log(JSON.stringify(r));
+    process.exit(0);
+  }
   console.log(`reconcile, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY} (ceiling ${CEILING_PACKAGES_PER_SECOND.toLocaleString('en-US')} packages/s)`);
   console.log(
     `  ${r.packages.toLocaleString('en-US')} packages of ${r.orders.toLocaleString('en-US')} orders: ${Math.round(r.packagesPerSecond).toLocaleString('en-US')} packages/s ` +
