@@ -176,12 +176,12 @@ class DiskPackages {
     const db = spill.db;
     const orders = spill.newTable('fetched_orders');
     const packages = spill.newTable('fetched_packages');
+    // Rows in the order they come (a rowid table: appended, never moved), found by order through a
+    // small index: a package is about 1 KB of JSON, too wide for a table ordered by the order's ID.
     db.exec(`
       CREATE TABLE ${orders} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
-      CREATE TABLE ${packages} (
-        order_id TEXT NOT NULL, package_id TEXT NOT NULL, seq INTEGER NOT NULL, last_updated TEXT NOT NULL, json TEXT NOT NULL,
-        PRIMARY KEY (order_id, package_id)
-      ) WITHOUT ROWID;
+      CREATE TABLE ${packages} (seq INTEGER PRIMARY KEY, order_id TEXT NOT NULL, package_id TEXT NOT NULL, last_updated TEXT NOT NULL, json TEXT NOT NULL);
+      CREATE UNIQUE INDEX ${packages}_by_order ON ${packages} (order_id, package_id);
     `);
     this.addOrder = db.prepare(`INSERT OR IGNORE INTO ${orders} (id) VALUES (?)`);
     // A record no older than the one kept replaces it, in its place (seq kept): as keepNewest does in memory.
@@ -194,7 +194,8 @@ class DiskPackages {
     this.remove = db.prepare(`DELETE FROM ${packages} WHERE order_id = ?`);
     this.select = db.prepare<[string], string>(`SELECT json FROM ${packages} WHERE order_id = ? ORDER BY seq`).pluck();
     this.walkOrders = db.prepare(`SELECT seq, id FROM ${orders} WHERE seq > ? ORDER BY seq LIMIT ?`);
-    this.since = db.prepare<[string], string>(`SELECT order_id FROM ${packages} GROUP BY order_id HAVING max(last_updated) >= ?`).pluck();
+    // In the order the orders were first seen, as in memory.
+    this.since = db.prepare<[string], string>(`SELECT id FROM ${orders} WHERE id IN (SELECT order_id FROM ${packages} WHERE last_updated >= ?) ORDER BY seq`).pluck();
     const clearOrders = db.prepare(`DELETE FROM ${orders}`);
     const clearPackages = db.prepare(`DELETE FROM ${packages}`);
     this.clearAll = () => {

@@ -86,7 +86,7 @@ function openSpillFile(folder: string): Database.Database {
       db.exec('PRAGMA journal_mode = MEMORY');
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('PRAGMA synchronous = OFF');
-      db.exec('PRAGMA cache_size = -32000');
+      db.exec('PRAGMA cache_size = -65536');
       db.exec('PRAGMA temp_store = FILE');
       db.exec('BEGIN EXCLUSIVE');
       // A first write takes the file's lock, after which SQLite no longer looks for it by its name.

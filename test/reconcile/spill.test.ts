@@ -70,10 +70,11 @@ async function world(): Promise<World> {
       add(3, l2, { hours: 30 });
     } else add(2, l2);
   }
+  // Paged in the order of their package IDs, which is not the order of their own IDs.
   for (let u = 0; u < 4; u++) {
-    const id = `STRAY-${u}`;
+    const id = `STRAY-${3 - u}`;
     api.orders.set(id, readOf(expectOrderFromPayload(buildOrderPayload(id, { orderDate: T0 })), 'Shipped'));
-    api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }], lastUpdated: at(20) }));
+    api.packages.set(`P-STRAY-${u}`, pkg({ id: `P-STRAY-${u}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }], lastUpdated: at(20) }));
   }
   await run.finish({ summary: {} });
   return { api, ledger, store: createMemoryPackageStore() };
