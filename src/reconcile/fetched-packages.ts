@@ -137,12 +137,7 @@ export class FetchedPackages {
 
   /** Lets go of every package (memory or disk). */
   clear(): void {
-    this.byOrder.clear();
-    this.lastChange.clear();
-    this.changedIds = [];
-    this.changedPages = [];
-    this.handedOut = 0;
-    this.held = 0;
+    this.forgetMemory();
     this.disk?.clear();
   }
 
@@ -150,6 +145,10 @@ export class FetchedPackages {
     const disk = new DiskPackages(spill);
     for (const [id, records] of this.byOrder) disk.replace(id, records);
     this.disk = disk;
+    this.forgetMemory();
+  }
+
+  private forgetMemory(): void {
     this.byOrder.clear();
     this.lastChange.clear();
     this.changedIds = [];
