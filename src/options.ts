@@ -29,6 +29,12 @@ const configFileSchema = z
     claimLeaseSeconds: z.number().int().min(1).max(86_400).optional(),
     lateAfterDays: z.number().min(0).optional(),
     logLevel: z.enum(LOG_LEVELS).optional(),
+    /** serve: hours a web session lasts without a request. */
+    sessionIdleHours: z.number().positive().max(24 * 365).optional(),
+    /** serve: days uploads, results and reconciliations are kept. */
+    retentionDays: z.number().int().min(1).max(36_500).optional(),
+    /** serve: behind a TLS reverse proxy (X-Forwarded-* trusted, Secure cookies). */
+    trustProxy: z.boolean().optional(),
     /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
@@ -58,6 +64,12 @@ export interface RawFlags {
   online?: boolean;
   /** reconcile, serve: days after the order date when an unshipped line is late. */
   lateAfterDays?: string;
+  /** serve: hours a session lasts without a request. */
+  sessionIdle?: string;
+  /** serve: days uploads and results are kept. */
+  retentionDays?: string;
+  /** serve: behind a TLS reverse proxy. */
+  trustProxy?: boolean;
   /** validate, import: a profile's name, a profile file, or `none` (no detection). */
   mapping?: string;
   /** validate, import: `mdy` or `dmy`. */
@@ -97,6 +109,12 @@ export interface ResolvedOptions {
   online: boolean;
   lateAfterDays: number;
   connection: ConnectionSettings;
+  /** serve: how long a session lasts without a request, in ms. */
+  sessionIdleMs: number;
+  /** serve: how long uploads and results are kept, in days. */
+  retentionDays: number;
+  /** serve: behind a TLS reverse proxy. */
+  trustProxy: boolean;
   /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
   mapping?: string;
   /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
@@ -120,6 +138,9 @@ export const DEFAULTS = {
   /** Two minutes: a dead run's orders wait that long for another run; a live run renews well within it. */
   claimLeaseSeconds: 120,
   logLevel: 'info' as LogLevel,
+  /** A working day: a session left open overnight has ended by morning. */
+  sessionIdleHours: 8,
+  retentionDays: 90,
 };
 
 export function readConfigFile(path: string): ConfigFile {
@@ -278,5 +299,16 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
       clientSecret: pick(env.FULFILLMENT_CLIENT_SECRET, config.clientSecret),
       auth,
     },
+    sessionIdleMs: 3_600_000 * (flags.sessionIdle !== undefined ? parseSessionIdle(flags.sessionIdle) : (config.sessionIdleHours ?? DEFAULTS.sessionIdleHours)),
+    retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
+    trustProxy: flags.trustProxy ?? config.trustProxy ?? false,
   };
+}
+
+/** serve --session-idle: hours (8, 0.5, or 30m, 8h, 1d). */
+export function parseSessionIdle(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([mhd]?)$/i.exec(text.trim());
+  const hours = match ? Number(match[1]) * { m: 1 / 60, h: 1, d: 24 }[(match[2] || 'h').toLowerCase() as 'm' | 'h' | 'd'] : Number.NaN;
+  if (!(hours >= 1 / 60 && hours <= 24 * 365)) throw new UsageError(`--session-idle takes how long a session lasts without use, such as 8h, 30m or 1d, not "${text}".`);
+  return hours;
 }

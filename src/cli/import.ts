@@ -47,6 +47,10 @@ export function addImportCommand(program: Command, run: CliRun): void {
     }).finally(interruption.dispose);
     await run.printReport(result.report, options, formatValidateText);
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
+    else {
+      const { recordCliRun } = await import('../audit/record-run.js');
+      await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
+    }
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);

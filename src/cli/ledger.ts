@@ -21,6 +21,8 @@ export function formatCopy(result: CopyResult): string {
     `  runs        ${describeCounts(result.runs)}`,
     `  settings    ${describeCounts(result.settings)}`,
     `  watermarks  ${describeCounts(result.watermarks)}`,
+    `  accounts    ${describeCounts(result.users)}`,
+    `  audit       ${describeCounts(result.audit)}`,
     '',
   ].join('\n');
 }

@@ -7,6 +7,7 @@
  */
 import { Command } from 'commander';
 import { CliRun } from './cli-run.js';
+import { addAuditCommand } from './audit.js';
 import { wantsBugStack } from './command-options.js';
 import { dropOutputOnceClosed } from './closed-pipe.js';
 import { addDemoCommand } from './demo.js';
@@ -18,6 +19,7 @@ import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
+import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
 import { escapeControlCharactersInLines } from '../terminal-text.js';
 
@@ -72,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
   addTemplateCommand(program, run);
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
+  addUsersCommand(program, run);
+  addAuditCommand(program, run);
   addMappingCommand(program, run);
 
   try {

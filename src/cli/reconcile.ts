@@ -63,6 +63,8 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     });
     try {
       await run.printReport(result.report, options, formatReconcileText);
+      const { recordCliRun } = await import('../audit/record-run.js');
+      await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
     } finally {
       result.release();
     }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliRun } from './cli-run.js';
 import { parseNumberFlag } from './command-options.js';
+import { addSandboxClockCommand } from './sandbox-clock.js';
 import { untilStopped } from './signals.js';
 
 interface SandboxFlags {
@@ -17,8 +18,9 @@ interface SandboxFlags {
 }
 
 export function addSandboxCommand(program: Command, run: CliRun): void {
-  program
-    .command('sandbox')
+  const sandbox = program.command('sandbox');
+  addSandboxClockCommand(sandbox, run);
+  sandbox
     .description('run the local imitation of the fulfillment API')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8787')
     .option('--host <host>', 'address to bind', '127.0.0.1')

@@ -3,13 +3,15 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
+import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
   port?: string;
   host?: string;
   maxUploadMb?: string;
+  allowedHost?: string[];
+  checksAtOnce?: string;
 }
 
 export function addServeCommand(program: Command, run: CliRun): void {
@@ -18,7 +20,11 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .command('serve')
       .description('the local web app for operations staff')
       .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
-      .option('--host <host>', 'address to bind (127.0.0.1: this computer only)', '127.0.0.1')
+      .option('--host <host>', 'address to bind (127.0.0.1: this computer only; any other needs accounts, see `users add`)', '127.0.0.1')
+      .option('--allowed-host <name...>', 'further names the app is reached by (e.g. its DNS name on the network)')
+      .option('--trust-proxy', 'behind a TLS reverse proxy: client address and host from X-Forwarded-*, Secure cookies')
+      .option('--session-idle <duration>', 'how long a login lasts without use (default 8h)')
+      .option('--retention-days <n>', 'remove uploads, results and reconciliations older than this (default 90)')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
       .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
@@ -26,7 +32,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
-      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)'),
+      .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
+      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)'),
     {
       out: false,
       json: false,
@@ -52,12 +59,17 @@ export function addServeCommand(program: Command, run: CliRun): void {
       maxUploadBytes: Math.round(maxUploadMb * 1024 * 1024),
       logger: loggerFor(options),
       ...(options.isNowPinned ? { now: options.now } : {}),
+      ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+      ...(flags.checksAtOnce !== undefined ? { checksAtOnce: parseNumberFlag('checks-at-once', flags.checksAtOnce, { min: 1, max: 64, integer: true })! } : {}),
+      trustProxy: options.trustProxy,
+      sessionIdleMs: options.sessionIdleMs,
+      retentionDays: options.retentionDays,
       print: (line: string) => run.printLine(line),
     });
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
     // flight come back (the submission's result is written); a second one quits at once.
     const interruption = onInterrupt(
-      'order-batch: stopping: sending no more orders; the ones in flight finish, the result is written and queued submissions do not start',
+      'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
     const { describeStopped } = await import('../web/jobs.js');

@@ -22,6 +22,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
     exitOnSignal();
     const options = resolveFlags(flags);
     const { validateFiles } = await import('../commands/validate.js');
+    const logger = loggerFor(options);
     const result = await validateFiles({
       files,
       out: options.out,
@@ -29,10 +30,13 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       context: checkContextOf(options),
       readSettings: await readSettingsOf(options),
       online: options.online ? apiSettingsOf(options) : undefined,
-      logger: loggerFor(options),
+      logger,
       progress: byteProgressOf(options),
     });
     await run.printReport(result.report, options, formatValidateText);
+    // Only into a ledger that exists: an offline check never creates one.
+    const { recordCliRun } = await import('../audit/record-run.js');
+    await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
     run.exitCode = validateExitCode(result);
   });
 }

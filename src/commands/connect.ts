@@ -2,16 +2,18 @@
  * Where the API is: the embedded sandbox (--sandbox) or the configured base URL. The tool never
  * guesses where to send real orders: with neither, it stops and says how to set both.
  */
+import { createHash } from 'node:crypto';
 import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import { localFolderOf } from '../ledger/location.js';
+import { localFolderOf, parseLedgerLocation } from '../ledger/location.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
-import { startSandbox } from '../sandbox/index.js';
+import { SANDBOX_DEFAULTS, startSandbox } from '../sandbox/index.js';
+import { openSharedSandbox, type SharedSandbox } from './shared-sandbox.js';
 
 export interface Connection {
   client: ApiClient;
@@ -19,9 +21,9 @@ export interface Connection {
   baseUrl: string;
   isSandbox: boolean;
   /** The embedded sandbox's simulated clock (absent for a real API). */
-  sandboxNow?: () => Date;
-  /** The embedded sandbox, for the demo (moving its clock). */
-  advanceSandboxClock?: (hours: number) => void;
+  sandboxNow?: () => Promise<Date>;
+  /** Moves the embedded sandbox's clock (the demo, the web app's page); resolves with the new time. */
+  advanceSandboxClock?: (hours: number) => Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,10 @@ export async function connect(options: {
   useSandbox: boolean;
   /** The embedded sandbox's clock starts here (so --now and the sandbox agree). */
   sandboxStart?: Date;
-  /** Keep the embedded sandbox's orders and clock here, so import and reconcile runs share one world. */
+  /**
+   * Keep the embedded sandbox's orders and clock here, so import and reconcile runs share one world:
+   * one sandbox per state file, hosted by the first process and shared by the others (shared-sandbox.ts).
+   */
   sandboxStatePath?: string;
   concurrency: number;
   logger: Logger;
@@ -51,8 +56,10 @@ export async function connect(options: {
   const clientFor = (baseUrl: string, clientId: string, clientSecret: string) =>
     createApiClient({ baseUrl, clientId, clientSecret, auth: options.connection.auth, connections: Math.max(options.concurrency, 4), logger: options.logger });
   if (options.useSandbox) {
-    const sandbox = await startSandbox({ port: 0, startTime: options.sandboxStart, statePath: options.sandboxStatePath });
-    const client = clientFor(sandbox.url, sandbox.clientId, sandbox.clientSecret);
+    const sandbox = options.sandboxStatePath
+      ? await openSharedSandbox({ statePath: options.sandboxStatePath, ...(options.sandboxStart ? { startTime: options.sandboxStart } : {}), logger: options.logger })
+      : await startPrivateSandbox(options.sandboxStart);
+    const client = clientFor(sandbox.url, SANDBOX_DEFAULTS.clientId, SANDBOX_DEFAULTS.clientSecret);
     options.logger.info({ baseUrl: sandbox.url }, 'using the embedded sandbox');
     return {
       client,
@@ -75,9 +82,16 @@ export async function connect(options: {
   return { client, baseUrl, isSandbox: false, close: () => client.close() };
 }
 
-/** The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder, or this host's .order-batch for a PostgreSQL one. */
+/**
+ * The embedded sandbox keeps its world beside the (sandbox) ledger: a file's folder; for a PostgreSQL
+ * one, a folder of this host's .order-batch named for that database (without its password), so two
+ * ledgers never share one sandbox's orders.
+ */
 export function sandboxStatePathFor(ledgerPath: string): string {
-  return join(localFolderOf(ledgerPath), 'sandbox-state.json');
+  const where = parseLedgerLocation(ledgerPath);
+  if (where.backend === 'sqlite') return join(localFolderOf(ledgerPath), 'sandbox-state.json');
+  const database = createHash('sha256').update(redactUrl(where.url)).digest('hex').slice(0, 16);
+  return join(localFolderOf(ledgerPath), `sandbox-${database}`, 'sandbox-state.json');
 }
 
 const ENDPOINT_KEY = 'endpoint';
@@ -121,4 +135,15 @@ export async function connectWithLedger(
     throw err;
   }
   return connection;
+}
+
+/** A sandbox of this process alone, with no state file (the demo's). */
+async function startPrivateSandbox(startTime: Date | undefined): Promise<Pick<SharedSandbox, 'url' | 'now' | 'advanceClock' | 'close'>> {
+  const sandbox = await startSandbox({ port: 0, startTime });
+  return {
+    url: sandbox.url,
+    now: async () => sandbox.now(),
+    advanceClock: async (hours) => (sandbox.advanceClock(hours), sandbox.now()),
+    close: () => sandbox.close(),
+  };
 }

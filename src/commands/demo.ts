@@ -54,8 +54,8 @@ export async function runDemo(options: { samplesDir: string; outDir: string; log
     const outputs = Array.isArray(imported.report.output) ? imported.report.output : imported.report.output ? [imported.report.output] : [];
     for (const out of outputs) print(`   result: ${out}`);
 
-    connection.advanceSandboxClock?.(96);
-    print(`2. sandbox clock moved 96 hours, to ${connection.sandboxNow?.().toISOString()}: orders clear, ship, some split, some are delivered.`);
+    const movedTo = await connection.advanceSandboxClock?.(96);
+    print(`2. sandbox clock moved 96 hours, to ${movedTo?.toISOString()}: orders clear, ship, some split, some are delivered.`);
 
     const confirmations = join(outDir, 'confirmations.csv');
     const reconciled = await reconcileCommand({

@@ -50,6 +50,8 @@ export interface ImportOptions {
   backoff?: { baseMs: number; maxMs: number };
   /** Called for each order as it is done (the web app shows live progress). */
   onOrderDone?: (done: number, total: number, status: string) => void;
+  /** Called once the run is registered in the ledger (the web app's job notes which run it is). */
+  onRunStarted?: (runId: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
   /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
@@ -107,6 +109,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
         connectionOverride: options.connectionOverride,
       });
       run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
+      options.onRunStarted?.(run.runId);
 
       // What the ledger knows comes before verdicts that depend on when the check runs: look up every
       // order that may go out, and every order invalid only because its date has aged since.

@@ -50,7 +50,7 @@ export async function reconcileCommand(options: ReconcileCommandOptions): Promis
   let connection: Connection | undefined;
   try {
     connection = await connectWithLedger(ledger, { ...options, connectionOverride: options.connectionOverride });
-    return await reconcile(reconcileOptions(options, connection, ledger));
+    return await reconcile(await reconcileOptions(options, connection, ledger));
   } finally {
     if (!options.connectionOverride) await connection?.close();
     await ledger.close();
@@ -72,14 +72,14 @@ async function reconcileWithoutLedger(options: ReconcileCommandOptions): Promise
       logger: options.logger,
     }));
   try {
-    return await reconcile(reconcileOptions(options, connection, undefined));
+    return await reconcile(await reconcileOptions(options, connection, undefined));
   } finally {
     if (!options.connectionOverride) await connection.close();
   }
 }
 
-function reconcileOptions(options: ReconcileCommandOptions, connection: Connection, ledger: Ledger | undefined): ReconcileOptions {
-  const now = !options.isNowPinned && connection.sandboxNow ? connection.sandboxNow() : options.now;
+async function reconcileOptions(options: ReconcileCommandOptions, connection: Connection, ledger: Ledger | undefined): Promise<ReconcileOptions> {
+  const now = !options.isNowPinned && connection.sandboxNow ? await connection.sandboxNow() : options.now;
   return {
     ...(ledger ? { ledger } : {}),
     client: connection.client,

@@ -179,7 +179,7 @@ class SheetOutcomes implements OrderOutcomes {
  * judged on today's facts, and one invalid only because its orderDate has aged since it was sent is that
  * same order, not an invalid one (import reports both already_submitted).
  */
-async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
+export async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
   const asked = sheets.flatMap((sheet) => sheet.orders.flatMap((o) => (o.customerOrderId !== null && (o.status === 'valid' || isInvalidOnlyByAge(o.issues)) ? [o.customerOrderId] : [])));
   const ledger = ledgerExists(online.ledgerPath) ? await openLedger(online.ledgerPath, { logger }) : undefined;
   let ours = new Map<string, OrderRecord>();

@@ -8,6 +8,21 @@ export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError, L
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
+export { AUDIT_ACTIONS, JOB_STATES, ROLES } from './team-types.js';
+export type {
+  AuditAction,
+  AuditEvent,
+  AuditQuery,
+  AuditRecord,
+  JobOutcome,
+  JobProgress,
+  JobRecord,
+  JobState,
+  NewJob,
+  Role,
+  StoredFileInfo,
+  UserRecord,
+} from './team-types.js';
 export type {
   AcceptedInfo,
   AcquireRunLockOptions,

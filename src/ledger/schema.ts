@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { parseApiInstant } from '../contract/instant.js';
 import { readPragma } from './sqlite.js';
+import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
 import { ORDER_STATES } from './types.js';
 
 export interface Migration {
@@ -97,6 +98,12 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE orders ADD COLUMN order_date TEXT');
       // The earliest order date of reconcile's selection (accepted since a time) from the index alone.
       db.exec(`CREATE INDEX orders_accepted_by_submitted_at ON orders (submitted_at, order_date) WHERE state = 'accepted'`);
+    },
+  },
+  {
+    description: 'the web app as a team service: accounts, sessions, the audit trail, jobs and files',
+    up(db) {
+      db.exec(SQLITE_TEAM_TABLES);
     },
   },
 ];

@@ -17,6 +17,9 @@ import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
 import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
+import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
+import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -68,6 +71,12 @@ class SqliteLedger implements Ledger {
   private readonly runs: RunStore;
   private heldLock: RunLock | null = null;
   private readonly openRuns = new Set<SqliteLedgerRun>();
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly audit: AuditTrail;
+  readonly jobs: JobQueue;
+  readonly files: FileStore;
+  readonly attempts: AttemptCounter;
 
   constructor(
     readonly location: string,
@@ -78,6 +87,12 @@ class SqliteLedger implements Ledger {
   ) {
     this.orders = new OrderStore(db, now);
     this.runs = new RunStore(db, now, { pid: process.pid, host: hostname() });
+    this.users = createSqliteUsers(db, now);
+    this.sessions = createSqliteSessions(db, now);
+    this.audit = createSqliteAudit(db, now);
+    this.jobs = createSqliteJobs(db, now);
+    this.files = createSqliteFiles(db, now);
+    this.attempts = createSqliteAttempts(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

@@ -38,3 +38,17 @@ export function openDatabase(path: string, options?: Database.Options): Database
 export function readPragma(db: Database.Database, name: string): unknown {
   return db.prepare(`PRAGMA ${name}`).pluck().get();
 }
+
+/**
+ * Statements prepared once per SQL text and reused: a server that runs for weeks prepares each of its
+ * statements once, not once per request (on Node 24 every statement prepared stays in memory, above).
+ * A statement switched to pluck() stays so: one text is used one way.
+ */
+export function preparedOnce(db: Database.Database): (sql: string) => Database.Statement {
+  const prepared = new Map<string, Database.Statement>();
+  return (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+}

@@ -18,6 +18,7 @@
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Logger } from '../log.js';
 import type { PayloadFingerprint } from './hash.js';
+import type { TeamStores } from './team-types.js';
 
 /**
  * Where an order stands.
@@ -229,7 +230,8 @@ export interface LedgerRun {
   finish(result: { summary: unknown; resultFiles?: readonly string[] }): Promise<void>;
 }
 
-export interface Ledger {
+/** The team stores (team-types.ts): accounts, sessions, audit trail, jobs and files of the web app. */
+export interface Ledger extends TeamStores {
   readonly backend: LedgerBackend;
   /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
   readonly location: string;

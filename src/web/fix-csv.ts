@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { buildResultRows } from '../commands/result-rows.js';
 import { validationOutcome } from '../commands/validate.js';
+import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { MAX_FIX_ROWS } from '../output-files/write-result-xlsx.js';
 import { toCsvValue } from '../output-files/cell-values.js';
@@ -14,9 +15,12 @@ import { createFixCollector } from '../output-files/fix-sheet.js';
 import { TEMPLATE_HEADERS } from '../output-files/template-form.js';
 import { UNPARSE_CONFIG } from '../output-files/write-result-csv.js';
 
-/** Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written). */
-export async function writeFixCsv(path: string, sheet: CheckedSheet): Promise<number> {
-  const outcomes = sheet.orders.map((o) => validationOutcome(o.issues));
+/**
+ * Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written).
+ * `issuesOf` gives each order's issues when the API added some (products, stock); default the sheet's.
+ */
+export async function writeFixCsv(path: string, sheet: CheckedSheet, issuesOf?: (index: number) => readonly Issue[]): Promise<number> {
+  const outcomes = sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues));
   const collector = createFixCollector(sheet.columns, MAX_FIX_ROWS);
   for (const row of buildResultRows(sheet, outcomes)) collector.add(row);
   const fix = collector.finish();

@@ -1,12 +1,12 @@
 /**
  * Reconciliations started from the web app: the CLI's reconcileCommand writes the workbook into
- * the work folder, and a snapshot of the roll-up and the exceptions is kept beside it, so the
- * page shows the latest one after a restart too.
+ * the work folder, and a snapshot of the roll-up, the orders and the exceptions is kept beside it;
+ * both go into the ledger, so every instance (and this one after a restart) shows the latest one.
  */
-import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { SharedFiles } from './shared-files.js';
 import type { ReconcileResult } from '../commands/reconcile-run.js';
-import { ROLL_UP_STATUSES } from '../reconcile/types.js';
+import { ROLL_UP_STATUSES, type ReconciledOrder } from '../reconcile/types.js';
 import { newId, type WorkDir } from './work-dir.js';
 
 export interface ReconcileException {
@@ -14,6 +14,17 @@ export interface ReconcileException {
   marketplaceOrderId: string | null;
   type: string;
   detail: string;
+}
+
+/** One order of a reconciliation as the page's table shows it. */
+export interface ReconcileOrderRow {
+  customerOrderId: string;
+  marketplaceOrderId: string | null;
+  status: string;
+  /** Live packages' tracking: the number, and its tracking page when the API gave an http(s) one. */
+  tracking: { number: string; url: string | null }[];
+  /** Exception types (late_shipment, ...). */
+  exceptions: string[];
 }
 
 export interface ReconcileSnapshot {
@@ -29,16 +40,20 @@ export interface ReconcileSnapshot {
   exceptionsLeftOff: number;
   /** The workbook's name inside the snapshot's folder. */
   workbook: string;
+  /** Every order (at most MAX_ORDERS_KEPT: the workbook has them all), in the workbook's order. */
+  orderRows?: ReconcileOrderRow[];
+  ordersLeftOff?: number;
 }
 
 export interface Reconciler {
   run(): Promise<ReconcileSnapshot>;
-  latest(): ReconcileSnapshot | undefined;
-  get(id: string): ReconcileSnapshot | undefined;
+  latest(): Promise<ReconcileSnapshot | undefined>;
+  get(id: string): Promise<ReconcileSnapshot | undefined>;
 }
 
 const SNAPSHOT_FILE = 'snapshot.json';
 const MAX_EXCEPTIONS_SHOWN = 2_000;
+const MAX_ORDERS_KEPT = 20_000;
 
 export function createReconciler(options: {
   workDir: WorkDir;
@@ -46,8 +61,10 @@ export function createReconciler(options: {
   runReconcile: (out: string) => Promise<{ result: ReconcileResult; asOf: Date }>;
   serialize: <T>(task: () => Promise<T>) => Promise<T>;
   wallClock: () => Date;
+  files: SharedFiles;
 }): Reconciler {
-  const { workDir } = options;
+  const { workDir, files } = options;
+  const read = async (id: string) => ((await files.fetch('reconcile', id)) ? workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE) : undefined);
   return {
     run() {
       return options.serialize(async () => {
@@ -61,44 +78,66 @@ export function createReconciler(options: {
           result.release();
         }
         workDir.writeJson('reconcile', id, SNAPSHOT_FILE, snapshot);
+        await files.publish('reconcile', id);
         return snapshot;
       });
     },
-    latest() {
-      const dir = join(workDir.root, 'reconcile');
-      if (!existsSync(dir)) return undefined;
+    async latest() {
       let newest: ReconcileSnapshot | undefined;
-      for (const id of readdirSync(dir)) {
-        const snapshot = workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE);
+      for (const id of await files.newest('reconcile', 3)) {
+        const snapshot = await read(id);
         if (snapshot && (!newest || snapshot.createdAt > newest.createdAt)) newest = snapshot;
       }
       return newest;
     },
-    get(id) {
-      return workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE);
-    },
+    get: read,
   };
 }
 
 function snapshotOf(id: string, result: ReconcileResult, asOf: Date, now: Date): ReconcileSnapshot {
   const summary = Object.fromEntries(ROLL_UP_STATUSES.map((s) => [s, result.report.summary[s] ?? 0]));
-  // The first ones shown, the rest counted: a run of a million orders is walked, never gathered.
+  // The first ones shown, the rest counted: a run of a million orders is walked once, never gathered.
   const exceptions: ReconcileException[] = [];
-  let leftOff = 0;
+  const orderRows: ReconcileOrderRow[] = [];
+  let exceptionsLeftOff = 0;
   for (const order of result.orders) {
     for (const e of order.exceptions) {
       if (exceptions.length < MAX_EXCEPTIONS_SHOWN) exceptions.push({ customerOrderId: order.customerOrderId, marketplaceOrderId: order.marketplaceOrderId, type: e.type, detail: e.detail });
-      else leftOff++;
+      else exceptionsLeftOff++;
     }
+    if (orderRows.length < MAX_ORDERS_KEPT) orderRows.push(orderRowOf(order));
   }
   return {
     id,
     createdAt: now.toISOString(),
+    orderRows,
+    ordersLeftOff: Math.max(0, result.orders.length - MAX_ORDERS_KEPT),
     asOf: asOf.toISOString(),
     summary,
     orders: result.orders.length,
     exceptions,
-    exceptionsLeftOff: leftOff,
+    exceptionsLeftOff,
     workbook: basename(result.output),
   };
+}
+
+function orderRowOf(order: ReconciledOrder): ReconcileOrderRow {
+  return {
+    customerOrderId: order.customerOrderId,
+    marketplaceOrderId: order.marketplaceOrderId,
+    status: order.status,
+    tracking: order.trackingNumbers.map((number) => ({ number, url: safeLink(order.packages.find((p) => p.trackingNumber === number && p.isLive)?.trackingUrl ?? null) })),
+    exceptions: [...new Set(order.exceptions.map((e) => e.type))],
+  };
+}
+
+/** A link the page may show: http or https only (a `javascript:` URL from an API is no tracking page). */
+export function safeLink(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,22 +1,46 @@
 /**
- * What keeps other web pages out of the app. The app binds to loopback, but any page the user has
- * open can still make their browser send requests to it, so:
- * - the Host header must name this server (a DNS-rebinding page arrives under its own name);
+ * What keeps other web pages out of the app. Any page a user has open can make their browser send
+ * requests to it, so:
+ * - the Host header must name this server (a DNS-rebinding page arrives under its own name); behind a
+ *   trusted reverse proxy, which routes by name itself, the forwarded host is answered;
  * - a state-changing request must come from this origin (Origin, else Sec-Fetch-Site);
- * - and carry the session's CSRF token (an HMAC of the session id, so nothing is stored per session),
- *   the session cookie being SameSite=Strict and HttpOnly.
+ * - and carry the session's CSRF token (kept with the session in the ledger, so every instance knows
+ *   it), the session cookie being SameSite=Strict and HttpOnly (and Secure behind a TLS proxy).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
-/** The Host header values this server answers to: loopback names on its port, and the bound address when it is a specific one. */
-export function allowedHostsFor(boundHost: string, port: number, extra: readonly string[] = []): Set<string> {
+/**
+ * The Host header values this server answers to: loopback names on its port; the bound address when
+ * it is a specific one, or every address of this machine and its name when it listens on all of them;
+ * and the names given with --allowed-host.
+ */
+export function allowedHostsFor(boundHost: string, port: number, extra: readonly string[] = [], machine: readonly string[] = machineAddresses()): Set<string> {
   const names = new Set(LOOPBACK_NAMES);
-  if (!WILDCARD_HOSTS.has(boundHost)) names.add(boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost);
+  const bracket = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  if (!WILDCARD_HOSTS.has(boundHost)) names.add(bracket(boundHost));
+  else for (const address of machine) names.add(bracket(address));
   for (const name of extra) names.add(name.toLowerCase());
   return new Set([...names].map((name) => `${name.toLowerCase()}:${port}`));
+}
+
+/** This machine's name and the addresses of its interfaces: how others on the network reach it. */
+export function machineAddresses(): string[] {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, '')));
+  return [hostname(), ...addresses];
+}
+
+export function isWildcardHost(host: string): boolean {
+  return WILDCARD_HOSTS.has(host);
+}
+
+/** Whether the address reaches this computer only. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
 export function isAllowedHost(hostHeader: string | undefined, allowed: ReadonlySet<string>): boolean {
@@ -30,9 +54,9 @@ export type OriginVerdict = { ok: true } | { ok: false; reason: string };
  * Sec-Fetch-Site. A request with neither did not come from a browser page, so it cannot be a
  * cross-site forgery (and it still needs the CSRF token).
  */
-export function checkOrigin(headers: { origin?: string | undefined; secFetchSite?: string | undefined; host: string }): OriginVerdict {
+export function checkOrigin(headers: { origin?: string | undefined; secFetchSite?: string | undefined; host: string; scheme?: string }): OriginVerdict {
   if (headers.origin !== undefined) {
-    if (headers.origin.toLowerCase() === `http://${headers.host.toLowerCase()}`) return { ok: true };
+    if (headers.origin.toLowerCase() === `${headers.scheme ?? 'http'}://${headers.host.toLowerCase()}`) return { ok: true };
     return { ok: false, reason: `a page at ${headers.origin} tried to change something here` };
   }
   if (headers.secFetchSite !== undefined && headers.secFetchSite !== 'same-origin' && headers.secFetchSite !== 'none') {
@@ -41,52 +65,32 @@ export function checkOrigin(headers: { origin?: string | undefined; secFetchSite
   return { ok: true };
 }
 
-export interface Csrf {
-  tokenFor(sessionId: string): string;
-  isValid(sessionId: string, token: string | undefined): boolean;
-}
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** Tokens die with the server's secret: after a restart, a page reload hands out fresh ones. */
-export function createCsrf(secret: Buffer = randomBytes(32)): Csrf {
-  const tokenFor = (sessionId: string) => createHmac('sha256', secret).update(sessionId).digest('base64url');
-  return {
-    tokenFor,
-    isValid(sessionId, token) {
-      if (!token || !sessionId) return false;
-      const expected = Buffer.from(tokenFor(sessionId));
-      const given = Buffer.from(token);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    },
-  };
-}
-
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{32}$/;
-
+/** 32 random bytes: the session id a browser holds (the ledger keeps only its hash). */
 export function newSessionId(): string {
-  return randomBytes(24).toString('base64url');
+  return randomBytes(32).toString('base64url');
 }
 
 /**
  * Cookies are shared by every port of a host, so the name carries the port: two servers on one
- * machine (or another local app) never read each other's session.
+ * machine (or another local app) never read each other's session. A port picked by the system
+ * (0) gets a name of its own. Behind a reverse proxy every instance answers one address: one name.
  */
-export function sessionCookieName(port: number): string {
-  return `order_batch_session_${port}`;
+export function sessionCookieName(port: number, isBehindProxy = false): string {
+  if (isBehindProxy) return 'order_batch_session';
+  return `order_batch_session_${port === 0 ? randomBytes(4).toString('hex') : port}`;
 }
 
-export function sessionCookie(name: string, id: string): string {
-  return `${name}=${id}; Path=/; HttpOnly; SameSite=Strict`;
-}
-
-/** One cookie's value from a Cookie header (`a=1; b=2`); session ids never need decoding. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+/**
+ * The session plugin signs nothing: a session id is 32 random bytes, looked up in the ledger by its
+ * hash, so a signature would add nothing but a secret every instance must share. Anything that is
+ * not an id is refused unread.
+ */
+export const SESSION_ID_CHECK = {
+  sign: (id: string) => id,
+  unsign: (value: string) => (SESSION_ID_PATTERN.test(value) ? { valid: true, renew: false, value } : { valid: false, renew: false, value: null }),
+};
 
 /** Headers on every answer: no framing, no sniffing, no referrer to other sites, and only our own scripts and styles. */
 export const SECURITY_HEADERS: Record<string, string> = {

@@ -1,6 +1,9 @@
 /** What the routes share: the options, the stores, the security helpers, and how a page learns its context. */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from '../commands/connect.js';
+import type { AuditEvent } from '../ledger/team-types.js';
+import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
@@ -10,18 +13,12 @@ import type { LedgerReader } from './ledger-reader.js';
 import { renderErrorPage } from './pages/error-page.js';
 import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
-import type { Csrf } from './security.js';
+import type { SharedFiles } from './shared-files.js';
+import { csrfTokenOf } from './auth/access.js';
 import type { CheckQueue } from './check-queue.js';
 import type { UploadChecker } from './uploads.js';
 import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The browser session (cookie), set by the security hook on every request. */
-    sessionId: string;
-  }
-}
 
 export interface WebAppOptions {
   /** Default 8080; 0 picks a free port. */
@@ -37,6 +34,8 @@ export interface WebAppOptions {
   teamConcurrency?: number;
   /** How long a submission's claims on a PostgreSQL ledger outlive its last sign of life. */
   claimLeaseMs?: number;
+  /** The embedded sandbox's state file (--sandbox); default beside the ledger, as the CLI's commands find it. */
+  sandboxStatePath?: string;
   /** Where uploads, results and reconciliations are kept; default `web` beside the ledger (.order-batch/web). */
   workDir?: string;
   /** Timezone and sourcesOfSale for checking; its `now` is replaced per check (see `now`). */
@@ -53,12 +52,25 @@ export interface WebAppOptions {
   logger: Logger;
   /** Pin the instant date rules are evaluated at (and the embedded sandbox's start); default the wall clock at each check. */
   now?: Date;
+  /** How long a session lasts without a request (default 8 hours). */
+  sessionIdleMs?: number;
+  /**
+   * Behind a TLS reverse proxy: the client's address and the public host and scheme come from its
+   * X-Forwarded-* headers, the session cookie is Secure, and any Host the proxy forwards is answered.
+   */
+  trustProxy?: boolean;
+  /** Uploads, results and reconciliations older than this many days are removed (default 90). */
+  retentionDays?: number;
+  /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
+  clock?: () => Date;
 }
 
 export const WEB_DEFAULTS = {
   port: 8080,
   host: '127.0.0.1',
   maxUploadBytes: 50 * 1024 * 1024,
+  sessionIdleMs: 8 * 3_600_000,
+  retentionDays: 90,
 };
 
 export interface AppServices {
@@ -72,7 +84,12 @@ export interface AppServices {
   mappings: MappingStore;
   jobs: JobRunner;
   reconciler: Reconciler;
-  csrf: Csrf;
+  /** The ledger this instance shares with the others: accounts, sessions, audit trail, jobs, files. */
+  ledger: Ledger;
+  /** Uploads, results and reconciliations, kept in the ledger and copied into the work folder on use. */
+  files: SharedFiles;
+  /** Whether logging in is required: some account exists (checked again every few seconds). */
+  hasAccounts(): boolean;
   /** The embedded sandbox, for the server's lifetime (--sandbox). */
   sandbox?: Connection;
   /** Why nothing can be submitted (no API configured), if so. */
@@ -107,11 +124,25 @@ export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json') && !(request.headers.accept ?? '').includes('text/html');
 }
 
-/** The token of a form post (field `_csrf`) or a script's request (header `x-csrf-token`). */
-export function hasValidCsrf(services: AppServices, request: FastifyRequest, fieldValue?: unknown): boolean {
+/** The token of a form post (field `_csrf`) or a script's request (header `x-csrf-token`), against the session's. */
+export function hasValidCsrf(request: FastifyRequest, fieldValue?: unknown): boolean {
   const header = request.headers['x-csrf-token'];
   const token = typeof fieldValue === 'string' ? fieldValue : typeof header === 'string' ? header : undefined;
-  return services.csrf.isValid(request.sessionId, token);
+  const expected = request.session?.csrf;
+  if (!token || !expected) return false;
+  const [given, wanted] = [Buffer.from(token), Buffer.from(expected)];
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
+
+/** Records what the request's visitor did: who (or `actor`, e.g. a login's account), from where, when. */
+export async function recordAudit(services: AppServices, request: FastifyRequest, event: Omit<AuditEvent, 'actor' | 'via' | 'address'> & { actor?: string }): Promise<void> {
+  try {
+    await services.ledger.audit.record({ ...event, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
+  } catch (error) {
+    services.logger.error({ err: error, action: event.action }, 'could not record in the audit trail');
+  }
+}
+
+export { csrfTokenOf };
 
 export const CSRF_MESSAGE = 'This form has expired (the page was open before the server restarted, or came from another site). Reload the page and try again.';

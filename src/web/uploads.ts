@@ -4,11 +4,12 @@
  */
 import { basename, extname, join } from 'node:path';
 import { checkFile } from '../commands/check-file.js';
-import { validationOutcome } from '../commands/validate.js';
+import { checkOnline, validationOutcome, type ValidateOptions } from '../commands/validate.js';
 import { writeResultFile } from '../commands/write-result.js';
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
-import type { CheckContext } from '../orders/types.js';
+import type { CheckContext, CheckedSheet } from '../orders/types.js';
+import { userMessage } from './user-message.js';
 import { writeFixCsv } from './fix-csv.js';
 import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
@@ -33,8 +34,10 @@ export function createUploadChecker(options: {
   mappings: MappingStore;
   context: Omit<CheckContext, 'now'>;
   /** The instant date rules are evaluated at (a pinned --now, else the embedded sandbox's clock, else the wall clock). */
-  checkNow: () => Date;
+  checkNow: () => Promise<Date>;
   wallClock: () => Date;
+  /** How to ask the API about products, stock and existing orders at check time; none: checked at submission only. */
+  online?: NonNullable<ValidateOptions['online']>;
   logger: Logger;
 }): UploadChecker {
   const { workDir, logger } = options;
@@ -48,7 +51,7 @@ export function createUploadChecker(options: {
 
   return {
     async check(upload) {
-      const now = options.checkNow();
+      const now = await options.checkNow();
       const context: CheckContext = { ...options.context, now };
       const meta = {
         id: upload.id,
@@ -77,12 +80,15 @@ export function createUploadChecker(options: {
         };
       } else {
         const { sheet } = checked;
+        const online = await askTheApi(sheet, options.online, logger);
+        const judged = online.issues;
+        const issuesOf = judged ? (i: number) => judged[i] ?? [] : undefined;
         const dir = workDir.dirOf('uploads', upload.id);
         const stem = basename(upload.fileName, extname(upload.fileName));
         const resultPath = await writeResultFile({
           command: 'validate',
           sheet,
-          outcomes: sheet.orders.map((o) => validationOutcome(o.issues)),
+          outcomes: sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues)),
           extraColumns: [],
           path: join(dir, `${stem}.result.xlsx`),
           isDefaultPath: true,
@@ -92,14 +98,16 @@ export function createUploadChecker(options: {
           logger,
         });
         const fixName = `${stem}.fix.csv`;
-        const fixRows = await writeFixCsv(join(dir, fixName), sheet);
-        const built = buildVerdict(sheet, meta);
+        const fixRows = await writeFixCsv(join(dir, fixName), sheet, issuesOf);
+        const built = buildVerdict(sheet, meta, undefined, issuesOf);
+        const notices = [...checked.notices, ...(online.notice ? [online.notice] : [])];
         const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
         // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
         sheet.release?.();
         verdict = {
           ...built,
-          ...(checked.notices.length > 0 ? { notices: checked.notices.map((n) => workDir.nameFilesIn(n)) } : {}),
+          sha256: sheet.sha256,
+          ...(notices.length > 0 ? { notices: notices.map((n) => workDir.nameFilesIn(n)) } : {}),
           ...(checked.mapping && { mapping: { ...checked.mapping, description: workDir.nameFilesIn(checked.mapping.description) } }),
           ...(mappingStep && { mappingStep }),
           ...(reading.edits?.length && { edits: reading.edits }),
@@ -121,6 +129,21 @@ export function createUploadChecker(options: {
       return stored ? remember(stored) : undefined;
     },
   };
+}
+
+/**
+ * The API's word on the valid orders at check time, as validate --online asks it: unknown products,
+ * products out of stock everywhere, orders it already holds that this tool did not send. An API that
+ * cannot be asked now leaves the check as it was, and says those are checked at submission.
+ */
+async function askTheApi(sheet: CheckedSheet, online: NonNullable<ValidateOptions['online']> | undefined, logger: Logger): Promise<{ issues?: Issue[][]; notice?: string }> {
+  if (!online || !sheet.orders.some((o) => o.status === 'valid')) return {};
+  try {
+    return { issues: (await checkOnline([sheet], online, logger)).get(sheet) };
+  } catch (error) {
+    logger.warn({ err: (error as Error).message }, 'the API could not be asked about products and stock at check time');
+    return { notice: `The fulfillment API could not be asked about products and stock just now (${userMessage(error)}): they are checked when the orders are submitted.` };
+  }
 }
 
 /**

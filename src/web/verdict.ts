@@ -12,6 +12,8 @@ import type { CellEdit } from '../mapping/cell-edits.js';
 import type { FileMapping } from '../mapping/choose.js';
 import type { Confidence } from '../mapping/suggest.js';
 import type { Field } from '../sheet/columns.js';
+import { excelSerialToWallClock } from '../orders/dates.js';
+import { COLUMNS } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 
 export interface MappingStep {
@@ -45,8 +47,10 @@ export interface Verdict {
   id: string;
   /** The name the user's file had (made safe). */
   fileName: string;
-  /** Where the upload is stored (inside the work folder). */
+  /** Where the upload is stored (inside the work folder of the instance that checked it). */
   file: string;
+  /** The upload's sha256 (absent when it could not be read). */
+  sha256?: string;
   sheet?: string;
   uploadedAt: string;
   checkedAsOf: string;
@@ -87,6 +91,26 @@ export function displayText(value: CellValue | undefined): string {
   return String(value);
 }
 
+const SERIAL = /^\d{1,7}(?:\.\d+)?$/;
+const DATE_FIELDS: ReadonlySet<string> = new Set(COLUMNS.filter((c) => c.kind === 'date').map((c) => c.field));
+
+/**
+ * A date column's cell as the checker read it: an Excel serial (a date cell saved as a number, or a
+ * CSV written from one: 46348.38542) is shown as the date it stands for, 2026-11-21 09:15, to the
+ * second at most (a serial's last digits are rounding, not milliseconds).
+ */
+export function displayCell(value: CellValue | undefined, field: string | null): string {
+  const serial = typeof value === 'number' ? value : typeof value === 'string' && SERIAL.test(value.trim()) ? Number(value) : Number.NaN;
+  if (field === null || !DATE_FIELDS.has(field) || Number.isNaN(serial)) return displayText(value);
+  const ms = excelSerialToWallClock(serial);
+  if (Number.isNaN(ms)) return displayText(value);
+  const date = new Date(Math.round(ms / 1000) * 1000);
+  const day = date.toISOString().slice(0, 10);
+  const [time, seconds] = [date.toISOString().slice(11, 16), date.getUTCSeconds()];
+  if (time === '00:00' && seconds === 0) return day;
+  return `${day} ${time}${seconds === 0 ? '' : `:${String(seconds).padStart(2, '0')}`}`;
+}
+
 /**
  * What the page shows of one cell (and of a header): a 100 KB note in an ignored column would
  * otherwise put 100 KB on the page (and in verdict.json) per row. The result workbook keeps the
@@ -112,8 +136,10 @@ export function buildVerdict(
   sheet: CheckedSheet,
   meta: Pick<Verdict, 'id' | 'fileName' | 'file' | 'sheet' | 'uploadedAt' | 'checkedAsOf' | 'timezone'>,
   limits = PAGE_ROW_LIMITS,
+  /** Each order's issues when the API added some (products, stock); default the sheet's own. */
+  issuesOf?: (index: number) => readonly Issue[],
 ): Omit<Verdict, 'resultFile' | 'fixFile' | 'fixRows'> {
-  const outcomes = sheet.orders.map((o) => validationOutcome(o.issues));
+  const outcomes = sheet.orders.map((o, i) => validationOutcome(issuesOf?.(i) ?? o.issues));
   const rows: VerdictRow[] = [];
   let withProblems = 0;
   let clean = 0;
@@ -131,7 +157,7 @@ export function buildVerdict(
     const index = sheet.orderIndexOfRow(row.rowNumber);
     const entry: VerdictRow = {
       n: row.rowNumber,
-      cells: sheet.headers.map((_, i) => shortenCellText(displayText(row.cells[i]))),
+      cells: sheet.headers.map((_, i) => shortenCellText(displayCell(row.cells[i], sheet.columns[i] ?? null))),
       status: row.status,
       orderId: index === undefined ? null : (sheet.orders.at(index)?.customerOrderId ?? null),
       issues: row.issues,

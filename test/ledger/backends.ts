@@ -3,6 +3,7 @@
  * one entry to BACKENDS.
  */
 import { join } from 'node:path';
+import { openDatabase } from '../../src/ledger/sqlite.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
 import { asSuperuser, createDatabase, hasPostgres } from '../support/postgres/database.js';
@@ -16,6 +17,10 @@ export interface LedgerUnderTest {
    * (backends with concurrent runs only).
    */
   expireLease?(runId: string): Promise<void>;
+  /** Makes a running job's lease lapse now, as if its instance had stalled past it. */
+  expireJobLease(jobId: string): Promise<void>;
+  /** Makes a running job's holder a process of this machine that has died (`pid` must be one). */
+  killJobHolder(jobId: string, pid: number): Promise<void>;
   /** Removes the ledger (the test has closed what it opened). */
   drop(): Promise<void>;
 }
@@ -33,8 +38,18 @@ const sqlite: BackendUnderTest = {
   async create() {
     const temp = makeTempDir();
     const path = join(temp.dir, 'ledger.db');
+    const update = async (sql: string, ...params: unknown[]) => {
+      const db = openDatabase(path);
+      try {
+        db.prepare(sql).run(...params);
+      } finally {
+        db.close();
+      }
+    };
     return {
       open: (options) => openLedger(path, options),
+      expireJobLease: (jobId) => update(`UPDATE jobs SET lease_expires_at = '1970-01-01T00:00:00.000Z' WHERE id = ?`, jobId),
+      killJobHolder: (jobId, pid) => update('UPDATE jobs SET holder_pid = ? WHERE id = ?', pid, jobId),
       drop: async () => temp.cleanup(),
     };
   },
@@ -50,6 +65,12 @@ const postgres: BackendUnderTest = {
       open: (options) => openLedger(database.url, options),
       expireLease: async (runId) => {
         await asSuperuser((c) => c.query(`UPDATE runs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE run_id = $1`, [runId]), database.name);
+      },
+      expireJobLease: async (jobId) => {
+        await asSuperuser((c) => c.query(`UPDATE jobs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE id = $1`, [jobId]), database.name);
+      },
+      killJobHolder: async (jobId, pid) => {
+        await asSuperuser((c) => c.query('UPDATE jobs SET holder_pid = $1 WHERE id = $2', [pid, jobId]), database.name);
       },
       drop: () => database.drop(),
     };

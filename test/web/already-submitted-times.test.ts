@@ -19,7 +19,7 @@ describe('the verdict page of a sheet sent before', () => {
       ['SO-3', '2026-11-20T13:08:58.977Z'],
       ['SO-4', '2026-11-20T14:00:01.005Z'],
     ]);
-    const page = renderVerdictPage({ csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox' }, verdict, { show: 'all', q: '', page: 1, submit: { alreadySubmitted } }).value;
+    const page = renderVerdictPage({ csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox', visitor: { name: 'me', role: 'admin' as const, isLocal: true } }, verdict, { show: 'all', q: '', page: 1, submit: { alreadySubmitted } }).value;
     expect(page).toContain('accepted before (2026-11-20 13:08:58 UTC, 2026-11-20 14:00:01 UTC)');
   });
 });

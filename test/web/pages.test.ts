@@ -127,7 +127,7 @@ describe('the verdict page of a long sheet', () => {
     headers: ['customerOrderId'], fileIssues: [], rows, rowsLeftOff: 0, orders: [], fixRows: 0,
     counts: { rows: 620, orders: 620, valid: 310, invalid: 310, rowsWithWarnings: 0 },
   };
-  const ctx = { csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox' };
+  const ctx = { csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox', visitor: { name: 'me', role: 'admin' as const, isLocal: true } };
   const submit = { alreadySubmitted: new Map<string, string | null>() };
 
   it('pages it on the server, filter and search kept in the page links', () => {

@@ -1,6 +1,6 @@
 /** The guards' rules, as pure functions: which hosts, which origins, which tokens. */
 import { describe, expect, it } from 'vitest';
-import { allowedHostsFor, checkOrigin, createCsrf, isAllowedHost, readCookie, sessionCookieName } from '../../src/web/security.js';
+import { allowedHostsFor, checkOrigin, isAllowedHost, isLoopbackHost, newSessionId, SESSION_ID_CHECK, sessionCookieName } from '../../src/web/security.js';
 
 describe('the host check', () => {
   const allowed = allowedHostsFor('127.0.0.1', 8080);
@@ -17,6 +17,17 @@ describe('the host check', () => {
     expect(isAllowedHost('192.168.1.20:8080', allowedHostsFor('192.168.1.20', 8080))).toBe(true);
     expect(isAllowedHost('0.0.0.0:8080', allowedHostsFor('0.0.0.0', 8080))).toBe(false);
     expect(isAllowedHost('ops-laptop:8080', allowedHostsFor('0.0.0.0', 8080, ['ops-laptop']))).toBe(true);
+  });
+
+  it("answers under this machine's name and addresses when it listens on all of them", () => {
+    const allowedHere = allowedHostsFor('0.0.0.0', 8080, [], ['batch-host', '10.1.2.3', 'fe80::1']);
+    for (const host of ['batch-host:8080', '10.1.2.3:8080', '[fe80::1]:8080']) expect(isAllowedHost(host, allowedHere), host).toBe(true);
+    expect(isAllowedHost('10.1.2.4:8080', allowedHere)).toBe(false);
+  });
+
+  it('tells addresses that reach this computer only from the others', () => {
+    expect(['127.0.0.1', '127.3.4.5', 'localhost', '::1', '[::1]'].map(isLoopbackHost)).toEqual([true, true, true, true, true]);
+    expect(['0.0.0.0', '::', '192.168.1.20', 'ops-laptop'].map(isLoopbackHost)).toEqual([false, false, false, false]);
   });
 });
 
@@ -36,31 +47,23 @@ describe('the origin check', () => {
     expect(checkOrigin({ secFetchSite: 'cross-site', host }).ok).toBe(false);
     expect(checkOrigin({ secFetchSite: 'same-site', host }).ok).toBe(false);
   });
-});
 
-describe('CSRF tokens', () => {
-  it("accepts the session's own token only", () => {
-    const csrf = createCsrf(Buffer.alloc(32, 7));
-    const token = csrf.tokenFor('session-a');
-    expect(csrf.isValid('session-a', token)).toBe(true);
-    expect(csrf.isValid('session-b', token)).toBe(false);
-    expect(csrf.isValid('session-a', undefined)).toBe(false);
-    expect(csrf.isValid('session-a', `${token}x`)).toBe(false);
-  });
-
-  it("refuses a token from before a restart (another server secret)", () => {
-    expect(createCsrf(Buffer.alloc(32, 2)).isValid('s', createCsrf(Buffer.alloc(32, 1)).tokenFor('s'))).toBe(false);
+  it('compares the scheme too: behind a TLS proxy the page is https', () => {
+    expect(checkOrigin({ origin: 'https://orders.example.com', host: 'orders.example.com', scheme: 'https' }).ok).toBe(true);
+    expect(checkOrigin({ origin: 'http://orders.example.com', host: 'orders.example.com', scheme: 'https' }).ok).toBe(false);
   });
 });
 
 describe('the session cookie', () => {
-  it('is named for the port, so two local servers never share a session', () => {
+  it('is named for the port, so two local servers never share a session, and alike for every instance behind a proxy', () => {
     expect(sessionCookieName(8080)).not.toBe(sessionCookieName(8081));
+    expect(sessionCookieName(0)).not.toBe(sessionCookieName(0));
+    expect(sessionCookieName(8080, true)).toBe(sessionCookieName(8081, true));
   });
 
-  it('is read from a Cookie header among others', () => {
-    expect(readCookie('a=1; order_batch_session_8080=abc; b=2', 'order_batch_session_8080')).toBe('abc');
-    expect(readCookie('order_batch_session_80800=abc', 'order_batch_session_8080')).toBeUndefined();
-    expect(readCookie(undefined, 'x')).toBeUndefined();
+  it('carries a 32-byte random id and nothing else is read as one', () => {
+    const id = newSessionId();
+    expect(SESSION_ID_CHECK.unsign(SESSION_ID_CHECK.sign(id))).toEqual({ valid: true, renew: false, value: id });
+    for (const bad of ['', 'abc', `${id}x`, `${id.slice(0, -1)}!`]) expect(SESSION_ID_CHECK.unsign(bad).valid).toBe(false);
   });
 });

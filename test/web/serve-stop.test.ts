@@ -1,7 +1,7 @@
 /**
  * Stopping the web app (Ctrl-C, SIGTERM) mid-submission, against an API that answers slowly: as the
- * CLI's import, nothing more is sent, the answers in flight are kept, the result is written, and a
- * queued submission never starts.
+ * CLI's import, nothing more is sent and the answers in flight are kept; the submission goes back to
+ * the ledger's queue with the one queued behind it, and the next start resumes both, sending nothing twice.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxHandle } from '../../src/sandbox/options.js';
-import type { JobRecord } from '../../src/web/jobs.js';
-import { startWebApp, type WebApp } from '../../src/web/server.js';
+import { startWebApp, type WebApp, type WebAppOptions } from '../../src/web/server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
 import { openSession, uploadForm, type Session } from './support.js';
 
@@ -31,13 +30,13 @@ describe('stopping the web app during a submission', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sends no order after the stop, keeps the answers in flight, writes the result, and never starts the queued job', async () => {
+  it('sends no order after the stop, keeps the answers in flight, and resumes both submissions at the next start without sending any twice', async () => {
     dir = mkdtempSync(join(tmpdir(), 'order-batch-serve-stop-'));
     sandbox = await startSandbox({ latencyMs: LATENCY_MS });
     const started = sandbox;
     const workDir = join(dir, 'web');
     const ledgerPath = join(dir, 'ledger.db');
-    app = await startWebApp({
+    const options: WebAppOptions = {
       port: 0,
       useSandbox: false,
       connection: { auth: 'oauth', baseUrl: started.url, clientId: started.clientId, clientSecret: started.clientSecret },
@@ -48,7 +47,8 @@ describe('stopping the web app during a submission', () => {
       maxAttempts: 3,
       lateAfterDays: 3,
       logger: silentLogger,
-    });
+    };
+    app = await startWebApp(options);
     const web = app;
     const orderDate = new Date(started.now().getTime() - 3_600_000);
     const first = writeOrdersCsv(join(dir, 'first.csv'), { orders: 20, prefix: 'FIRST', orderDate });
@@ -81,14 +81,26 @@ describe('stopping the web app during a submission', () => {
       await ledger.close();
     }
 
-    const firstRecord = JSON.parse(readFileSync(join(workDir, 'jobs', firstJob, 'job.json'), 'utf8')) as JobRecord;
-    expect(firstRecord.state).toBe('done');
-    expect(firstRecord.summary).toMatchObject({ accepted: postsAtClose, failed: first.ids.length - postsAtClose });
-    expect(firstRecord.resultFile).toMatch(/\.xlsx$/);
-    expect(firstRecord.notice).toMatch(/stopped during this submission/);
-    const queuedRecord = JSON.parse(readFileSync(join(workDir, 'jobs', queuedJob, 'job.json'), 'utf8')) as JobRecord;
-    expect(queuedRecord).toMatchObject({ state: 'interrupted', error: expect.stringMatching(/before this submission started: none of its orders were sent/) });
-    expect(stopped).toMatchObject({ running: { id: firstJob, isCutShort: true }, notStarted: [{ id: queuedJob, fileName: 'queued.csv' }] });
+    expect(stopped).toEqual({ paused: { id: firstJob, fileName: 'first.csv', progress: expect.objectContaining({ total: 20 }) }, queued: 2 });
+    const held = await openLedger(ledgerPath);
+    try {
+      expect(await held.jobs.get(firstJob)).toMatchObject({ state: 'queued', starts: 1 });
+      expect(await held.jobs.get(queuedJob)).toMatchObject({ state: 'queued', starts: 0 });
+    } finally {
+      await held.close();
+    }
+
+    // Started again on the same ledger: it resumes the paused submission, then runs the queued one.
+    app = await startWebApp({ ...options, port: 0 });
+    const again = await openLedger(ledgerPath);
+    try {
+      for (let i = 0; i < 1_000 && (await again.jobs.list()).some((job) => job.state !== 'done'); i++) await sleep(50);
+      expect(await again.jobs.get(firstJob)).toMatchObject({ state: 'done', starts: 2, outcome: { summary: { accepted: 20 } } });
+      expect(await again.jobs.get(queuedJob)).toMatchObject({ state: 'done', starts: 1, outcome: { summary: { accepted: 6 } } });
+    } finally {
+      await again.close();
+    }
+    expect(started.stats()).toMatchObject({ orders: 26, duplicatesRejected: 0, postsReceived: 26 });
   }, 30_000);
 });
 

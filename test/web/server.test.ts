@@ -114,15 +114,17 @@ describe('the web app server', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('class="cell-error" data-col="4"><span class="cell-value">samuel.reed@example</span>');
     expect(page.text).toContain('is not an email address');
-    expect(page.text).toContain('Submit 2 valid orders');
+    // The API's checks run at check time: SO-20005's product is out of stock, so one order is left to submit.
+    expect(page.text).toContain('Submit 1 valid order<');
+    expect(page.text).toMatch(/SO-20005[\s\S]*is out of stock in every fulfillment center/);
     const filtered = await get(`${location}?show=valid`);
-    expect(filtered.text).toContain('Showing 2 rows of 11.');
+    expect(filtered.text).toContain('Showing 1 row of 11.');
   });
 
   it('checks an Excel workbook the same way', async () => {
     const page = await get(await upload('orders-with-mistakes.xlsx', readFileSync(join(SAMPLES, 'orders-with-mistakes.xlsx'))));
     expect(page.text).toContain('is not an email address');
-    expect(page.text).toMatch(/<strong data-count="valid">2<\/strong>/);
+    expect(page.text).toMatch(/<strong data-count="valid">1<\/strong>/);
   });
 
   it('shows markup in a cell as text, never as markup', async () => {
@@ -146,10 +148,12 @@ describe('the web app server', () => {
     expect(fix.statusCode).toBe(200);
     const fixText = Buffer.from(await fix.body.arrayBuffer()).toString('utf8');
     expect(fixText.split('\r\n')[0]).toMatch(/^\ufeffcustomerOrderId,.*,issues$/);
-    expect(fixText.split('\r\n').filter((line) => line !== '').length).toBe(1 + 9);
+    // The rows of the 8 orders with mistakes and of the one out of stock.
+    expect(fixText.split('\r\n').filter((line) => line !== '').length).toBe(1 + 10);
+    expect(fixText).toContain('out of stock');
     // The Fix sheet goes back in as it is: the same orders, still to be corrected.
     const again = await get(await upload('orders-with-mistakes.fix.csv', fixText));
-    expect(again.text).toMatch(/<strong data-count="invalid">8<\/strong>/);
+    expect(again.text).toMatch(/<strong data-count="invalid">9<\/strong>/);
     expect(again.text).toContain('is not an email address');
     for (const path of [
       '/uploads/..%2F..%2F..%2Fetc%2Fpasswd/result',

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormData, request } from 'undici';
+import { changeAccount } from '../../src/accounts/manage.js';
+import type { Role } from '../../src/accounts/roles.js';
+import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startWebApp, type WebApp, type WebAppOptions } from '../../src/web/server.js';
 
@@ -15,6 +18,8 @@ export const SAMPLES = join(REPO_ROOT, 'samples');
 
 export interface TestApp {
   app: WebApp;
+  /** What it was started with (another instance on the same ledger starts with the same). */
+  options: WebAppOptions;
   dir: string;
   workDir: string;
   ledgerPath: string;
@@ -23,11 +28,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<WebAppOptions> = {}): Promise<TestApp> {
+/** Accounts made before the app starts (their passwords are the ones given). */
+export type TestAccount = { name: string; role: Role; password: string };
+
+export async function startTestApp(overrides: Partial<WebAppOptions> & { accounts?: readonly TestAccount[] } = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-web-'));
   const workDir = join(dir, 'web');
-  const ledgerPath = join(dir, 'ledger.db');
-  const app = await startWebApp({
+  const { accounts = [], ...options } = overrides;
+  const ledgerPath = options.ledgerPath ?? join(dir, 'ledger.db');
+  if (accounts.length > 0) await addAccounts(ledgerPath, accounts, options.clock);
+  const started: WebAppOptions = {
     port: 0,
     useSandbox: true,
     connection: { auth: 'oauth' },
@@ -39,10 +49,14 @@ export async function startTestApp(overrides: Partial<WebAppOptions> = {}): Prom
     lateAfterDays: 3,
     logger: silentLogger,
     now: SAMPLES_AS_OF,
-    ...overrides,
-  });
+    // The test's own sandbox world, also on a PostgreSQL ledger (whose default is .order-batch here).
+    sandboxStatePath: join(dir, 'sandbox', 'sandbox-state.json'),
+    ...options,
+  };
+  const app = await startWebApp(started);
   return {
     app,
+    options: started,
     dir,
     workDir,
     ledgerPath,
@@ -57,6 +71,32 @@ export async function startTestApp(overrides: Partial<WebAppOptions> = {}): Prom
 export interface Session {
   cookie: string;
   csrf: string;
+}
+
+export async function addAccounts(ledgerPath: string, accounts: readonly TestAccount[], clock?: () => Date): Promise<void> {
+  const ledger = await openLedger(ledgerPath, clock ? { now: clock } : {});
+  try {
+    for (const account of accounts) await changeAccount(ledger, { name: 'test-admin', via: 'cli', address: null }, { kind: 'add', ...account });
+  } finally {
+    await ledger.close();
+  }
+}
+
+/** Logs in as a browser would (the form's POST), then opens the start page: the session cookie and its CSRF token. */
+export async function logIn(url: string, name: string, password: string): Promise<Session> {
+  const response = await request(`${url}/login`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: name, password }).toString(),
+  });
+  await response.body.text();
+  if (response.statusCode !== 303) throw new Error(`login of ${name} answered ${response.statusCode}`);
+  const setCookie = response.headers['set-cookie'];
+  const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0]!;
+  const page = await (await request(`${url}/`, { headers: { cookie } })).body.text();
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page)?.[1];
+  if (!csrf) throw new Error('no CSRF token on the start page after logging in');
+  return { cookie, csrf };
 }
 
 /** What a browser holds after opening the start page: the session cookie and the page's CSRF token. */

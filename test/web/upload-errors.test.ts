@@ -5,6 +5,7 @@
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
+import { openLedger } from '../../src/ledger/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, SAMPLES, startTestApp, uploadFolders, type Session, type TestApp } from './support.js';
 
@@ -82,8 +83,12 @@ describe('uploads that go wrong', () => {
 
   it("names the uploaded file, not the server's copy, when a submission cannot read it", async () => {
     const { location } = await uploadPage('orders-valid.csv', VALID_CSV);
-    // The stored copy disappears between the check and the submission (someone tidied the work folder).
+    // The sheet disappears between the check and the submission: from the work folder (someone tidied
+    // it) and from the ledger (past its retention, as another instance's housekeeping removes it).
     rmSync(join(web.workDir, location, 'orders-valid.csv'));
+    const ledger = await openLedger(web.ledgerPath);
+    await ledger.files.removeOlderThan('2999-01-01T00:00:00Z');
+    await ledger.close();
     const submitted = await post(`${location}/submit`, `_csrf=${encodeURIComponent(session.csrf)}`);
     expect(submitted.status).toBe(303);
     const job = submitted.location!;
@@ -93,10 +98,10 @@ describe('uploads that go wrong', () => {
       progress = (await response.body.json()) as typeof progress;
     } while (progress.state === 'queued' || progress.state === 'running');
     expect(progress.state).toBe('failed');
-    expect(progress.error).toContain('orders-valid.csv was not found');
+    expect(progress.error).toContain('The sheet orders-valid.csv is no longer kept');
     expectNoServerPath(JSON.stringify(progress));
     const page = await get(job);
-    expect(page).toContain('<p>orders-valid.csv was not found');
+    expect(page).toContain('<p>The sheet orders-valid.csv is no longer kept');
     expectNoServerPath(page);
   });
 

@@ -38,3 +38,24 @@ describe('the verdict of a sheet', () => {
     expect(valid.rows.length + valid.rowsLeftOff).toBe(valid.counts.rows);
   });
 });
+
+describe('a date the sheet holds as an Excel serial', () => {
+  it('is shown as the date it was read as, not as the number', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'order-batch-verdict-'));
+    // The valid sample with its first order's date replaced by what a spreadsheet saved: 46344.38542 is 2026-11-18 09:15.
+    const csv = readFileSync(join(SAMPLES, 'orders-valid.csv'), 'utf8').replace('2026-11-16 09:12', '46344.38542');
+    const file = join(dir, 'serial.csv');
+    writeFileSync(file, csv);
+    const checked = await checkFile(file, { context: { now: SAMPLES_AS_OF, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, logger: silentLogger });
+    if (!checked.ok) throw new Error(checked.message);
+    const verdict = buildVerdict(checked.sheet, meta);
+    const dateColumn = verdict.headers.indexOf('orderDate');
+    const first = verdict.rows.find((r) => r.n === 2)!;
+    expect(first.cells[dateColumn]).toBe('2026-11-18 09:15');
+    expect(first.status).toBe('valid');
+    // Other cells that happen to be numbers stay as they are.
+    expect(first.cells[verdict.headers.indexOf('postalOrZipCode')]).toBe('62704');
+  });
+});

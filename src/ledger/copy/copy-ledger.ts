@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
 import { parseLedgerLocation } from '../location.js';
 import type { LedgerOptions } from '../types.js';
-import { decideOrder, decideRun, decideSetting, decideWatermark, type CopyAction } from './decide.js';
+import { auditKey, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
 import type { CopySource, CopyTarget } from './types.js';
 
 export type CopyCounts = Record<CopyAction, number>;
@@ -20,6 +20,8 @@ export interface CopyResult {
   runs: CopyCounts;
   settings: CopyCounts;
   watermarks: CopyCounts;
+  users: CopyCounts;
+  audit: CopyCounts;
 }
 
 const BATCH = 1000;
@@ -51,7 +53,7 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
     await source.close();
     throw error;
   }
-  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts() };
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), audit: counts() };
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
@@ -92,6 +94,22 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
       result.watermarks[action]++;
       return action === 'insert' || action === 'update';
     }));
+
+    // The web app's accounts and who did what: an account the target has stays as it is there.
+    const targetUsers = await target.users();
+    await target.writeUsers((await source.users()).filter((user) => {
+      const action = decideUser(user, targetUsers.get(user.name));
+      result.users[action]++;
+      return action === 'insert';
+    }));
+    const known = await target.auditKeys();
+    for await (const batch of source.audit(BATCH)) {
+      await target.writeAudit(batch.filter((entry) => {
+        const isKnown = known.has(auditKey(entry));
+        result.audit[isKnown ? 'unchanged' : 'insert']++;
+        return !isKnown;
+      }));
+    }
     await target.commit();
     return result;
   } catch (error) {

@@ -5,7 +5,8 @@
  */
 import { canonicalJson } from '../hash.js';
 import type { RunRecord } from '../types.js';
-import type { CopiedOrder, NamedValue, TargetOrder } from './types.js';
+import type { StoredUser } from '../team-types.js';
+import type { CopiedAudit, CopiedOrder, NamedValue, TargetOrder } from './types.js';
 
 export type CopyAction = 'insert' | 'update' | 'unchanged' | 'kept';
 export type OrderDecision = CopyAction | { conflict: string };
@@ -57,4 +58,19 @@ export function decideWatermark(source: NamedValue, target: NamedValue | undefin
   if (!target) return 'insert';
   if (target.value === source.value) return 'unchanged';
   return Date.parse(source.value) < Date.parse(target.value) ? 'update' : 'kept';
+}
+
+/** An account the target has already stays as the target has it (its password and role may have changed there since). */
+export function decideUser(source: StoredUser, target: StoredUser | undefined): CopyAction {
+  if (!target) return 'insert';
+  return target.passwordHash === source.passwordHash && target.role === source.role && target.isDisabled === source.isDisabled ? 'unchanged' : 'kept';
+}
+
+/** What tells one audit entry from another across ledgers (their seq is each ledger's own). */
+export function auditKey(entry: CopiedAudit): string {
+  return JSON.stringify([entry.at, entry.actor, entry.via, entry.address, entry.action, entry.fileName, entry.fileSha256, entry.ref, entry.detail]);
+}
+
+export function withoutSeq({ seq: _seq, ...entry }: CopiedAudit & { seq: number }): CopiedAudit {
+  return entry;
 }

@@ -10,7 +10,10 @@ import { toRecord, type OrderRow } from '../order-row.js';
 import { ROW_TYPES } from '../postgres/row-types.js';
 import { toRun, type RunRow } from '../run-store.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
-import type { CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
+import type { StoredUser } from '../team-types.js';
+import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
+import { auditKey, withoutSeq } from './decide.js';
+import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 
 
 function toCopied(row: OrderRow): CopiedOrder {
@@ -41,6 +44,10 @@ async function namedValues(client: pg.ClientBase, table: 'settings' | 'watermark
   return rows.map((r) => ({ name: r.name, value: r.value, updatedAt: r.updated_at }));
 }
 
+async function hasTable(client: pg.ClientBase, name: string): Promise<boolean> {
+  return (await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [name])).rows[0]!.present;
+}
+
 export async function openPostgresSource(url: string): Promise<CopySource> {
   const location = redactUrl(url);
   const { client, guard } = await connect(url, location);
@@ -66,6 +73,17 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
     runs: () => guard(async () => (await client.query<RunRow>('SELECT * FROM runs ORDER BY seq')).rows.map(toRun)),
     settings: () => guard(() => namedValues(client, 'settings')),
     watermarks: () => guard(() => namedValues(client, 'watermarks')),
+    // A ledger migrated before accounts existed has none, nor an audit trail.
+    users: () => guard(async () => ((await hasTable(client, 'users')) ? (await client.query<UserRow>('SELECT * FROM users ORDER BY name')).rows.map(toUser) : [])),
+    async *audit(batchSize) {
+      if (!(await guard(() => hasTable(client, 'audit')))) return;
+      for (let after = 0; ; ) {
+        const { rows } = await guard(() => client.query<AuditRow>('SELECT * FROM audit WHERE seq > $1 ORDER BY seq LIMIT $2', [after, batchSize]));
+        if (rows.length > 0) yield rows.map((row) => withoutSeq(toAudit(row)));
+        if (rows.length < batchSize) return;
+        after = Number(rows.at(-1)!.seq);
+      }
+    },
     close: async () => {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end().catch(() => undefined);
@@ -157,6 +175,25 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
     writeSettings: (values) => upsertNamed('settings', values),
     watermarks: () => readNamed('watermarks'),
     writeWatermarks: (values) => upsertNamed('watermarks', values),
+    users: async () => new Map((await guard(() => client.query<UserRow>('SELECT * FROM users'))).rows.map((row) => [row.name, toUser(row)])),
+    async writeUsers(users: readonly StoredUser[]) {
+      for (const u of users) {
+        await guard(() =>
+          client.query(
+            'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING',
+            [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt],
+          ),
+        );
+      }
+    },
+    auditKeys: async () => new Set((await guard(() => client.query<AuditRow>('SELECT * FROM audit'))).rows.map((row) => auditKey(withoutSeq(toAudit(row))))),
+    async writeAudit(entries: readonly CopiedAudit[]) {
+      for (const e of entries) {
+        await guard(() =>
+          client.query('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)', auditValues(e, new Date(e.at))),
+        );
+      }
+    },
     async commit() {
       await guard(() => client.query('COMMIT'));
       await client.end();

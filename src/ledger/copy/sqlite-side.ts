@@ -9,7 +9,10 @@ import { openDatabase } from '../sqlite.js';
 import { openSqliteLedger } from '../sqlite-ledger.js';
 import { toRun, type RunRow } from '../run-store.js';
 import type { LedgerOptions } from '../types.js';
-import type { CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
+import type { StoredUser } from '../team-types.js';
+import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
+import { auditKey, withoutSeq } from './decide.js';
+import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 
 function toCopied(row: OrderRow): CopiedOrder {
   const record = toRecord(row);
@@ -62,6 +65,17 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
     runs: async () => (db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]).map(toRun),
     settings: async () => namedValues(db, 'settings'),
     watermarks: async () => namedValues(db, 'watermarks'),
+    users: async () => (hasTable(db, 'users') ? (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser) : []),
+    async *audit(batchSize) {
+      if (!hasTable(db, 'audit')) return;
+      const page = db.prepare('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?');
+      for (let after = 0; ; ) {
+        const rows = page.all(after, batchSize) as AuditRow[];
+        if (rows.length > 0) yield rows.map((row) => withoutSeq(toAudit(row)));
+        if (rows.length < batchSize) return;
+        after = Number(rows.at(-1)!.seq);
+      }
+    },
     close: async () => {
       if (db.inTransaction) db.exec('ROLLBACK');
       db.close();
@@ -136,6 +150,16 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
     writeSettings: async (values) => upsertNamed('settings', values),
     watermarks: async () => new Map(namedValues(db, 'watermarks').map((v) => [v.name, v])),
     writeWatermarks: async (values) => upsertNamed('watermarks', values),
+    users: async () => new Map((db.prepare('SELECT * FROM users').all() as UserRow[]).map((row) => [row.name, toUser(row)])),
+    async writeUsers(users: readonly StoredUser[]) {
+      const insert = db.prepare('INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING');
+      for (const u of users) insert.run(u.name, u.role, u.passwordHash, u.isDisabled ? 1 : 0, u.createdAt, u.updatedAt);
+    },
+    auditKeys: async () => new Set((db.prepare('SELECT * FROM audit').all() as AuditRow[]).map((row) => auditKey(withoutSeq(toAudit(row))))),
+    async writeAudit(entries: readonly CopiedAudit[]) {
+      const insert = db.prepare('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const e of entries) insert.run(...auditValues(e, new Date(e.at)));
+    },
     async commit() {
       db.exec('COMMIT');
       await end();

@@ -1,5 +1,9 @@
 /** What `ledger copy` moves between backends, and how each side reads or writes it. */
+import type { AuditRecord, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
+
+/** An audit entry as copied: its place in the trail (seq) is the target's. */
+export type CopiedAudit = Omit<AuditRecord, 'seq'>;
 
 /** An order with every column the ledgers keep (orderDate: the payload's, as an ISO instant; null when none). */
 export interface CopiedOrder extends OrderRecord {
@@ -32,6 +36,10 @@ export interface CopySource {
   runs(): Promise<RunRecord[]>;
   settings(): Promise<NamedValue[]>;
   watermarks(): Promise<NamedValue[]>;
+  /** The web app's accounts (none in a ledger older than them). */
+  users(): Promise<StoredUser[]>;
+  /** The audit trail, oldest first, in batches. */
+  audit(batchSize: number): AsyncGenerator<CopiedAudit[]>;
   close(): Promise<void>;
 }
 
@@ -47,6 +55,11 @@ export interface CopyTarget {
   writeSettings(values: readonly NamedValue[]): Promise<void>;
   watermarks(): Promise<Map<string, NamedValue>>;
   writeWatermarks(values: readonly NamedValue[]): Promise<void>;
+  users(): Promise<Map<string, StoredUser>>;
+  writeUsers(users: readonly StoredUser[]): Promise<void>;
+  /** Keys (auditKey) of the entries the target's trail holds. */
+  auditKeys(): Promise<Set<string>>;
+  writeAudit(entries: readonly CopiedAudit[]): Promise<void>;
   commit(): Promise<void>;
   /** Undoes everything written (safe after a failure) and closes. */
   rollback(): Promise<void>;

@@ -11,11 +11,14 @@ import { LedgerError } from '../errors.js';
 import { redactLedgerLocation } from '../location.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock, SendGate } from '../types.js';
 import { classifyPostgresError } from './errors.js';
-import { isProcessAlive, machineIdentity } from './machine.js';
+import { isProcessAlive, machineIdentity } from '../machine.js';
 import { ForeignDatabaseError, migrateLedger, PostgresSchemaTooNewError } from './migrate.js';
 import { PostgresReads } from './reads.js';
 import { ROW_TYPES } from './row-types.js';
 import { PostgresRun, type RunContext } from './run.js';
+import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
+import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -83,6 +86,12 @@ class PostgresLedger implements Ledger {
   private readonly gates = new Set<SendGate>();
   private readonly context: RunContext;
   private closed = false;
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly audit: AuditTrail;
+  readonly jobs: JobQueue;
+  readonly files: FileStore;
+  readonly attempts: AttemptCounter;
 
   constructor(
     readonly location: string,
@@ -94,6 +103,13 @@ class PostgresLedger implements Ledger {
   ) {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
+    const team: TeamContext = { query, transaction: (work) => this.transaction(work), now };
+    this.users = createPostgresUsers(team);
+    this.sessions = createPostgresSessions(team);
+    this.audit = createPostgresAudit(team);
+    this.jobs = createPostgresJobs(team);
+    this.files = createPostgresFiles(team);
+    this.attempts = createPostgresAttempts(team);
     this.context = {
       pool,
       location,

@@ -3,6 +3,7 @@
  * `NNNN-what` so their order is their name's. Times are timestamptz; the payload stays the exact JSON
  * text that was POSTed (jsonb would reorder its keys).
  */
+import { JOB_STATES, ROLES } from '../team-types.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
@@ -10,7 +11,8 @@ export interface PostgresMigration {
   sql: string;
 }
 
-const STATE_LIST = ORDER_STATES.map((s) => `'${s}'`).join(', ');
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+const STATE_LIST = list(ORDER_STATES);
 
 /** The table umzug records applied migrations in; its presence is what marks a database as a ledger. */
 export const MIGRATIONS_TABLE = 'order_batch_migrations';
@@ -73,6 +75,101 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
         name       text PRIMARY KEY,
         value      text NOT NULL,
         updated_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    name: '0002-accounts-sessions-audit-jobs-files',
+    sql: `
+      -- The web app as a team service. The SQLite ledger has the same tables (team/sqlite-schema.ts).
+      CREATE TABLE users (
+        name          text PRIMARY KEY,
+        role          text NOT NULL CHECK (role IN (${list(ROLES)})),
+        password_hash text NOT NULL,
+        is_disabled   boolean NOT NULL DEFAULT false,
+        created_at    timestamptz NOT NULL,
+        updated_at    timestamptz NOT NULL
+      );
+
+      -- id_hash: the sha256 of the session id the browser holds; the id itself is never stored.
+      CREATE TABLE sessions (
+        id_hash      text PRIMARY KEY,
+        user_name    text,
+        data         jsonb NOT NULL,
+        created_at   timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        address      text
+      );
+      CREATE INDEX sessions_by_user ON sessions (user_name);
+      CREATE INDEX sessions_by_last_seen ON sessions (last_seen_at);
+
+      CREATE TABLE audit (
+        seq         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at          timestamptz NOT NULL,
+        actor       text NOT NULL,
+        via         text NOT NULL,
+        address     text,
+        action      text NOT NULL,
+        file_name   text,
+        file_sha256 text,
+        counts      jsonb,
+        ref         text,
+        detail      text
+      );
+      CREATE INDEX audit_by_at ON audit (at);
+      CREATE INDEX audit_by_actor ON audit (actor, seq);
+
+      -- A running job's lease is timed by the database's clock, as runs' leases are.
+      CREATE TABLE jobs (
+        seq                 bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id                  text NOT NULL UNIQUE,
+        upload_id           text NOT NULL,
+        file_name           text NOT NULL,
+        file_sha256         text,
+        sheet               text,
+        created_by          text NOT NULL,
+        expected            integer NOT NULL,
+        state               text NOT NULL CHECK (state IN (${list(JOB_STATES)})),
+        created_at          timestamptz NOT NULL,
+        holder              text,
+        holder_pid          integer,
+        holder_machine      text,
+        lease_expires_at    timestamptz,
+        starts              integer NOT NULL DEFAULT 0,
+        run_id              text,
+        cancel_requested_by text,
+        started_at          timestamptz,
+        finished_at         timestamptz,
+        progress            jsonb,
+        outcome             jsonb
+      );
+      CREATE INDEX jobs_open ON jobs (state, seq) WHERE state IN ('queued', 'running');
+      CREATE INDEX jobs_by_upload ON jobs (upload_id);
+
+      CREATE TABLE files (
+        id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        area       text NOT NULL,
+        owner      text NOT NULL,
+        name       text NOT NULL,
+        size       bigint NOT NULL,
+        sha256     text NOT NULL,
+        created_at timestamptz NOT NULL,
+        UNIQUE (area, owner, name)
+      );
+      CREATE INDEX files_by_created_at ON files (created_at);
+
+      -- Failed logins per account and per address, in windows, shared by every instance.
+      CREATE TABLE attempts (
+        key               text PRIMARY KEY,
+        count             integer NOT NULL,
+        window_started_at timestamptz NOT NULL
+      );
+
+      CREATE TABLE file_chunks (
+        file_id bigint NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+        seq     integer NOT NULL,
+        data    bytea NOT NULL,
+        PRIMARY KEY (file_id, seq)
       );
     `,
   },

@@ -1,7 +1,9 @@
 /** Every run the ledger remembers, newest first, the web app's and the command line's alike. */
 import { basename } from 'node:path';
+import type { FileUsage } from '../../ledger/team-types.js';
 import type { RunRecord } from '../../ledger/types.js';
 import { html, type SafeHtml } from '../html.js';
+import { formatBytes } from './upload-page.js';
 import { describeSummary } from './job-page.js';
 import { formatTime, layout, type PageContext } from './layout.js';
 
@@ -13,13 +15,20 @@ export interface HistoryEntry {
   isServable: boolean[];
 }
 
-export function renderHistoryPage(ctx: PageContext, entries: readonly HistoryEntry[], options: { ledgerPath: string; limit: number }): SafeHtml {
+export function renderHistoryPage(
+  ctx: PageContext,
+  entries: readonly HistoryEntry[],
+  options: { ledgerPath: string; limit: number; audit: SafeHtml; usage: FileUsage; retentionDays: number },
+): SafeHtml {
   const rows = entries.map(({ run, jobId, isServable }) => {
     const files = run.files.map((f) => basename(f.file)).join(', ');
+    // A submission's result is kept with its job, in the ledger: served by whichever instance is asked.
     const results = run.resultFiles.map((file, i) =>
-      isServable[i]
-        ? html`<li><a href="/runs/${run.runId}/files/${i}" download>${basename(file)}</a></li>`
-        : html`<li>${basename(file)} <span class="help">(saved outside the web app's folder: ${file})</span></li>`,
+      jobId
+        ? html`<li><a href="/jobs/${jobId}/result" download>${basename(file)}</a></li>`
+        : isServable[i]
+          ? html`<li><a href="/runs/${run.runId}/files/${i}" download>${basename(file)}</a></li>`
+          : html`<li>${basename(file)} <span class="help">(saved outside the web app's folder: ${file})</span></li>`,
     );
     return html`<tr>
 <th scope="row">${formatTime(run.startedAt)}</th>
@@ -37,7 +46,12 @@ ${entries.length === 0
   : html`<div class="table-wrap" role="region" aria-labelledby="history-caption" tabindex="0"><table class="history-table">
 <caption id="history-caption">The last ${options.limit} runs at most, with their result files.</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Command</th><th scope="col">Sheets</th><th scope="col">Outcome</th><th scope="col">Result files</th><th scope="col"><span class="visually-hidden">Details</span></th></tr></thead>
-<tbody>${rows}</tbody></table></div>`}`;
+<tbody>${rows}</tbody></table></div>`}
+${options.audit}
+<section class="panel" aria-labelledby="space-heading">
+<h2 id="space-heading">Space used</h2>
+<p data-space-used>Uploads, results and reconciliations take ${formatBytes(options.usage.bytes)} in the ledger (${options.usage.files} file${options.usage.files === 1 ? '' : 's'}${options.usage.oldest ? `, the oldest from ${formatTime(options.usage.oldest)}` : ''}). They are removed ${options.retentionDays} days after they were made; the history of runs and the audit trail stay.</p>
+</section>`;
   return layout({ title: 'History', section: 'history', ctx, body });
 }
 

@@ -1,8 +1,9 @@
-/** The latest reconciliation: the roll-up as a chart and a table, the exceptions, the workbook. */
+/** The latest reconciliation: the roll-up as a chart and a table, every order with its tracking, the exceptions, the workbook. */
 import { html, plural, type SafeHtml } from '../html.js';
 import { renderBarChart } from '../chart.js';
 import type { ReconcileSnapshot } from '../reconcile-runs.js';
-import { csrfField, formatTime, layout, type PageContext } from './layout.js';
+import { csrfField, formatTime, layout, mayDo, type PageContext } from './layout.js';
+import { renderReconcileOrders, type OrdersView } from './reconcile-orders.js';
 
 const STATUS_LABELS: Record<string, string> = {
   waiting: 'Waiting',
@@ -20,6 +21,7 @@ export interface ReconcilePageOptions {
   /** The embedded sandbox's clock, when the app runs on it. */
   sandboxNow?: Date;
   apiProblem?: string;
+  orders?: OrdersView;
 }
 
 export function renderReconcilePage(ctx: PageContext, options: ReconcilePageOptions): SafeHtml {
@@ -29,9 +31,11 @@ export function renderReconcilePage(ctx: PageContext, options: ReconcilePageOpti
 what shipped, what is late, canceled or replaced, and the tracking numbers to confirm to each marketplace.</p>
 ${options.error ? html`<div class="notice notice-bad" role="alert"><p><strong>Reconciliation did not run.</strong> ${options.error}</p></div>` : ''}
 ${options.apiProblem ? html`<div class="notice notice-warn"><p>${options.apiProblem}</p></div>` : ''}
-<form method="post" action="/reconcile" class="actions">${csrfField(ctx)}<button type="submit" class="button button-primary"${options.apiProblem ? html` disabled` : ''}>Reconcile now</button></form>
-${latest ? renderSnapshot(latest) : html`<p>No reconciliation yet. Press <strong>Reconcile now</strong> once some orders were submitted.</p>`}
-${options.sandboxNow ? renderSandboxClock(ctx, options.sandboxNow) : ''}`;
+${mayDo(ctx, 'reconcile')
+  ? html`<form method="post" action="/reconcile" class="actions">${csrfField(ctx)}<button type="submit" class="button button-primary"${options.apiProblem ? html` disabled` : ''}>Reconcile now</button></form>`
+  : html`<p class="help">Your account (${ctx.visitor?.role ?? 'none'}) reads reconciliations; an operator runs them.</p>`}
+${latest ? renderSnapshot(latest, options.orders ?? { status: '', page: 1 }) : html`<p>No reconciliation yet.${mayDo(ctx, 'reconcile') ? html` Press <strong>Reconcile now</strong> once some orders were submitted.` : ''}</p>`}
+${options.sandboxNow && mayDo(ctx, 'reconcile') ? renderSandboxClock(ctx, options.sandboxNow) : ''}`;
   return layout({ title: 'Reconciliation', section: 'reconcile', ctx, body });
 }
 
@@ -48,7 +52,7 @@ ${csrfField(ctx)}
 </section>`;
 }
 
-function renderSnapshot(snapshot: ReconcileSnapshot): SafeHtml {
+function renderSnapshot(snapshot: ReconcileSnapshot, orders: OrdersView): SafeHtml {
   const statuses = Object.keys(STATUS_LABELS);
   const bars = statuses.map((s) => ({ label: STATUS_LABELS[s]!, value: snapshot.summary[s] ?? 0, className: `bar-${s}` }));
   const tableRows = statuses.map((s) => html`<tr><th scope="row">${STATUS_LABELS[s]}</th><td class="num" data-rollup="${s}">${snapshot.summary[s] ?? 0}</td></tr>`);
@@ -67,6 +71,7 @@ ${renderBarChart(bars, { title: 'Orders by status', id: 'rollup-chart' })}
 <tbody>${tableRows}</tbody></table>
 </div>
 </section>
+${renderReconcileOrders(snapshot, orders, STATUS_LABELS)}
 <section class="panel" aria-labelledby="exceptions-heading">
 <h2 id="exceptions-heading">Exceptions (${snapshot.exceptions.length + snapshot.exceptionsLeftOff})</h2>
 ${snapshot.exceptions.length === 0

@@ -4,7 +4,7 @@
  */
 import { html, plural, type SafeHtml } from '../html.js';
 import { matchesFilter, PAGE_ROW_LIMITS, ROW_FILTERS, type RowFilter, type Verdict, type VerdictRow } from '../verdict.js';
-import { csrfField, formatTime, layout, statusBadge, type PageContext } from './layout.js';
+import { csrfField, formatTime, layout, mayDo, statusBadge, type PageContext } from './layout.js';
 import { renderRowsTable } from './rows-table.js';
 
 export const ROWS_PER_PAGE = 500;
@@ -83,6 +83,8 @@ ${plural(already.length, 'valid order')} of this sheet ${already.length === 1 ? 
     parts.push(html`<p><strong>Nothing new to submit:</strong> every valid order of this sheet was already submitted.</p>`);
   } else if (submit.apiProblem) {
     parts.push(html`<div class="notice notice-warn"><p>${submit.apiProblem}</p></div>`);
+  } else if (!mayDo(ctx, 'submit')) {
+    parts.push(html`<p data-no-submit>${plural(fresh, 'order')} ${fresh === 1 ? 'is' : 'are'} ready to submit. Your account (${ctx.visitor?.role ?? 'none'}) checks sheets only: an operator submits them.</p>`);
   } else {
     const label = already.length > 0 ? `Submit ${plural(fresh, 'new order')}` : `Submit ${plural(fresh, 'valid order')}`;
     parts.push(html`<form method="post" action="/uploads/${verdict.id}/submit" class="submit-form">

@@ -31,6 +31,12 @@ a:hover { color: var(--accent-dark); }
 .api-target { margin: 0 0 0 auto; font-size: 0.9rem; color: #dfe8f2; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 0.8rem; font-weight: 700; }
 .badge-sandbox { background: var(--warn-bg); color: var(--warn); }
+.visitor { margin: 0; font-size: 0.9rem; color: #dfe8f2; display: flex; gap: 8px; align-items: center; }
+.button-link { background: none; border: 1px solid #dfe8f2; color: #fff; border-radius: 4px; padding: 2px 10px; cursor: pointer; font: inherit; }
+.login { max-width: 26em; }
+.login label { display: block; font-weight: 600; margin-top: 12px; }
+.login input[type="text"], .login input[type="password"] { width: 100%; padding: 8px; font: inherit; border: 1px solid var(--line); border-radius: 4px; }
+.login button { margin-top: 16px; }
 
 main { max-width: 1280px; margin: 0 auto; padding: 16px 24px 40px; }
 main:focus { outline: none; }
@@ -52,6 +58,15 @@ h2 { font-size: 1.2rem; margin: 0 0 8px; }
 .button:hover { background: var(--info-bg); }
 .button-primary { background: var(--accent); color: #fff; }
 .button-primary:hover { background: var(--accent-dark); color: #fff; }
+.button-danger { border-color: var(--bad); color: var(--bad); }
+.button-danger:hover { background: var(--bad-bg); }
+.inline-form { display: inline-flex; gap: 6px; align-items: center; margin: 2px 8px 2px 0; }
+.inline-form .button { padding: 4px 10px; }
+.filter-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
+.filter-form .field-label { margin: 0; }
+.add-user { display: grid; grid-template-columns: max-content minmax(12em, 24em); gap: 8px 12px; align-items: center; }
+.add-user .button { grid-column: 2; justify-self: start; }
+.cancel-form { margin-top: 12px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
 .button[disabled] { opacity: 0.55; cursor: not-allowed; }
 .field-label { display: block; font-weight: 600; margin: 4px 0; }
 input[type="text"], input[type="search"], select { font: inherit; padding: 6px 8px; border: 1px solid #6b7684; border-radius: 4px; min-width: 16em; }

@@ -150,10 +150,13 @@ export const APP_SCRIPT = String.raw`
     var poll = function () {
       fetch('/jobs/' + id + '/progress', { headers: { accept: 'application/json', 'x-csrf-token': csrf }, cache: 'no-store' })
         .then(function (response) {
+          // The session ended (idle, logged out, account disabled): the page itself goes to the login.
+          if (response.status === 401) { window.location.reload(); return null; }
           if (!response.ok) throw new Error('HTTP ' + response.status);
           return response.json();
         })
         .then(function (p) {
+          if (p === null) return;
           failures = 0;
           if (p.state !== 'queued' && p.state !== 'running') { window.location.reload(); return; }
           bar.max = Math.max(1, p.total);
@@ -165,7 +168,8 @@ export const APP_SCRIPT = String.raw`
           Object.keys(p.counts).forEach(function (status) { set('[data-progress-count="' + status + '"]', String(p.counts[status])); });
           // The status line is a live region: speak at each tenth, not at every order.
           var tenth = Math.floor(p.percent / 10);
-          if (tenth !== lastAnnounced) { lastAnnounced = tenth; message.textContent = p.message; }
+          if (p.cancelRequestedBy) { if (lastAnnounced !== 'cancel') { lastAnnounced = 'cancel'; message.textContent = p.message; } }
+          else if (tenth !== lastAnnounced) { lastAnnounced = tenth; message.textContent = p.message; }
           window.setTimeout(poll, 500);
         })
         .catch(function () {

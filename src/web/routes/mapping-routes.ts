@@ -3,6 +3,7 @@
  * cells corrected in the verdict table: each is kept beside the upload (reading.json) and the upload
  * is checked again in its turn (checkInTurn), so the page, its downloads and a submission all read the sheet the same way.
  */
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors.js';
 import { findBuiltinProfile } from '../../mapping/builtin/index.js';
@@ -12,11 +13,7 @@ import { COLUMNS, FIELDS, type Field } from '../../sheet/columns.js';
 import { renderMappingStep } from '../pages/mapping-step.js';
 import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 import { loadReading, saveReading } from '../upload-reading.js';
-import { isId } from '../work-dir.js';
-import { checkInTurn, notFound } from './upload-routes.js';
-
-/** Who made a change, until the app has accounts. */
-export const LOCAL_USER = 'local user';
+import { checkInTurn, notFound, verdictOf } from './upload-routes.js';
 
 /** Longest corrected value accepted (a cell of a spreadsheet holds at most 32,767 characters). */
 const MAX_EDIT_CHARS = 32_767;
@@ -24,8 +21,8 @@ const MAX_EDIT_CHARS = 32_767;
 export function registerMappingRoutes(app: FastifyInstance, services: AppServices): void {
   app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/mapping', async (request, reply) => {
     const body = request.body ?? {};
-    if (!hasValidCsrf(services, request, body._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
-    const verdict = isId(request.params.id) ? services.uploads.get(request.params.id) : undefined;
+    if (!hasValidCsrf(request, body._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error || !verdict.headers.length) return notFound(services, request, reply);
     const built = profileFromForm(body, verdict.headers, verdict.id);
     if ('error' in built) {
@@ -34,7 +31,7 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     }
     if (built.isSaved) {
       try {
-        await services.mappings.save({ profile: built.profile, savedBy: LOCAL_USER, savedAt: new Date().toISOString() });
+        await services.mappings.save({ profile: built.profile, savedBy: request.visitor!.name, savedAt: new Date().toISOString() });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         const chosen = new Map(verdict.headers.flatMap((_, i) => (body[`col-${i}`] ? [[i, body[`col-${i}`] as Field] as const] : [])));
@@ -42,13 +39,14 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       }
     }
     saveReading(services.workDir, verdict.id, { profile: built.profile });
-    await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await services.files.publish('uploads', verdict.id);
     return reply.redirect(`/uploads/${verdict.id}`, 303);
   });
 
   app.post<{ Params: { id: string }; Body: { row?: unknown; col?: unknown; value?: unknown } | undefined }>('/uploads/:id/cells', async (request, reply) => {
-    if (!hasValidCsrf(services, request)) return reply.code(403).send({ error: 'Form expired', message: CSRF_MESSAGE });
-    const verdict = isId(request.params.id) ? services.uploads.get(request.params.id) : undefined;
+    if (!hasValidCsrf(request)) return reply.code(403).send({ error: 'Form expired', message: CSRF_MESSAGE });
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return reply.code(404).send({ error: 'Not found', message: 'There is no such upload.' });
     const { row, col, value } = request.body ?? {};
     const isRow = typeof row === 'number' && verdict.rows.some((r) => r.n === row);
@@ -56,13 +54,19 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       return reply.code(400).send({ error: 'Not understood', message: 'Name a row and a column shown in the table, and the new value as text.' });
     }
     const reading = loadReading(services.workDir, verdict.id);
-    const edit: CellEdit = { row, col, value, by: LOCAL_USER, at: new Date().toISOString() };
+    const edit: CellEdit = { row, col, value, by: request.visitor!.name, at: new Date().toISOString() };
     saveReading(services.workDir, verdict.id, { ...reading, edits: [...(reading.edits ?? []), edit] });
-    const checked = await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: verdict.file, ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    const checked = await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
+    await services.files.publish('uploads', verdict.id);
     const order = checked.orders.find((o) => o.rows.includes(row));
     const issues = checked.rows.filter((r) => order?.rows.includes(r.n)).flatMap((r) => r.issues.map((i) => ({ row: r.n, column: i.column, severity: i.severity, message: i.message })));
     return reply.send({ status: order?.status ?? 'invalid', issues, counts: checked.counts });
   });
+}
+
+/** The upload's copy in this instance's work folder (the verdict names the one of the instance that checked it first). */
+function uploadFileOf(services: AppServices, verdict: { id: string; fileName: string }): string {
+  return join(services.workDir.dirOf('uploads', verdict.id), verdict.fileName);
 }
 
 type Built = { profile: Profile; isSaved: boolean } | { error: string; chosen: Map<number, Field> };

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { renderReconcilePage } from '../pages/reconcile-page.js';
-import { isUserError, userMessage } from '../jobs.js';
-import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { isUserError, userMessage } from '../user-message.js';
+import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices, recordAudit } from '../services.js';
 import { isId } from '../work-dir.js';
 import { sendFile } from './send-file.js';
 import { notFound } from './upload-routes.js';
@@ -11,43 +11,49 @@ import { notFound } from './upload-routes.js';
 const CLOCK_STEPS = new Set([24, 48, 96]);
 
 export function registerReconcileRoutes(app: FastifyInstance, services: AppServices): void {
-  const page = (request: FastifyRequest, error?: string) => {
-    const latest = services.reconciler.latest();
-    const sandboxNow = services.sandbox?.sandboxNow?.();
+  const page = async (request: FastifyRequest, error?: string) => {
+    const latest = await services.reconciler.latest();
+    const query = request.query as { status?: unknown; page?: unknown };
+    const pageNumber = Number.parseInt(typeof query.page === 'string' ? query.page : '1', 10);
+    const orders = { status: typeof query.status === 'string' && /^[a-z_]{1,30}$/.test(query.status) ? query.status : '', page: Number.isFinite(pageNumber) ? pageNumber : 1 };
+    const sandboxNow = await services.sandbox?.sandboxNow?.();
     return renderReconcilePage(services.pageContext(request), {
       ...(latest ? { latest } : {}),
+      orders,
       ...(error ? { error } : {}),
       ...(sandboxNow ? { sandboxNow } : {}),
       ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}),
     });
   };
 
-  app.get('/reconcile', async (request, reply) => sendHtml(reply, page(request)));
+  app.get('/reconcile', async (request, reply) => sendHtml(reply, await page(request)));
 
-  app.post<{ Body: Record<string, string> | undefined }>('/reconcile', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
-    if (services.apiProblem) return sendHtml(reply, page(request, services.apiProblem), 409);
+  app.post<{ Body: Record<string, string> | undefined }>('/reconcile', { config: { access: 'reconcile' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    if (services.apiProblem) return sendHtml(reply, await page(request, services.apiProblem), 409);
     try {
-      await services.reconciler.run();
+      const snapshot = await services.reconciler.run();
+      await recordAudit(services, request, { action: 'reconcile', fileName: snapshot.workbook, counts: snapshot.summary, ref: snapshot.id, detail: `as of ${snapshot.asOf}` });
     } catch (error) {
       if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
-      return sendHtml(reply, page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
+      return sendHtml(reply, await page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
     }
     return reply.redirect('/reconcile', 303);
   });
 
-  app.get<{ Params: { id: string } }>('/reconcile/:id/workbook', async (request, reply) => {
-    const snapshot = isId(request.params.id) ? services.reconciler.get(request.params.id) : undefined;
+  app.get<{ Params: { id: string } }>('/reconcile/:id/workbook', { config: { isDownload: true } }, async (request, reply) => {
+    const snapshot = isId(request.params.id) ? await services.reconciler.get(request.params.id) : undefined;
     if (!snapshot) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: snapshot.workbook, ref: snapshot.id, detail: 'a reconciliation workbook' });
     return sendFile(services, reply, join(services.workDir.dirOf('reconcile', snapshot.id), snapshot.workbook), snapshot.workbook);
   });
 
-  app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+  app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', { config: { access: 'reconcile' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     const hours = Number(request.body?.hours);
     if (!services.sandbox?.advanceSandboxClock) return notFound(services, request, reply);
     if (!CLOCK_STEPS.has(hours)) return sendError(services, request, reply, 400, 'Not a clock step', 'Choose 24, 48 or 96 hours.');
-    services.sandbox.advanceSandboxClock(hours);
+    await services.sandbox.advanceSandboxClock(hours);
     return reply.redirect('/reconcile', 303);
   });
 }

@@ -13,7 +13,7 @@ import { renderVerdictPage, type SubmitState } from '../pages/verdict-page.js';
 import { renderWaitingPage } from '../pages/waiting-page.js';
 import { renderMappingStep } from '../pages/mapping-step.js';
 import { UsageError } from '../../errors.js';
-import { CSRF_MESSAGE, drainUnread, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { CSRF_MESSAGE, drainUnread, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { isId, newId, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
@@ -47,7 +47,12 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
       const isNow = services.checks.hasRoom;
-      const checking = checkInTurn(services, { id, ...upload });
+      const checking = checkInTurn(services, { id, ...upload }).then(async (verdict) => {
+        // Kept in the ledger: every instance shows this verdict and serves its files.
+        await services.files.publish('uploads', id);
+        await recordAudit(services, request, { action: 'check', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: verdict.error ? null : { rows: verdict.counts.rows, valid: verdict.counts.valid, invalid: verdict.counts.invalid }, ref: id, detail: verdict.error ? `not read: ${verdict.error.code}` : null });
+        return verdict;
+      });
       if (!isNow) {
         // Its turn comes later: its page shows its place in the line, then the verdict.
         checking.catch((error: unknown) => {
@@ -73,7 +78,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
   });
 
   app.get<{ Params: { id: string }; Querystring: { show?: string; q?: string; page?: string; columns?: string } }>('/uploads/:id', async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict) {
       const check = isId(request.params.id) ? services.checks.stateOf(request.params.id) : undefined;
       if (check === undefined) return notFound(services, request, reply);
@@ -94,30 +99,35 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     );
   });
 
-  app.get<{ Params: { id: string } }>('/uploads/:id/result', async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+  app.get<{ Params: { id: string } }>('/uploads/:id/result', { config: { isDownload: true } }, async (request, reply) => {
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict?.resultFile) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: verdict.resultFile, ref: verdict.id, detail: 'the checked sheet\'s result workbook' });
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.resultFile), verdict.resultFile);
   });
 
-  app.get<{ Params: { id: string } }>('/uploads/:id/fix', async (request, reply) => {
-    const verdict = verdictOf(services, request.params.id);
+  app.get<{ Params: { id: string } }>('/uploads/:id/fix', { config: { isDownload: true } }, async (request, reply) => {
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict?.fixFile) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: verdict.fixFile, ref: verdict.id, detail: 'the Fix sheet' });
     return sendFile(services, reply, join(services.workDir.dirOf('uploads', verdict.id), verdict.fixFile), verdict.fixFile);
   });
 
-  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', async (request, reply) => {
-    if (!hasValidCsrf(services, request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
-    const verdict = verdictOf(services, request.params.id);
+  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/submit', { config: { access: 'submit' } }, async (request, reply) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return notFound(services, request, reply);
     if (services.apiProblem) return sendError(services, request, reply, 409, 'No API configured', services.apiProblem);
-    const job = services.jobs.submit({
+    const isActive = (await services.jobs.activeFor(verdict.id)) !== undefined;
+    const job = await services.jobs.submit({
       uploadId: verdict.id,
       fileName: verdict.fileName,
-      file: verdict.file,
+      fileSha256: verdict.sha256 ?? null,
       ...(verdict.sheet ? { sheet: verdict.sheet } : {}),
       expected: verdict.counts.valid,
+      by: request.visitor!.name,
     });
+    if (!isActive) await recordAudit(services, request, { action: 'submit', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: { valid: verdict.counts.valid }, ref: job.id });
     return reply.redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -129,7 +139,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
  * file is stored.
  */
 async function receiveUpload(services: AppServices, request: FastifyRequest, id: string, tooBig: () => string): Promise<{ fileName: string; file: string; sheet?: string }> {
-  const hasValidHeader = hasValidCsrf(services, request);
+  const hasValidHeader = hasValidCsrf(request);
   let token: { isValid: boolean } | undefined;
   let stored: { fileName: string; file: string } | undefined;
   let sheet: string | undefined;
@@ -137,7 +147,7 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         const value = typeof part.value === 'string' ? part.value : '';
-        if (part.fieldname === '_csrf') token = { isValid: (token?.isValid ?? false) || hasValidCsrf(services, request, value) };
+        if (part.fieldname === '_csrf') token = { isValid: (token?.isValid ?? false) || hasValidCsrf(request, value) };
         else if (part.fieldname === 'sheet') sheet = value.trim() || undefined;
         continue;
       }
@@ -211,8 +221,11 @@ function refusalOf(error: unknown, tooBig: () => string): UploadRefused | undefi
   }
 }
 
-function verdictOf(services: AppServices, id: string): Verdict | undefined {
-  return isId(id) ? services.uploads.get(id) : undefined;
+/** The upload's verdict, fetched from the ledger first when another instance checked it. */
+export async function verdictOf(services: AppServices, id: string): Promise<Verdict | undefined> {
+  if (!isId(id)) return undefined;
+  await services.files.fetch('uploads', id);
+  return services.uploads.get(id);
 }
 
 /** What the ledger already holds of the sheet's valid orders (read-only; a ledger not yet created holds nothing). */
@@ -229,7 +242,7 @@ async function submitState(services: AppServices, verdict: Verdict): Promise<Sub
       }
     });
   }
-  const active = services.jobs.activeFor(verdict.id);
+  const active = await services.jobs.activeFor(verdict.id);
   return { alreadySubmitted, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}), ...(active ? { activeJobId: active } : {}) };
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Changing accounts, the same for `order-batch users` and the web app's accounts page: each change
+ * is checked, applied, and recorded in the audit trail with who made it.
+ */
+import type { Ledger } from '../ledger/types.js';
+import type { AuditAction, Role } from '../ledger/team-types.js';
+import { checkUserName } from './names.js';
+import { checkPasswordRules, hashPassword } from './passwords.js';
+import { describeRole } from './roles.js';
+
+/** Who makes a change: an account (web) or the operating-system user (CLI). */
+export interface Actor {
+  name: string;
+  via: 'web' | 'cli';
+  address: string | null;
+}
+
+export type AccountChange =
+  | { kind: 'add'; name: string; role: Role; password: string }
+  | { kind: 'role'; name: string; role: Role }
+  | { kind: 'disable'; name: string }
+  | { kind: 'enable'; name: string }
+  | { kind: 'remove'; name: string }
+  | { kind: 'password'; name: string; password: string };
+
+export type ChangeResult = { ok: true; name: string; message: string } | { ok: false; reason: 'invalid' | 'exists' | 'missing' | 'self'; message: string };
+
+const ACTIONS: Record<AccountChange['kind'], AuditAction> = {
+  add: 'user_add',
+  role: 'user_role',
+  disable: 'user_disable',
+  enable: 'user_enable',
+  remove: 'user_remove',
+  password: 'user_password',
+};
+
+/**
+ * Applies the change. `refuseSelf`: the web app keeps an admin from disabling, removing or demoting
+ * their own account (a team could lock itself out); the CLI, which anyone with the ledger can run, may.
+ */
+export async function changeAccount(
+  ledger: Pick<Ledger, 'users' | 'audit'>,
+  actor: Actor,
+  change: AccountChange,
+  options: { refuseSelf?: boolean } = {},
+): Promise<ChangeResult> {
+  const checked = checkUserName(change.name);
+  if (!checked.ok) return { ok: false, reason: 'invalid', message: checked.message };
+  const name = checked.name;
+  if (options.refuseSelf && name === actor.name && change.kind !== 'password' && change.kind !== 'enable') {
+    return { ok: false, reason: 'self', message: 'You cannot disable, remove or change the role of your own account: ask another admin, or use order-batch users on the server.' };
+  }
+  if (change.kind === 'add' || change.kind === 'password') {
+    const problem = checkPasswordRules(change.password);
+    if (problem) return { ok: false, reason: 'invalid', message: problem };
+  }
+  const before = await ledger.users.get(name);
+  if (change.kind === 'add' && before) return { ok: false, reason: 'exists', message: `An account named ${name} exists already (order-batch users list shows them).` };
+  if (change.kind !== 'add' && !before) return { ok: false, reason: 'missing', message: `There is no account named ${name} (order-batch users list shows them).` };
+
+  let message: string;
+  let detail: string | null = null;
+  switch (change.kind) {
+    case 'add':
+      if (!(await ledger.users.add({ name, role: change.role, passwordHash: await hashPassword(change.password) }))) {
+        return { ok: false, reason: 'exists', message: `An account named ${name} exists already.` };
+      }
+      detail = `role ${change.role}`;
+      message = `Added the account ${name}, ${change.role} (${describeRole(change.role)}).`;
+      break;
+    case 'role':
+      await ledger.users.update(name, { role: change.role });
+      detail = `role ${before!.role} -> ${change.role}`;
+      message = `${name} is now ${change.role} (${describeRole(change.role)}).`;
+      break;
+    case 'disable':
+      await ledger.users.update(name, { isDisabled: true });
+      message = `Disabled ${name}: their sessions have ended, and they cannot log in until enabled again.`;
+      break;
+    case 'enable':
+      await ledger.users.update(name, { isDisabled: false });
+      message = `Enabled ${name}: they can log in again.`;
+      break;
+    case 'remove':
+      await ledger.users.remove(name);
+      message = `Removed the account ${name} (the audit trail keeps what they did).`;
+      break;
+    case 'password':
+      await ledger.users.update(name, { passwordHash: await hashPassword(change.password) });
+      message = `Set a new password for ${name}: their sessions have ended.`;
+      break;
+  }
+  await ledger.audit.record({ actor: actor.name, via: actor.via, address: actor.address, action: ACTIONS[change.kind], detail: detail ? `${name}: ${detail}` : name });
+  return { ok: true, name, message };
+}

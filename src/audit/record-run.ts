@@ -1,0 +1,55 @@
+/**
+ * The audit trail's entries for a CLI run of validate, import or reconcile: one per sheet (name,
+ * sha256, orders per status), under the operating-system user. A run that keeps no ledger (an
+ * offline validate where none exists yet) creates none for this.
+ */
+import { osActor } from '../accounts/os-user.js';
+import { ledgerExists, openLedger } from '../ledger/index.js';
+import type { AuditEvent } from '../ledger/team-types.js';
+import type { Logger } from '../log.js';
+import type { JsonReport } from '../run-report/json.js';
+
+/** The entries a report makes (pure): per input sheet, its orders counted by status. */
+export function auditEventsOf(report: JsonReport, actor: Pick<AuditEvent, 'actor' | 'via' | 'address'>, ref: string | null): AuditEvent[] {
+  const action = report.command;
+  if (report.input.length === 0) return [{ ...actor, action, counts: report.summary, ref }];
+  const isSingle = report.input.length === 1;
+  return report.input.map((input) => {
+    // A reconcile's one input is counted by its summary: its orders (a million, maybe on disk) are not walked.
+    const counts = isSingle && report.command === 'reconcile' ? report.summary : { rows: input.rows, ...statusCountsOf(report, isSingle ? undefined : input.file) };
+    return {
+      ...actor,
+      action,
+      fileName: input.file,
+      fileSha256: input.sha256,
+      counts,
+      ref,
+      detail: input.error ? `not read: ${input.error.code}` : null,
+    };
+  });
+}
+
+function statusCountsOf(report: JsonReport, file: string | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const order of report.orders as Iterable<{ file?: string; status?: string }>) {
+    if (file !== undefined && order.file !== file) continue;
+    if (order.status) counts[order.status] = (counts[order.status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Records the run; a ledger that cannot take it is logged, never a failure of the run that is over. */
+export async function recordCliRun(ledgerPath: string, report: JsonReport, options: { logger: Logger; ref?: string | null; isLedgerOptional?: boolean }): Promise<void> {
+  if (options.isLedgerOptional && !ledgerExists(ledgerPath)) return;
+  try {
+    const ledger = await openLedger(ledgerPath, { logger: options.logger });
+    try {
+      const { name, via, address } = osActor();
+      for (const event of auditEventsOf(report, { actor: name, via, address }, options.ref ?? null)) await ledger.audit.record(event);
+    } finally {
+      await ledger.close();
+    }
+  } catch (error) {
+    options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail');
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * `order-batch users add|list|set-role|disable|enable|remove|password`: the web app's accounts,
+ * kept in the ledger (PRODUCT.md section 8). Each change is recorded in the audit trail under the
+ * operating-system user who made it.
+ */
+import type { Command } from 'commander';
+import type { Actor, AccountChange } from '../accounts/manage.js';
+import { isRole, ROLES, type Role } from '../accounts/roles.js';
+import { UsageError } from '../errors.js';
+import type { Ledger } from '../ledger/types.js';
+import type { RawFlags } from '../options.js';
+import type { CliRun } from './cli-run.js';
+import { loggerFor, resolveFlags } from './command-options.js';
+import { readPassword } from './read-password.js';
+
+interface UsersFlags extends RawFlags {
+  role?: string;
+  passwordFile?: string;
+}
+
+function parseRole(text: string | undefined): Role {
+  if (text === undefined) throw new UsageError(`Give the account a role: --role ${ROLES.join('|')}.`);
+  const role = text.trim().toLowerCase();
+  if (!isRole(role)) throw new UsageError(`--role takes ${ROLES.join(', ')}, not "${text}".`);
+  return role;
+}
+
+async function withLedger<T>(flags: RawFlags, work: (ledger: Ledger, actor: Actor) => Promise<T>): Promise<T> {
+  const options = resolveFlags(flags);
+  const [{ openLedger }, { osActor }] = await Promise.all([import('../ledger/index.js'), import('../accounts/os-user.js')]);
+  const ledger = await openLedger(options.ledgerPath, { logger: loggerFor(options) });
+  try {
+    return await work(ledger, osActor());
+  } finally {
+    await ledger.close();
+  }
+}
+
+/** Applies one change; a refused change is a usage error (exit 2) with its reason. */
+async function change(run: CliRun, flags: RawFlags, account: AccountChange): Promise<void> {
+  const { changeAccount } = await import('../accounts/manage.js');
+  const result = await withLedger(flags, (ledger, actor) => changeAccount(ledger, actor, account));
+  if (!result.ok) throw new UsageError(result.message);
+  run.printLine(result.message);
+}
+
+function ledgerOptions(command: Command): Command {
+  return command
+    .option('--ledger <path|url>', 'the ledger the web app uses (default .order-batch/ledger.db)')
+    .option('--sandbox', 'the accounts of `serve --sandbox`, kept in the sandbox ledger')
+    .option('--config <file>', 'JSON config file (its ledger key)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent');
+}
+
+export function addUsersCommand(program: Command, run: CliRun): void {
+  const users = program.command('users').description("the web app's accounts: viewer, operator, admin (see `users add --help`)");
+  ledgerOptions(
+    users
+      .command('add <name>')
+      .description('add an account; the password is read from standard input (typed twice at a terminal, never shown) or --password-file')
+      .option('--role <role>', `${ROLES.join(', ')}: viewer checks and reads, operator also submits, admin also manages accounts`)
+      .option('--password-file <file>', 'read the password from the first line of this file'),
+  ).action(async (name: string, flags: UsersFlags) => {
+    const role = parseRole(flags.role);
+    const password = await readPassword({ name, ...(flags.passwordFile !== undefined ? { file: flags.passwordFile } : {}) });
+    await change(run, flags, { kind: 'add', name, role, password });
+  });
+  ledgerOptions(users.command('list').description('list the accounts, their roles and whether they are disabled').option('--json', 'print them as JSON')).action(
+    async (flags: RawFlags) => {
+      const { ledgerExists } = await import('../ledger/index.js');
+      const options = resolveFlags(flags);
+      const accounts = ledgerExists(options.ledgerPath) ? await withLedger(flags, (ledger) => ledger.users.list()) : [];
+      if (options.json) return run.printJson({ command: 'users list', users: accounts });
+      if (accounts.length === 0) return run.printLine('No accounts yet: the web app serves this computer only, without logging in. Add one with: order-batch users add <name> --role admin');
+      const width = Math.max(...accounts.map((a) => a.name.length), 4);
+      run.printLine(`${'name'.padEnd(width)}  role      state     since`);
+      for (const a of accounts) run.printLine(`${a.name.padEnd(width)}  ${a.role.padEnd(8)}  ${(a.isDisabled ? 'disabled' : 'active').padEnd(8)}  ${a.createdAt.slice(0, 10)}`);
+    },
+  );
+  ledgerOptions(users.command('set-role <name> <role>').description(`change an account's role (${ROLES.join(', ')})`)).action(async (name: string, role: string, flags: RawFlags) =>
+    change(run, flags, { kind: 'role', name, role: parseRole(role) }),
+  );
+  ledgerOptions(users.command('disable <name>').description('disable an account: its sessions end at once, on every instance')).action(async (name: string, flags: RawFlags) =>
+    change(run, flags, { kind: 'disable', name }),
+  );
+  ledgerOptions(users.command('enable <name>').description('enable a disabled account again')).action(async (name: string, flags: RawFlags) => change(run, flags, { kind: 'enable', name }));
+  ledgerOptions(users.command('remove <name>').description('remove an account (the audit trail keeps what it did)')).action(async (name: string, flags: RawFlags) =>
+    change(run, flags, { kind: 'remove', name }),
+  );
+  ledgerOptions(
+    users
+      .command('password <name>')
+      .description("set an account's password (read as for users add); its sessions end")
+      .option('--password-file <file>', 'read the password from the first line of this file'),
+  ).action(async (name: string, flags: UsersFlags) => {
+    const password = await readPassword({ name, ...(flags.passwordFile !== undefined ? { file: flags.passwordFile } : {}) });
+    await change(run, flags, { kind: 'password', name, password });
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * What the routes share, built once per server: the stores, the job runner and the reconciler, each
+ * calling the same command functions as the CLI (checkFile, importFiles, reconcileCommand).
+ */
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { endpointIdentity, MISSING_CONNECTION_MESSAGE, type Connection } from '../commands/connect.js';
+import { importFiles } from '../commands/import.js';
+import { reconcileCommand } from '../commands/reconcile.js';
+import { UsageError } from '../errors.js';
+import { localFolderOf } from '../ledger/location.js';
+import type { Ledger } from '../ledger/types.js';
+import { redactUrl } from '../redact.js';
+import { csrfTokenOf } from './auth/access.js';
+import { createJobRunner, type ImportRun } from './jobs.js';
+import { createLedgerReader } from './ledger-reader.js';
+import { createReconciler } from './reconcile-runs.js';
+import { createSharedFiles } from './shared-files.js';
+import { DEFAULTS } from '../options.js';
+import type { AppServices, WebAppOptions } from './services.js';
+import { WEB_DEFAULTS } from './services.js';
+import { createUploadChecker } from './uploads.js';
+import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
+import { openedOnDemand } from '../mapping/ledger-access.js';
+import { createMappingStore } from '../mapping/mapping-store.js';
+import { loadReading, readSettingsFor } from './upload-reading.js';
+import { openWorkDir } from './work-dir.js';
+
+export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: Connection | undefined, hasAccounts: () => boolean): AppServices {
+  const { logger } = options;
+  // Beside the ledger by default (.order-batch/web, or .order-batch/sandbox/web): the sandbox's files never mix with real ones.
+  const workDir = openWorkDir(options.workDir ?? join(localFolderOf(options.ledgerPath), 'web'));
+  const wallClock = () => new Date();
+  // One run at a time: imports and reconciliations share the ledger's run lock.
+  const serialize = pLimit(1);
+  const { baseUrl, clientId, clientSecret } = options.connection;
+  const apiProblem = options.useSandbox || (baseUrl && clientId && clientSecret) ? undefined : `Checking works, but submitting needs an API. ${MISSING_CONNECTION_MESSAGE}`;
+  // Date rules are judged as of --now if given, else on the embedded sandbox's clock (which the page
+  // moves on), else the wall clock: checked on another clock than the one the API judges by, an order
+  // would pass that the API then rejects as too old, or fail as "in the future" that it accepts.
+  const checkNow = async () => options.now ?? (await sandbox?.sandboxNow?.()) ?? new Date();
+
+  const files = createSharedFiles(ledger.files, workDir, logger);
+  const ledgerReader = createLedgerReader(options.ledgerPath);
+  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
+  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const runImport: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
+    importFiles({
+      readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
+      files: [job.file],
+      out: outDir,
+      ...(job.sheet ? { sheet: job.sheet } : {}),
+      context: { ...options.context, now: await checkNow() },
+      connection: options.connection,
+      useSandbox: options.useSandbox,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      dryRun: false,
+      ledgerPath: options.ledgerPath,
+      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+      ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+      logger,
+      onOrderDone,
+      onRunStarted,
+      signal,
+      ...(sandbox ? { connectionOverride: sandbox } : {}),
+    });
+
+  const services: AppServices = {
+    options,
+    maxUploadBytes: options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes,
+    workDir,
+    uploads: createUploadChecker({
+      workDir,
+      mappings,
+      context: options.context,
+      checkNow,
+      wallClock,
+      logger,
+      // The API's checks (products, stock) at check time, not only at submission, when there is an API to ask.
+      ...(apiProblem
+        ? {}
+        : {
+            online: {
+              connection: options.connection,
+              useSandbox: options.useSandbox,
+              ledgerPath: options.ledgerPath,
+              maxAttempts: options.maxAttempts,
+              concurrency: options.concurrency,
+              ...(sandbox ? { connectionOverride: sandbox } : {}),
+            },
+          }),
+    }),
+    mappings,
+    checks: options.checkQueue ?? new CheckQueue(options.checksAtOnce ?? DEFAULT_CHECKS_AT_ONCE),
+    jobs: createJobRunner({
+      jobs: ledger.jobs,
+      files,
+      workDir,
+      runImport,
+      serialize: (task) => serialize(task),
+      leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
+      wallClock,
+      logger,
+      onFinished: async (job, state, outcome) => {
+        // The end of a submission, under who submitted it (the instance that ran it may be another).
+        await ledger.audit.record({ actor: job.createdBy, via: 'web', address: null, action: state === 'cancelled' ? 'cancel' : 'import', fileName: job.fileName, fileSha256: job.fileSha256, counts: outcome.summary ?? null, ref: job.id, detail: `submission ${state}${job.starts > 1 ? ` after ${job.starts} starts` : ''}` });
+      },
+    }),
+    reconciler: createReconciler({
+      workDir,
+      serialize: (task) => serialize(task),
+      wallClock,
+      files,
+      runReconcile: async (out) => {
+        // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
+        // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
+        const sandboxNow = await sandbox?.sandboxNow?.();
+        const result = await reconcileCommand({
+          connection: options.connection,
+          useSandbox: options.useSandbox,
+          ledgerPath: options.ledgerPath,
+          now: sandboxNow ?? (await checkNow()),
+          isNowPinned: sandboxNow !== undefined || options.now !== undefined,
+          out,
+          concurrency: options.concurrency,
+          maxAttempts: options.maxAttempts,
+          lateAfterDays: options.lateAfterDays,
+          logger,
+          // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
+          isLedgerRequired: false,
+          ...(sandbox ? { connectionOverride: sandbox } : {}),
+        });
+        // The web app's own work folder could not take the workbook (a full disk): the page says so.
+        if (result.report.outputErrors?.length) {
+          result.release();
+          throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
+        }
+        return { result, asOf: result.asOf };
+      },
+    }),
+    ledger,
+    files,
+    hasAccounts,
+    ledgerReader,
+    ...(sandbox ? { sandbox } : {}),
+    ...(apiProblem ? { apiProblem } : {}),
+    endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),
+    logger,
+    pageContext: (request) => ({
+      // A session (and its token) only for someone who may use the pages: the login page makes none.
+      csrf: request.visitor ? csrfTokenOf(request) : '',
+      isSandbox: Boolean(sandbox),
+      apiLabel: sandbox ? 'the embedded sandbox' : baseUrl ? redactUrl(baseUrl) : 'no API yet (not configured)',
+      visitor: request.visitor,
+    }),
+  };
+  return services;
+}

@@ -1,0 +1,21 @@
+/** The login form (PRODUCT.md section 8: fields `username` and `password`). */
+import { html, type SafeHtml } from '../html.js';
+import { layout, type PageContext } from './layout.js';
+
+export function renderLoginPage(ctx: PageContext, options: { next: string; username?: string; error?: string; notice?: string }): SafeHtml {
+  const body = html`<div class="login">
+<h1>Log in</h1>
+${options.error ? html`<div class="notice notice-bad" role="alert"><p>${options.error}</p></div>` : ''}
+${options.notice ? html`<div class="notice notice-info" role="status"><p>${options.notice}</p></div>` : ''}
+<form method="post" action="/login">
+  <input type="hidden" name="next" value="${options.next}">
+  <label for="username">Account name</label>
+  <input type="text" id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${options.username ?? ''}"${options.username ? '' : html` autofocus`}>
+  <label for="password">Password</label>
+  <input type="password" id="password" name="password" autocomplete="current-password" required${options.username ? html` autofocus` : ''}>
+  <button type="submit" class="button button-primary">Log in</button>
+</form>
+<p class="help">No account, or forgot the password? An admin adds accounts and sets passwords (on the Accounts page, or with order-batch users on the server).</p>
+</div>`;
+  return layout({ title: 'Log in', section: 'none', ctx, body });
+}

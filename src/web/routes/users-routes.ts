@@ -1,0 +1,52 @@
+/** The accounts page (admins only): the same changes as `order-batch users`, recorded under the admin who made them. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { changeAccount, type AccountChange } from '../../accounts/manage.js';
+import { isRole } from '../../accounts/roles.js';
+import { renderUsersPage } from '../pages/users-page.js';
+import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+
+type Form = Record<string, string> | undefined;
+
+export function registerUsersRoutes(app: FastifyInstance, services: AppServices): void {
+  const page = async (request: FastifyRequest, reply: FastifyReply, status: number, options: { error?: string; notice?: string } = {}) =>
+    sendHtml(reply, renderUsersPage(services.pageContext(request), await services.ledger.users.list(), options), status);
+
+  const apply = async (request: FastifyRequest<{ Body: Form }>, reply: FastifyReply, change: AccountChange | string) => {
+    if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
+    if (typeof change === 'string') return page(request, reply, 400, { error: change });
+    const visitor = request.visitor!;
+    const result = await changeAccount(services.ledger, { name: visitor.name, via: 'web', address: request.ip }, change, { refuseSelf: true });
+    if (!result.ok) return page(request, reply, result.reason === 'missing' ? 404 : result.reason === 'exists' ? 409 : 400, { error: result.message });
+    return page(request, reply, 200, { notice: result.message });
+  };
+
+  // Without accounts there is nobody to manage here: the first account is added on the server.
+  const local = (request: FastifyRequest, reply: FastifyReply) =>
+    sendError(services, request, reply, 404, 'No accounts yet', 'This web app serves this computer only, without accounts. Add the first one on the server: order-batch users add <name> --role admin');
+
+  app.get('/users', { config: { access: 'manageUsers' } }, async (request, reply) => (request.visitor?.isLocal ? local(request, reply) : page(request, reply, 200)));
+
+  app.post<{ Body: Form }>('/users', { config: { access: 'manageUsers' } }, async (request, reply) => {
+    if (request.visitor?.isLocal) return local(request, reply);
+    const { name = '', role = '', password = '' } = request.body ?? {};
+    return apply(request, reply, isRole(role) ? { kind: 'add', name, role, password } : `Choose a role: viewer, operator or admin.`);
+  });
+
+  app.post<{ Params: { name: string }; Body: Form }>('/users/:name', { config: { access: 'manageUsers' } }, async (request, reply) => {
+    if (request.visitor?.isLocal) return local(request, reply);
+    const { name } = request.params;
+    const { change = '', role = '', password = '' } = request.body ?? {};
+    switch (change) {
+      case 'role':
+        return apply(request, reply, isRole(role) ? { kind: 'role', name, role } : 'Choose a role: viewer, operator or admin.');
+      case 'disable':
+      case 'enable':
+      case 'remove':
+        return apply(request, reply, { kind: change, name });
+      case 'password':
+        return apply(request, reply, { kind: 'password', name, password });
+      default:
+        return apply(request, reply, 'That change is not one this page makes.');
+    }
+  });
+}

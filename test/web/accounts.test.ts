@@ -1,0 +1,176 @@
+/**
+ * Accounts over HTTP: login and logout, roles, idle expiry on the injected clock, a disabled account
+ * logged out at its next request, failed logins limited, and what happens without accounts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
+import { startWebApp } from '../../src/web/server.js';
+import { silentLogger } from '../../src/log.js';
+import { logIn, openSession, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
+
+const HOUR = 3_600_000;
+const ACCOUNTS = [
+  { name: 'vera', role: 'viewer' as const, password: 'viewer password 1' },
+  { name: 'otto', role: 'operator' as const, password: 'operator password 1' },
+  { name: 'ada', role: 'admin' as const, password: 'admin password 1' },
+];
+
+describe('the web app with accounts', () => {
+  let web: TestApp;
+  let now = new Date('2031-01-01T08:00:00Z');
+  const clock = () => new Date(now);
+  beforeAll(async () => {
+    web = await startTestApp({ accounts: ACCOUNTS, clock });
+  });
+  afterAll(async () => {
+    await web.close();
+  });
+  const get = (path: string, cookie?: string, accept = 'text/html') => request(`${web.app.url}${path}`, { headers: { accept, ...(cookie ? { cookie } : {}) } });
+  const post = (path: string, body: string, cookie?: string) =>
+    request(`${web.app.url}${path}`, { method: 'POST', body, headers: { origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) } });
+  const login = (username: string, password: string) => post('/login', new URLSearchParams({ username, password }).toString());
+
+  it('sends a browser without a session to the login form, and a script a 401', async () => {
+    const page = await get('/history');
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe('/login?next=%2Fhistory');
+    expect((await get('/jobs/AAAAAAAAAAAAAAAA/progress', undefined, 'application/json')).statusCode).toBe(401);
+    expect((await get('/template.xlsx')).statusCode).toBe(401);
+    const form = await (await get('/login')).body.text();
+    expect(form).toContain('name="username"');
+    expect(form).toContain('name="password"');
+    expect(form).not.toContain('aria-label="Main"');
+  });
+
+  it('answers a wrong password and an unknown account alike, with 401, and logs the right one in with a new session', async () => {
+    const wrong = await login('otto', 'not the password');
+    const unknown = await login('nobody', 'not the password');
+    expect([wrong.statusCode, unknown.statusCode]).toEqual([401, 401]);
+    const [a, b] = [await wrong.body.text(), await unknown.body.text()];
+    expect(a).toContain('The account name or the password is wrong');
+    expect(a.replace(/value="[^"]*"/g, '')).toBe(b.replace(/value="[^"]*"/g, ''));
+    const right = await login('Otto', 'operator password 1');
+    expect(right.statusCode).toBe(303);
+    expect(right.headers.location).toBe('/');
+    expect(String(right.headers['set-cookie'])).toMatch(/^order_batch_session_\w+=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const session = await logIn(web.app.url, 'otto', 'operator password 1');
+    expect(await (await get('/', session.cookie)).body.text()).toContain('Signed in as <strong>otto</strong> (operator)');
+  });
+
+  it("shows a viewer no Submit button and refuses the viewer's submission with 403", async () => {
+    const session = await logIn(web.app.url, 'vera', 'viewer password 1');
+    const uploaded = await request(`${web.app.url}/upload`, {
+      method: 'POST',
+      body: uploadForm({ csrf: session.csrf, fileName: 'orders-valid.csv', content: readFileSync(join(SAMPLES, 'orders-valid.csv')) }),
+      headers: { cookie: session.cookie, origin: web.app.url },
+    });
+    await uploaded.body.text();
+    const verdict = await (await get(String(uploaded.headers.location), session.cookie)).body.text();
+    expect(verdict).toContain('data-no-submit');
+    expect(verdict).not.toMatch(/<form method="post" action="\/uploads\/[\w-]+\/submit"/);
+    const submitted = await post(`${String(uploaded.headers.location)}/submit`, `_csrf=${session.csrf}`, session.cookie);
+    expect(submitted.statusCode).toBe(403);
+    expect(await submitted.body.text()).toContain('may not do this');
+    expect((await post('/reconcile', `_csrf=${session.csrf}`, session.cookie)).statusCode).toBe(403);
+    expect((await get('/users', session.cookie)).statusCode).toBe(403);
+  });
+
+  it('ends a session after 8 idle hours on the clock, and keeps one in use', async () => {
+    const session = await logIn(web.app.url, 'otto', 'operator password 1');
+    now = new Date(now.getTime() + 7 * HOUR);
+    expect((await get('/', session.cookie)).statusCode).toBe(200);
+    now = new Date(now.getTime() + 7 * HOUR);
+    expect((await get('/', session.cookie)).statusCode).toBe(200);
+    now = new Date(now.getTime() + 8 * HOUR + 60_000);
+    expect((await get('/', session.cookie)).statusCode).toBe(303);
+  });
+
+  it('logs a disabled account out at its next request, and refuses its login', async () => {
+    const session = await logIn(web.app.url, 'vera', 'viewer password 1');
+    const ledger = await openLedger(web.ledgerPath);
+    await ledger.users.update('vera', { isDisabled: true });
+    await ledger.close();
+    expect((await get('/', session.cookie)).statusCode).toBe(303);
+    expect((await login('vera', 'viewer password 1')).statusCode).toBe(401);
+  });
+
+  it('logs out, and the old cookie no longer opens anything', async () => {
+    const session = await logIn(web.app.url, 'ada', 'admin password 1');
+    const out = await post('/logout', `_csrf=${session.csrf}`, session.cookie);
+    expect(out.statusCode).toBe(200);
+    expect(await out.body.text()).toContain('You have logged out.');
+    expect((await get('/', session.cookie)).statusCode).toBe(303);
+  });
+
+  it('limits failed logins per account, whatever the password then', async () => {
+    for (let i = 0; i < 10; i++) expect((await login('ada', `wrong ${i}`)).statusCode).toBe(401);
+    const blocked = await login('ada', 'admin password 1');
+    expect(blocked.statusCode).toBe(429);
+    expect(await blocked.body.text()).toContain('Too many failed logins: wait 15 minutes');
+  });
+
+  it('records logins, refusals and logouts in the audit trail, with the address', async () => {
+    const ledger = await openLedger(web.ledgerPath);
+    const trail = await ledger.audit.list({ limit: 1000 });
+    await ledger.close();
+    expect(trail.find((e) => e.action === 'login' && e.actor === 'otto')).toMatchObject({ via: 'web', address: '127.0.0.1' });
+    expect(trail.find((e) => e.action === 'login_refused' && e.actor === 'nobody')).toMatchObject({ detail: 'unknown account' });
+    expect(trail.find((e) => e.action === 'login_refused' && e.actor === 'otto')).toMatchObject({ detail: 'wrong password' });
+    expect(trail.find((e) => e.action === 'logout')).toMatchObject({ actor: 'ada' });
+  });
+});
+
+describe('two instances on one ledger', () => {
+  it('counts the failed logins of every instance sharing the ledger', async () => {
+    const web = await startTestApp({ accounts: ACCOUNTS });
+    const other = await startWebApp({ ...web.options, port: 0 });
+    try {
+      const tries = (url: string, password: string) =>
+        request(`${url}/login`, { method: 'POST', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: `username=otto&password=${password}` });
+      for (let i = 0; i < 5; i++) expect((await tries(web.app.url, `wrong-${i}`)).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await tries(other.url, `wrong-${i}`)).statusCode).toBe(401);
+      expect((await tries(other.url, 'operator%20password%201')).statusCode).toBe(429);
+      expect((await tries(web.app.url, 'operator%20password%201')).statusCode).toBe(429);
+    } finally {
+      await other.close();
+      await web.close();
+    }
+  });
+
+});
+
+describe('the web app without accounts', () => {
+  it('serves this computer as before, and says so', async () => {
+    const web = await startTestApp();
+    try {
+      expect(web.app.hasAccounts).toBe(false);
+      const session = await openSession(web.app.url);
+      const page = await (await request(`${web.app.url}/history`, { headers: { cookie: session.cookie } })).body.text();
+      expect(page).toContain('Local use, no accounts: this computer only');
+      expect((await request(`${web.app.url}/login`)).statusCode).toBe(303);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('refuses to listen beyond this computer, naming the command that adds an account', async () => {
+    const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'order-batch-web-'));
+    await expect(
+      startWebApp({
+        port: 0,
+        host: '0.0.0.0',
+        useSandbox: false,
+        connection: { auth: 'oauth' },
+        ledgerPath: join(dir, 'ledger.db'),
+        context: { now: new Date(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+        concurrency: 1,
+        maxAttempts: 1,
+        lateAfterDays: 3,
+        logger: silentLogger,
+      }),
+    ).rejects.toThrow(/serve --host 0\.0\.0\.0 lets other computers reach the web app, so it needs accounts.*order-batch users add <name> --role admin --ledger /);
+  });
+});
