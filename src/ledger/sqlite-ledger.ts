@@ -19,7 +19,8 @@ import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from './team-types.js';
+import { createSqliteMappings } from './team/sqlite-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -77,6 +78,7 @@ class SqliteLedger implements Ledger {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly mappings: MappingTable;
 
   constructor(
     readonly location: string,
@@ -93,6 +95,7 @@ class SqliteLedger implements Ledger {
     this.jobs = createSqliteJobs(db, now);
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
+    this.mappings = createSqliteMappings(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

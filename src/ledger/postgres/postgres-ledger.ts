@@ -18,7 +18,8 @@ import { ROW_TYPES } from './row-types.js';
 import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from '../team-types.js';
+import { createPostgresMappings } from './team-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -92,6 +93,7 @@ class PostgresLedger implements Ledger {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly mappings: MappingTable;
 
   constructor(
     readonly location: string,
@@ -110,6 +112,7 @@ class PostgresLedger implements Ledger {
     this.jobs = createPostgresJobs(team);
     this.files = createPostgresFiles(team);
     this.attempts = createPostgresAttempts(team);
+    this.mappings = createPostgresMappings(team);
     this.context = {
       pool,
       location,
