@@ -210,6 +210,8 @@ class SqliteLedgerRun implements LedgerRun {
   prepareSends: LedgerRun['prepareSends'] = async (intents) => this.open().prepareSends(intents, this.runId);
   releaseUnsent: LedgerRun['releaseUnsent'] = async (ids) => this.open().releaseUnsent(ids);
   markSending: LedgerRun['markSending'] = async (id, intent) => this.open().markSending(id, intent);
+  // The run lock keeps every other run out: this run holds its orders until it ends.
+  confirmHold: LedgerRun['confirmHold'] = async () => void this.open();
   markAccepted: LedgerRun['markAccepted'] = async (id, info) => this.open().markAccepted(id, info);
   markAcceptedMany: LedgerRun['markAcceptedMany'] = async (accepted) => this.open().markAcceptedMany(accepted);
   markRejected: LedgerRun['markRejected'] = async (id, info) => this.open().markOutcome(id, 'rejected', info);

@@ -65,7 +65,7 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
     await pool.end().catch(() => undefined);
     throw describeOpenFailure(location, error);
   }
-  return new PostgresLedger(location, pool, config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS);
+  return new PostgresLedger(location, pool, config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS, options.leaseClock ?? (() => performance.now()));
 }
 
 function describeOpenFailure(location: string, error: unknown): Error {
@@ -102,6 +102,7 @@ class PostgresLedger implements Ledger {
     private readonly now: () => Date,
     private readonly logger: Logger,
     private readonly leaseMs: number,
+    leaseClock: () => number,
   ) {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
@@ -119,6 +120,7 @@ class PostgresLedger implements Ledger {
       now,
       logger,
       leaseMs,
+      leaseClock,
       guard: (work) => this.guard(work),
       transaction: (work) => this.transaction(work),
     };
