@@ -4,17 +4,19 @@
  * of those orders any more and reports them in_progress_elsewhere; an answer in flight is recorded when
  * it is an acceptance; the run goes on and ends normally; and the next run stores every order exactly once.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TransportError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
 import { openLedger } from '../../src/ledger/index.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { buildIntent } from '../ledger/builders.js';
 import { buildOrderPayload } from '../support/order-payload.js';
-import { asSuperuser, createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
+import { BACKENDS } from '../ledger/backends.js';
+import { useLedgers } from '../ledger/team-support.js';
+import { describePostgres } from '../support/postgres/database.js';
 
 const LEASE_MS = 60_000;
 const IDS = ['O-1', 'O-2', 'O-3', 'O-4'];
@@ -49,20 +51,8 @@ function fakeApi() {
 }
 
 describePostgres('a run that loses its claim on orders mid-run', () => {
-  let db: TestDatabase;
-  const opened: Ledger[] = [];
-  const open = async (options: Parameters<typeof openLedger>[1] = {}) => {
-    const ledger = await openLedger(db.url, { claimLeaseMs: LEASE_MS, ...options });
-    opened.push(ledger);
-    return ledger;
-  };
-  beforeEach(async () => {
-    db = await createDatabase();
-  });
-  afterEach(async () => {
-    for (const ledger of opened.splice(0)) await ledger.close();
-    await db.drop();
-  });
+  const ledgers = useLedgers(BACKENDS.find((b) => b.hasConcurrentRuns)!);
+  const open = (options: LedgerOptions = {}) => ledgers.open({ claimLeaseMs: LEASE_MS, ...options });
 
   it('sends those orders no more, reports them in_progress_elsewhere, goes on, and nothing is stored twice', async () => {
     let leaseClock = 0;
@@ -83,7 +73,7 @@ describePostgres('a run that loses its claim on orders mid-run', () => {
     });
     const stalledRun = submitOrders(jobs, { client: api.client, ledger: stalledLedger, run: stalled, concurrency: 2, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
     await arrived;
-    await asSuperuser((c) => c.query(`UPDATE runs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE run_id = $1`, [stalled.runId]), db.name);
+    await ledgers.store.expireLease!(stalled.runId);
     const otherLedger = await open();
     const other = await otherLedger.startRun({ command: 'import', files: ['day.csv'] });
     expect((await other.prepareSends(IDS.map((id) => buildIntent(id)))).map((r) => r.action)).toEqual(['lookup', 'lookup', 'lookup', 'lookup']);

@@ -3,37 +3,21 @@
  * survive (each is its own statement, not a rewrite of one shared list), the last save of one name
  * wins, and a ledger from before the table keeps every mapping its setting held.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
 import { createMappingStore, type MappingStore } from '../../src/mapping/mapping-store.js';
 import { parseProfile } from '../../src/mapping/profile.js';
-import { BACKENDS, type LedgerUnderTest } from './backends.js';
-import { buildClock } from './builders.js';
+import { BACKENDS } from './backends.js';
+import { useLedgers } from './team-support.js';
 
 const profile = (name: string, column: string) => parseProfile({ name, label: `${name} export`, fields: { customerOrderId: { column } } }, name);
 const columnOf = (p: { fields: Record<string, unknown> }) => (p.fields.customerOrderId as { column: string }).column;
 
 describe.each(BACKENDS)('the saved mappings of the $name ledger', (backend) => {
-  let store: LedgerUnderTest;
-  let clock: ReturnType<typeof buildClock>;
-  let opened: Ledger[];
-  const open = async (options: LedgerOptions = {}): Promise<Ledger> => {
-    const ledger = await store.open({ now: clock.now, ...options });
-    opened.push(ledger);
-    return ledger;
-  };
+  const ledgers = useLedgers(backend);
+  const open = (options?: LedgerOptions) => ledgers.open(options);
   /** The store as one person's process has it: its own connection to the ledger. */
   const storeOn = (ledger: Ledger): MappingStore => createMappingStore({ read: (read) => read(ledger), write: (write) => write(ledger) });
-
-  beforeEach(async () => {
-    clock = buildClock();
-    opened = [];
-    store = await backend.create();
-  });
-  afterEach(async () => {
-    for (const ledger of opened) await ledger.close();
-    await store.drop();
-  });
 
   it('keeps every mapping when several people save different names at the same moment', async () => {
     const names = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'wayne'];
@@ -48,11 +32,11 @@ describe.each(BACKENDS)('the saved mappings of the $name ledger', (backend) => {
   it('lets the last save of one name win, saying who saved it and when', async () => {
     const [ann, bob] = [storeOn(await open()), storeOn(await open())];
     await ann.save({ profile: profile('acme', 'Ref'), savedBy: 'ann' });
-    clock.advance(60_000);
+    ledgers.clock.advance(60_000);
     await bob.save({ profile: profile('acme', 'Reference'), savedBy: 'bob' });
     const saved = await ann.list();
     expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatchObject({ savedBy: 'bob', savedAt: clock.now().toISOString() });
+    expect(saved[0]).toMatchObject({ savedBy: 'bob', savedAt: ledgers.clock.now().toISOString() });
     expect(columnOf(saved[0]!.profile)).toBe('Reference');
   });
 
@@ -77,7 +61,7 @@ describe.each(BACKENDS)('the saved mappings of the $name ledger', (backend) => {
       { profile: profile('acme', 'Ref'), savedBy: 'ann', savedAt: '2031-01-01T10:00:00.000Z' },
       { profile: profile('globex', 'Order'), savedBy: 'bob', savedAt: '2031-01-02T10:00:00.000Z' },
     ];
-    await store.createBeforeMappingsTable({ mappings: JSON.stringify(legacy), fulfillmentApi: 'https://api.example.test' });
+    await ledgers.store.createBeforeMappingsTable({ mappings: JSON.stringify(legacy), fulfillmentApi: 'https://api.example.test' });
     const ledger = await open();
     expect(await storeOn(ledger).list()).toEqual(legacy);
     expect(await ledger.getSetting('mappings')).toBeNull();
@@ -90,7 +74,7 @@ describe.each(BACKENDS)('the saved mappings of the $name ledger', (backend) => {
 
   it('keeps a setting it cannot wholly carry, so nothing is lost, and carries what it can', async () => {
     const legacy = JSON.stringify([{ profile: { fields: {} }, savedBy: 'ann' }, { profile: profile('acme', 'Ref'), savedBy: 'bob' }]);
-    await store.createBeforeMappingsTable({ mappings: legacy });
+    await ledgers.store.createBeforeMappingsTable({ mappings: legacy });
     const ledger = await open();
     expect(await ledger.mappings.list()).toEqual([{ name: 'acme', profile: JSON.stringify(profile('acme', 'Ref')), savedBy: 'bob', savedAt: '2031-01-02T03:04:05.000Z' }]);
     expect(await ledger.getSetting('mappings')).toBe(legacy);
