@@ -1,22 +1,23 @@
 /**
  * Reconcile throughput, by `npm run bench` (or `node dist-bench/bench/reconcile.js [packages]`): a nightly
- * reconcile (ledger mode, first run, whole window) of about 100,000 packages from the sandbox with
- * 20 ms injected latency, at concurrency 8. Printed: packages per second, the ratio to the ceiling
- * (8 pages of 100 packages per 20 ms = 40,000 packages/s, i.e. tracking pages alone with perfect
- * overlap), and the peak memory of the reconciling process.
+ * reconcile (ledger mode, first run, whole window) of about 100,000 packages (the `reconcile` part;
+ * 1,000,000 for `scale-reconcile`) from the sandbox with 20 ms injected latency, at concurrency 8.
+ * Printed: packages per second, the ratio to paging the same window alone and to the ceiling (8 pages
+ * of 100 packages per 20 ms = 40,000 packages/s, i.e. tracking pages alone with perfect overlap), and
+ * the peak memory of the reconciling process (bench/index.ts runs this file as a child for that).
  *
  * The sandbox runs in a child process, so the memory figure is reconcile's own and the two do not
- * share a core. Orders are seeded before timing, without latency: one or two lines of 3 to 5 units,
- * every shipment split into 2 or 3 packages (about 40,000 orders for 100,000 packages).
+ * share a core. Orders are seeded before timing, without latency (reconcile-seed.ts).
  * The timed run is the reconciliation: selecting from the ledger, paging tracking updates, reading
  * the orders and matching; writing the workbook is timed on its own (the phases come from the run's
  * own log line). Then the same window is paged alone through the same API client, with a new one:
  * the share of the ceiling that paging reaches here without any of reconcile's other work; and once
  * more from a bare node:http server (reconcile-servers.ts), for what is left without the sandbox's
  * work per request. `--profile=<dir>` writes CPU profiles of the timed part only, of both processes
- * (reconcile.cpuprofile, sandbox.cpuprofile).
+ * (reconcile.cpuprofile, sandbox.cpuprofile); `--window=<orders>,<packages>` sets the run's memory
+ * window (0,0: everything on disk); `--alone` leaves out paging alone; `--json` prints the figures.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,8 +32,10 @@ import type { CreateOrderPayload } from '../src/contract/schemas.js';
 import { openLedger } from '../src/ledger/index.js';
 import type { Ledger } from '../src/ledger/types.js';
 import type { Logger } from '../src/log.js';
+import type { MemoryWindow } from '../src/reconcile/spill.js';
 import { measureTimerCeiling } from './import.js';
 import { forkServer, startProfiler, type ProfileMessage, type SandboxInfo } from './reconcile-servers.js';
+import { control, PAGE_SIZE, SEED_CONCURRENCY, seedOrders, trackingPageText } from './reconcile-seed.js';
 
 export interface ReconcileBench {
   /** Selecting, fetching and matching: the reconciliation itself. */
@@ -60,69 +63,37 @@ export interface ReconcileBench {
   barePagesPackagesPerSecond: number;
 }
 
+/** What a bench run measures beyond the reconciliation itself. */
+export interface ReconcileBenchOptions {
+  /** CPU profiles of the timed part into this folder (--profile=<dir>). */
+  profileDir?: string;
+  /** The run's memory window (default the product's): `{ orders: 0, packages: 0 }` keeps everything on disk. */
+  memoryWindow?: MemoryWindow;
+  /** Page the same window alone afterwards, and from a bare server (default true). */
+  isComparing?: boolean;
+}
+
 const LATENCY_MS = 20;
 const CONCURRENCY = 8;
-const PAGE_SIZE = 100;
 /** Packages per second if every request were a full tracking page and 8 were always in flight. */
 export const CEILING_PACKAGES_PER_SECOND = (CONCURRENCY * PAGE_SIZE * 1000) / LATENCY_MS;
-const SEED_CONCURRENCY = 32;
 const PROFILE_FLAG = '--profile=';
+/** --json: the figures as one JSON line, for runReconcileChild. */
+const JSON_FLAG = '--json';
+/** --alone: the reconciliation only, without paging the window again alone (a million packages). */
+const ALONE_FLAG = '--alone';
+/** --window=<orders>,<packages>: the run's memory window (0,0: everything on disk). */
+const WINDOW_FLAG = '--window=';
 
 async function askChild(child: ChildProcess, message: ProfileMessage): Promise<void> {
   child.send(message);
   await once(child, 'message');
 }
 
-function benchPayload(n: number, orderDate: string): CreateOrderPayload {
-  const lineItems = Array.from({ length: 1 + (n % 2) }, (_, i) => ({
-    productId: `PRD-${1001 + ((n * 2 + i) % 20)}`,
-    customerLineItemId: `L${i + 1}`,
-    name: `Bench item ${i + 1}`,
-    quantity: 3 + ((n + i) % 3),
-    unitPrice: 9.99,
-  }));
-  const subTotal = Math.round(lineItems.reduce((s, l) => s + l.unitPrice * 100 * l.quantity, 0)) / 100;
-  return {
-    customerDetails: { shippingAddress: { fullName: 'Bench Buyer', addressLines: ['1 Loop Road'], city: 'Localhost', provinceOrState: 'CA', postalOrZipCode: '94000', countryCode: 'US', phone: '415-555-0100' } },
-    orderDetails: {
-      customerOrderId: `RB-${String(n).padStart(6, '0')}`,
-      marketplaceOrderId: `MP-${n}`,
-      orderDate,
-      sourceOfSale: 'OtherMarketplace',
-      lineItems,
-      subTotal,
-      salesTax: 0.8,
-      grandTotal: Math.round(subTotal * 100 + 80) / 100,
-    },
-    orderShippingDetails: { carrierId: 'CarrierXGround' },
-  };
-}
-
 async function startChild(): Promise<{ child: ChildProcess; info: SandboxInfo }> {
   const child = forkServer('sandbox');
   const [info] = (await once(child, 'message')) as [SandboxInfo];
   return { child, info };
-}
-
-async function control(pool: Pool, path: string, body: unknown): Promise<void> {
-  const res = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.body.text();
-  if (res.statusCode >= 400) throw new Error(`bench setup: ${path} answered ${res.statusCode}: ${text}`);
-}
-
-/** Tracking page `n` of the last 30 days, as the sandbox sends it. */
-async function trackingPageText(pool: Pool, headers: Record<string, string>, n: number): Promise<string> {
-  const res = await pool.request({ method: 'GET', path: `/api/v0/shipments/tracking-updates?hours=720&pageNumber=${n}&itemsPerPage=${PAGE_SIZE}`, headers });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`bench setup: tracking updates answered ${res.statusCode}: ${text}`);
-  return text;
-}
-
-async function countPackages(pool: Pool, headers: Record<string, string>, isWarming = false): Promise<number> {
-  const page = async (n: number) => JSON.parse(await trackingPageText(pool, headers, n)) as { data: unknown[]; pagination?: { totalPages: number } };
-  const totalPages = (await page(1)).pagination?.totalPages ?? 1;
-  if (isWarming) for (let n = 2; n < totalPages; n++) await page(n);
-  return (totalPages - 1) * PAGE_SIZE + (await page(totalPages)).data.length;
 }
 
 /** How long each phase of a run took, in ms, as its 'reconciliation written' log line says. */
@@ -165,6 +136,7 @@ async function timedReconcile(run: {
   nowMs: number;
   out: string;
   profileDir: string | undefined;
+  memoryWindow: MemoryWindow | undefined;
 }): Promise<Omit<ReconcileBench, 'timerPackagesPerSecond' | 'pagesAlonePackagesPerSecond' | 'barePagesPackagesPerSecond'>> {
   const { info, child, profileDir } = run;
   const client = createApiClient({ baseUrl: info.url, clientId: info.clientId, clientSecret: info.clientSecret, connections: CONCURRENCY, now: () => run.nowMs });
@@ -185,6 +157,7 @@ async function timedReconcile(run: {
     out: run.out,
     concurrency: CONCURRENCY,
     logger: log.logger,
+    ...(run.memoryWindow ? { memoryWindow: run.memoryWindow } : {}),
   });
   const totalMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
@@ -193,7 +166,9 @@ async function timedReconcile(run: {
     await askChild(child, { profile: 'stop', file: join(profileDir, 'sandbox.cpuprofile') });
   }
   await client.close();
-  const fetched = result.orders.reduce((n, o) => n + o.packages.length, 0);
+  let fetched = 0;
+  for (const o of result.orders) fetched += o.packages.length;
+  result.release();
   const phases = log.phases();
   const ms = totalMs - phases.writeMs;
   const packagesPerSecond = fetched / (ms / 1000);
@@ -257,72 +232,30 @@ async function barePagesAlone(page: string, window: { startDate: string; endDate
   }
 }
 
-export async function benchReconcile(packages: number, profileDir?: string): Promise<ReconcileBench> {
+/** The V8 flags the order-batch bin runs with (src/cli/main.ts's shebang): the child measures what users get. */
+const CLI_NODE_FLAGS = ['--max-semi-space-size=16'];
+
+/**
+ * benchReconcile in a process of its own (this file, --json), as the bin runs: its peak memory is the
+ * run's alone, whatever the bench measured before it.
+ */
+export function runReconcileChild(packages: number, options: { isComparing?: boolean } = {}): ReconcileBench {
+  const args = [...CLI_NODE_FLAGS, '--expose-gc', fileURLToPath(import.meta.url), String(packages), JSON_FLAG, ...(options.isComparing === false ? [ALONE_FLAG] : [])];
+  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(output.trim().split('\n').pop()!) as ReconcileBench;
+}
+
+export async function benchReconcile(packages: number, options: ReconcileBenchOptions = {}): Promise<ReconcileBench> {
   const dir = mkdtempSync(join(tmpdir(), 'order-batch-bench-reconcile-'));
   const { child, info } = await startChild();
   const pool = new Pool(info.url, { connections: SEED_CONCURRENCY });
   const ledger = await openLedger(join(dir, 'ledger.db'));
-  let simulatedNowMs = info.nowMs;
   try {
-    // Tokens expire on the simulated clock: a fresh one after each move.
-    let headers: Record<string, string> = {};
-    const refreshToken = async () => {
-      const res = await pool.request({
-        method: 'POST',
-        path: '/api/v0/auth/getToken',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ clientId: info.clientId, secret: info.clientSecret }),
-      });
-      const { token } = (await res.body.json()) as { token: string };
-      headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    };
-    await refreshToken();
-
-    // Seed: a probe batch tells how many packages an order makes; then enough orders for the target.
-    const firstOrderMs = simulatedNowMs;
-    const run = await ledger.startRun({ command: 'bench', files: [] });
-    let created = 0;
-    const createBatch = async (count: number): Promise<void> => {
-      const orderDate = new Date(simulatedNowMs).toISOString();
-      const payloads = Array.from({ length: count }, (_, i) => benchPayload(created + i, orderDate));
-      created += count;
-      await run.recordIntents(payloads.map((payload) => ({ payload })));
-      let next = 0;
-      const worker = async () => {
-        while (next < payloads.length) {
-          const p = payloads[next++]!;
-          const res = await pool.request({ method: 'POST', path: '/api/v0/orders', headers, body: JSON.stringify(p) });
-          const text = await res.body.text();
-          if (res.statusCode !== 201) throw new Error(`bench setup: create answered ${res.statusCode}: ${text}`);
-          const id = p.orderDetails.customerOrderId;
-          await run.markSending(id);
-          await run.markAccepted(id, { submittedAt: new Date(simulatedNowMs) });
-        }
-      };
-      await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
-    };
-    const advance = async (hours: number) => {
-      await control(pool, '/sandbox/clock', { advanceHours: hours });
-      simulatedNowMs += hours * 3_600_000;
-      await refreshToken();
-    };
-    const probe = 300;
-    await createBatch(probe);
-    await advance(48);
-    const perOrder = Math.max(1, (await countPackages(pool, headers)) / probe);
-    await createBatch(Math.max(0, Math.ceil(packages / perOrder) - probe));
-    await advance(48);
-    // The sandbox plans fulfillment lazily and caches each package's JSON: one pass over every page
-    // now, so the timed run meets an API that answers in its latency, not the sandbox's cold start.
-    const total = await countPackages(pool, headers, true);
-    // Likewise the orders' JSON, which list orders (one request of the run, every order in it) is built from.
-    const listed = await pool.request({ method: 'GET', path: '/api/v0/orders?lastDays=30&orderDisposition=all', headers });
-    await listed.body.text();
-    await run.finish({ summary: { created, packages: total } });
-
+    const { headers, firstOrderMs, nowMs: simulatedNowMs } = await seedOrders({ pool, info, ledger, packages });
     await control(pool, '/sandbox/faults', { latencyMs: LATENCY_MS });
     const timerPackagesPerSecond = (await measureTimerCeiling(CONCURRENCY, LATENCY_MS)) * PAGE_SIZE;
-    const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir });
+    const figures = await timedReconcile({ info, child, ledger, nowMs: simulatedNowMs, out: join(dir, 'reconcile.xlsx'), profileDir: options.profileDir, memoryWindow: options.memoryWindow });
+    if (options.isComparing === false) return { ...figures, timerPackagesPerSecond, pagesAlonePackagesPerSecond: Number.NaN, barePagesPackagesPerSecond: Number.NaN };
     // reconcile's result is gone by now: paging alone does not collect around its 600 MB.
     const window = { startDate: new Date(firstOrderMs - 3_600_000).toISOString(), endDate: new Date(simulatedNowMs).toISOString() };
     const alone = await pagesAlone({ ...info, nowMs: simulatedNowMs }, window);
@@ -346,7 +279,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const profileDir = args.find((a) => a.startsWith(PROFILE_FLAG))?.slice(PROFILE_FLAG.length);
   const packages = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
-  const r = await benchReconcile(packages, profileDir);
+  const window = args.find((a) => a.startsWith(WINDOW_FLAG))?.slice(WINDOW_FLAG.length).split(',').map(Number);
+  const r = await benchReconcile(packages, {
+    ...(profileDir ? { profileDir } : {}),
+    ...(window ? { memoryWindow: { orders: window[0]!, packages: window[1]! } } : {}),
+    isComparing: !args.includes(ALONE_FLAG),
+  });
+  // For bench/index.ts, which runs this file as a child so that the peak memory is the run's own.
+  if (args.includes(JSON_FLAG)) {
+    console.log(JSON.stringify(r));
+    process.exit(0);
+  }
   console.log(`reconcile, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY} (ceiling ${CEILING_PACKAGES_PER_SECOND.toLocaleString('en-US')} packages/s)`);
   console.log(
     `  ${r.packages.toLocaleString('en-US')} packages of ${r.orders.toLocaleString('en-US')} orders: ${Math.round(r.packagesPerSecond).toLocaleString('en-US')} packages/s ` +

@@ -9,7 +9,8 @@ import { describeErrorBody, describeStatus, findRequestId, parseJsonLenient } fr
 import { AuthError, ForbiddenError, HttpError, TransportError, UnusableAnswerError } from './errors.js';
 import { createHttpTransport, parseHttpDate, type HttpReply, type HttpRequest, type HttpTransport } from './http.js';
 import { buildInventoryQuery, buildListOrdersQuery, buildTrackingQuery, orderPath } from './queries.js';
-import { describeSchemaProblems, inventoryPageSchema, orderEnvelopeSchema, ordersPageSchema, packagesPageSchema } from './responses.js';
+import { JsonArrayItems, JsonShapeError } from './json-array-items.js';
+import { describeSchemaProblems, inventoryPageSchema, listedOrderSchema, orderEnvelopeSchema, ordersPageSchema, packagesPageSchema } from './responses.js';
 import { parseRetryAfterMs } from './retry.js';
 import { createTokenCache, requestToken, TOKEN_PATHS } from './token.js';
 import type { ApiClient, ApiClientOptions, CreateOrderResult, PageResult, TrackingQuery, UnparsedPage } from './types.js';
@@ -32,15 +33,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let serverClock: { serverMs: number; localMs: number } | undefined;
   // A server sends one Date text per second: it is parsed once, not for every answer.
   let lastDate: { text: string | undefined; ms: number | null } = { text: undefined, ms: null };
+  const heard = (reply: HttpReply): HttpReply => {
+    const text = reply.headers.date;
+    if (text !== lastDate.text) lastDate = { text, ms: parseHttpDate(text) };
+    if (lastDate.ms !== null) serverClock = { serverMs: lastDate.ms, localMs: now() };
+    return reply;
+  };
   const transport: HttpTransport = {
     ...exchanges,
-    async send(request) {
-      const reply = await exchanges.send(request);
-      const text = reply.headers.date;
-      if (text !== lastDate.text) lastDate = { text, ms: parseHttpDate(text) };
-      if (lastDate.ms !== null) serverClock = { serverMs: lastDate.ms, localMs: now() };
-      return reply;
-    },
+    send: async (request) => heard(await exchanges.send(request)),
+    sendStreaming: async (request, onChunk) => heard(await exchanges.sendStreaming(request, onChunk)),
   };
   // Credentials stay in this closure: never on an object that could be logged or thrown.
   const { clientId, clientSecret } = options;
@@ -72,10 +74,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
-  /** A secured exchange: bearer token, one refresh and one repeat on 401, 403 as ForbiddenError. */
-  async function send(call: Call): Promise<HttpReply> {
-    const attempt = async (token: string) =>
-      transport.send({ ...call, headers: { ...call.headers, authorization: `Bearer ${token}` }, stage: 'request' });
+  /**
+   * A secured exchange: bearer token, one refresh and one repeat on 401, 403 as ForbiddenError. With
+   * `onChunk`, a 2xx body goes to it as it arrives (HttpTransport.sendStreaming).
+   */
+  async function send(call: Call, onChunk?: (chunk: Uint8Array) => void): Promise<HttpReply> {
+    const attempt = async (token: string) => {
+      const request = { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` }, stage: 'request' as const };
+      return onChunk ? transport.sendStreaming(request, onChunk) : transport.send(request);
+    };
     const token = await tokenFor(call);
     let reply = await attempt(token);
     if (reply.status === 401) {
@@ -188,6 +195,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         page.data.map((item) => item.orderDetails),
         page,
       );
+    },
+
+    async eachListedOrder(query, onOrder, callOptions) {
+      const call: Call = { method: 'GET', path: '/api/v0/orders', query: buildListOrdersQuery(query), ...optional('signal', callOptions?.signal) };
+      const items = new JsonArrayItems('data', (item, index) => {
+        const parsed = listedOrderSchema.safeParse(item);
+        if (!parsed.success) throw unusable(`data[${index}] is not the expected shape: ${describeSchemaProblems(parsed.error)}`);
+        onOrder(parsed.data.orderDetails);
+      });
+      const unusable = (what: string) => new UnusableAnswerError(`The API answered 200 ${describeStatus(200)} but ${what}`, { method: call.method, url: transport.urlOf(call.path, call.query), status: 200, body: '' });
+      const reply = await send(call, (chunk) => {
+        try {
+          items.write(chunk);
+        } catch (error) {
+          throw error instanceof JsonShapeError || error instanceof SyntaxError ? unusable(error instanceof SyntaxError ? `an order in its list is not JSON (${error.message})` : error.message) : error;
+        }
+      });
+      if (!isSuccess(reply)) throw errorOf(call.method, reply);
+      try {
+        items.end();
+      } catch (error) {
+        throw error instanceof JsonShapeError ? unusable(error.message) : error;
+      }
+      return { orders: items.items };
     },
 
     async getPackages(customerOrderId, callOptions) {

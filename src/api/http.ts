@@ -31,6 +31,13 @@ export interface HttpReply {
 
 export interface HttpTransport {
   send(request: HttpRequest): Promise<HttpReply>;
+  /**
+   * send() for an answer too large to hold (list orders): a 2xx body is handed to `onChunk` as it
+   * arrives, without a size cap (its text in the reply is then ''); any other status is read whole, as
+   * send() reads it. The deadline covers the wait for the answer's headers; after them, each chunk
+   * must come within the timeout, however long the whole body takes.
+   */
+  sendStreaming(request: HttpRequest, onChunk: (chunk: Uint8Array) => void): Promise<HttpReply>;
   /** The public URL of a path (no userinfo), for errors raised outside an exchange. */
   urlOf(path: string, query?: URLSearchParams): string;
   close(): Promise<void>;
@@ -69,6 +76,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const pool = poolOf(options.connections, MAX_RESPONSE_BYTES);
   // Opened on the first large request: one list-orders call per run at most.
   let largePool: Pool | undefined;
+  let streamingPool: Pool | undefined;
 
   const pathOf = (path: string, query?: URLSearchParams): string => {
     const search = query?.toString() ?? '';
@@ -76,7 +84,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   };
   const urlOf = (path: string, query?: URLSearchParams): string => `${base.origin}${pathOf(path, query)}`;
 
-  async function send(request: HttpRequest): Promise<HttpReply> {
+  const send = (request: HttpRequest): Promise<HttpReply> => exchange(request);
+  const sendStreaming = (request: HttpRequest, onChunk: (chunk: Uint8Array) => void): Promise<HttpReply> => exchange(request, onChunk);
+
+  async function exchange(request: HttpRequest, onChunk?: (chunk: Uint8Array) => void): Promise<HttpReply> {
     const url = urlOf(request.path, request.query);
     const fail = (cause: unknown, classified = classifyTransportFailure(cause)): TransportError =>
       new TransportError(`${request.method} ${url} ${describeFailure(classified.code)}`, {
@@ -101,8 +112,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     const { signal } = controller;
     const started = performance.now();
+    let consumerError: { error: unknown } | undefined;
     try {
-      const via = request.isLargeAnswer ? (largePool ??= poolOf(1, MAX_LARGE_RESPONSE_BYTES)) : pool;
+      // A streamed body has no cap: it is never held (maxResponseSize -1 is undici's "no limit").
+      const via = onChunk ? (streamingPool ??= poolOf(1, -1)) : request.isLargeAnswer ? (largePool ??= poolOf(1, MAX_LARGE_RESPONSE_BYTES)) : pool;
       const response = await via.request({
         method: request.method,
         path: pathOf(request.path, request.query),
@@ -110,7 +123,20 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         body: request.body ?? null,
         signal,
       });
-      const text = await response.body.text();
+      let text = '';
+      if (onChunk && response.statusCode >= 200 && response.statusCode <= 299) {
+        clearTimeout(timer);
+        for await (const chunk of response.body) {
+          try {
+            onChunk(chunk as Uint8Array);
+          } catch (error) {
+            // The consumer's own failure (an answer it cannot read), not the transport's.
+            consumerError = { error };
+            response.body.destroy();
+            throw error;
+          }
+        }
+      } else text = await response.body.text();
       const headers = flattenHeaders(response.headers);
       logger?.debug(
         { method: request.method, path: request.path, status: response.statusCode, ms: Math.round(performance.now() - started) },
@@ -118,6 +144,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       );
       return { status: response.statusCode, headers, text, url };
     } catch (error) {
+      if (consumerError) throw consumerError.error;
       const transportError =
         timeoutReason !== undefined && error === timeoutReason
           ? fail(error, { code: 'timeout', isSent: true })
@@ -132,7 +159,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     }
   }
 
-  return { send, urlOf, close: async () => void (await Promise.all([pool.close(), largePool?.close()])) };
+  return { send, sendStreaming, urlOf, close: async () => void (await Promise.all([pool.close(), largePool?.close(), streamingPool?.close()])) };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

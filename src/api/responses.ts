@@ -12,6 +12,8 @@ const pagination = paginationSchema.nullish().transform((p) => p ?? undefined);
 
 export const orderEnvelopeSchema = z.looseObject({ data: withOrderDetails, requestId });
 export const ordersPageSchema = z.looseObject({ data: z.array(withOrderDetails), pagination, requestId });
+/** One item of a list-orders answer, read on its own as the answer streams in (ApiClient.eachListedOrder). */
+export const listedOrderSchema = withOrderDetails;
 export const packagesPageSchema = z.looseObject({ data: z.array(packageRecordSchema), pagination, requestId });
 export const inventoryPageSchema = z.looseObject({ data: z.array(inventoryItemSchema), pagination, requestId });
 

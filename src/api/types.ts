@@ -71,6 +71,12 @@ export interface ApiClient {
   /** null when the API answers 404. */
   getOrder(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<{ order: OrderRead; requestId?: string } | null>;
   listOrders(query?: ListOrdersQuery, options?: { signal?: AbortSignal }): Promise<PageResult<OrderRead>>;
+  /**
+   * listOrders without holding the answer: each order goes to `onOrder` as its part of the answer
+   * arrives (read and checked one by one), so a list of a million orders costs the memory of one.
+   * Resolves with how many there were once the answer is complete.
+   */
+  eachListedOrder(query: ListOrdersQuery, onOrder: (order: OrderRead) => void, options?: { signal?: AbortSignal }): Promise<{ orders: number }>;
   getPackages(customerOrderId: string, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
   getTrackingUpdates(query: TrackingQuery, options?: { signal?: AbortSignal }): Promise<PageResult<PackageRecord>>;
   /** getTrackingUpdates in two steps: the exchange now (errors as there), the parse when the caller is ready. */

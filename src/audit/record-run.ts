@@ -15,21 +15,27 @@ export function auditEventsOf(report: JsonReport, actor: Pick<AuditEvent, 'actor
   if (report.input.length === 0) return [{ ...actor, action, counts: report.summary, ref }];
   const isSingle = report.input.length === 1;
   return report.input.map((input) => {
-    const counts: Record<string, number> = {};
-    for (const order of report.orders as { file?: string; status?: string }[]) {
-      if (!isSingle && order.file !== input.file) continue;
-      if (order.status) counts[order.status] = (counts[order.status] ?? 0) + 1;
-    }
+    // A reconcile's one input is counted by its summary: its orders (a million, maybe on disk) are not walked.
+    const counts = isSingle && report.command === 'reconcile' ? report.summary : { rows: input.rows, ...statusCountsOf(report, isSingle ? undefined : input.file) };
     return {
       ...actor,
       action,
       fileName: input.file,
       fileSha256: input.sha256,
-      counts: isSingle && report.command === 'reconcile' ? report.summary : { rows: input.rows, ...counts },
+      counts,
       ref,
       detail: input.error ? `not read: ${input.error.code}` : null,
     };
   });
+}
+
+function statusCountsOf(report: JsonReport, file: string | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const order of report.orders as Iterable<{ file?: string; status?: string }>) {
+    if (file !== undefined && order.file !== file) continue;
+    if (order.status) counts[order.status] = (counts[order.status] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** Records the run; a ledger that cannot take it is logged, never a failure of the run that is over. */

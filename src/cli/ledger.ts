@@ -23,6 +23,7 @@ export function formatCopy(result: CopyResult): string {
     `  watermarks  ${describeCounts(result.watermarks)}`,
     `  accounts    ${describeCounts(result.users)}`,
     `  audit       ${describeCounts(result.audit)}`,
+    `  mappings    ${describeCounts(result.mappings)}`,
     '',
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import type { Profile } from '../mapping/profile.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { resolveFlags, savedProfilesOf } from './command-options.js';
+import { redactLedgerLocation } from '../ledger/location.js';
 
 /** The mappings saved in the ledger the flags name (the web app's mapping step saves them there). */
 function savedProfiles(flags: RawFlags): Promise<Profile[]> {
@@ -52,5 +53,22 @@ export function addMappingCommand(program: Command, run: CliRun): void {
       const profiles = listMappings(await savedProfiles(flags));
       if (flags.json) await run.printJson(profiles);
       else for (const p of profiles) run.printLine(`${p.name.padEnd(14)} ${p.label} (${p.origin})`);
+    });
+
+  mapping
+    .command('remove')
+    .description('remove a mapping saved for the team (the web app\'s mapping step saves them)')
+    .argument('<name>', 'the saved mapping\'s name (mapping list shows them)')
+    .option('--ledger <path>', 'the ledger the mapping is saved in (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (name: string, flags: RawFlags) => {
+      const { removeSavedMapping } = await import('../commands/mapping.js');
+      const ledgerPath = resolveFlags(flags).ledgerPath;
+      if (await removeSavedMapping(ledgerPath, name)) {
+        run.printLine(`Removed the saved mapping ${name}.`);
+      } else {
+        process.stderr.write(`order-batch: no mapping named ${name} is saved in the ledger ${redactLedgerLocation(ledgerPath)} (order-batch mapping list shows the saved ones).\n`);
+        run.exitCode = 1;
+      }
     });
 }

@@ -61,9 +61,13 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       timezone: options.timezone,
       logger,
     });
-    await run.printReport(result.report, options, formatReconcileText);
-    const { recordCliRun } = await import('../audit/record-run.js');
-    await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
+    try {
+      await run.printReport(result.report, options, formatReconcileText);
+      const { recordCliRun } = await import('../audit/record-run.js');
+      await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
+    } finally {
+      result.release();
+    }
     run.exitCode = reconcileExitCode(result);
   });
 }

@@ -26,9 +26,10 @@ export interface ArchiveOutcome {
  * Moves a processed sheet and its result into the archive once every order in it is done with, and
  * says where each went. A sheet stays where it is, and says why, while it holds orders someone must
  * still act on: one that failed (the next run retries it), one that is invalid or the API rejected
- * (someone must fix it: archived, a cron inbox would lose sight of it), or orders on a worksheet that
- * was not read. A move that fails (the archive folder not writable) is returned, not thrown: the
- * orders' outcomes stand all the same, and what was not moved stays where it was.
+ * (someone must fix it: archived, a cron inbox would lose sight of it), one another run is sending
+ * (a shared ledger: not settled until that run says so), or orders on a worksheet that was not read.
+ * A move that fails (the archive folder not writable) is returned, not thrown: the orders' outcomes
+ * stand all the same, and what was not moved stays where it was.
  */
 export function archiveIfDone(state: ArchivableFile, resultPath: string, archiveDir: string, logger: Logger): ArchiveOutcome {
   const kept = whyKept(state, resultPath);
@@ -71,6 +72,9 @@ function whyKept(state: ArchivableFile, resultPath: string): string | null {
   }
   const failed = count(['failed']);
   if (failed > 0) reasons.push(`${orders(failed)} did not go through (failed): the next run retries ${failed === 1 ? 'it' : 'them'}`);
+  // Not sent by this run: only the other run knows how it ends, and should it fail, the next run of this sheet sends it.
+  const elsewhere = count(['in_progress_elsewhere']);
+  if (elsewhere > 0) reasons.push(`${orders(elsewhere)} ${elsewhere === 1 ? 'is' : 'are'} being sent by another run (in_progress_elsewhere): the next run of this sheet says how ${elsewhere === 1 ? 'it' : 'they'} ended`);
   if (state.sheet.fileIssues.some((i) => i.code === 'unread_sheet')) reasons.push('another worksheet holds orders that were not read (see the unread_sheet warning)');
   return reasons.length === 0 ? null : reasons.join('; ');
 }

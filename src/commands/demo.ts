@@ -72,6 +72,7 @@ export async function runDemo(options: { samplesDir: string; outDir: string; log
       logger: options.logger,
       connectionOverride: connection,
     });
+    reconciled.release();
     print(`3. reconcile: ${formatCounts(reconciled.report.summary)}`);
     print(`   workbook: ${reconciled.output}`);
     print(`   confirmations for the marketplaces: ${confirmations}`);

@@ -74,3 +74,24 @@ export function listMappings(saved: readonly Profile[] = []): ListedProfile[] {
     ...saved.map((p) => ({ name: p.name, label: p.label, origin: 'saved' as const })),
   ];
 }
+
+/**
+ * Removes the mapping saved under `name` from the ledger, recorded in the audit trail under the
+ * operating-system user; false when the ledger holds none of that name.
+ */
+export async function removeSavedMapping(ledgerPath: string, name: string): Promise<boolean> {
+  const { osActor } = await import('../accounts/os-user.js');
+  const { ledgerExists, openLedger } = await import('../ledger/index.js');
+  if (!ledgerExists(ledgerPath)) return false;
+  const ledger = await openLedger(ledgerPath);
+  try {
+    const isRemoved = await ledger.mappings.remove(name);
+    if (isRemoved) {
+      const { name: actor, via, address } = osActor();
+      await ledger.audit.record({ actor, via, address, action: 'mapping_remove', detail: name });
+    }
+    return isRemoved;
+  } finally {
+    await ledger.close();
+  }
+}

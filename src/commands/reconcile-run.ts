@@ -12,7 +12,6 @@ import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiUnusableOf } from '../api/unusable.js';
 import type { ApiClient } from '../api/types.js';
-import type { PackageRecord } from '../contract/schemas.js';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
@@ -23,10 +22,14 @@ import { createApiReader, type ApiReader, type ApiReaderOptions } from '../recon
 import { gatherFromApi, GATHER_DEFAULTS, startTrackingPrefetch, type Gathered, type TrackingPrefetch } from '../reconcile/gather.js';
 import { createMatchAhead, type MatchAheadOptions } from '../reconcile/match-ahead.js';
 import { matchOrders, orderMatcher } from '../reconcile/match-orders.js';
-import { createMemoryPackageStore, type PackageStore, type StoredOrderRead } from '../reconcile/package-store.js';
-import { openSqlitePackageStore, packageStorePathFor } from '../reconcile/package-store-sqlite.js';
-import { toJsonOrder, summarize } from '../reconcile/run-report.js';
+import { createMemoryPackageStore, type PackageStore } from '../reconcile/package-store.js';
+import { openSqlitePackageStore, packageStorePathForLedger } from '../reconcile/package-store-sqlite.js';
+import { letGo, rememberRun } from '../reconcile/remember-run.js';
+import { reportOrdersOf, summarize } from '../reconcile/run-report.js';
 import { checkSelectOptions, resolveSince, selectOrders, type Selection } from '../reconcile/select.js';
+import { DEFAULT_MEMORY_WINDOW, RunSpill, type MemoryWindow } from '../reconcile/spill.js';
+import type { ItemSequence } from '../reconcile/spill-list.js';
+import { describeSpillFailure } from '../reconcile/spill-failure.js';
 import type { ReconciledOrder } from '../reconcile/types.js';
 import { writeConfirmationsCsv } from '../reconcile/confirmations.js';
 import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from '../reconcile/window.js';
@@ -65,8 +68,13 @@ export interface ReconcileOptions {
   /** --all filters (default: every order disposition; the API's default for line dispositions). */
   orderDisposition?: readonly string[];
   orderLineItemDisposition?: readonly string[];
-  /** Where packages and reads are remembered; default a SQLite file beside a file ledger, else memory. */
+  /**
+   * Where packages and reads are remembered; default a SQLite file per ledger (packageStorePathForLedger),
+   * in memory for a run without one.
+   */
   store?: PackageStore;
+  /** Where the store of a PostgreSQL ledger is kept on this host; default `.order-batch` here. */
+  storeFolder?: string;
   perOrderMax?: number;
   bulkReadMin?: number;
   overlapMs?: number;
@@ -76,6 +84,13 @@ export interface ReconcileOptions {
   matchAhead?: MatchAheadOptions | false;
   /** For tests: no real waiting between retries. */
   readerOverrides?: Pick<ApiReaderOptions, 'sleep' | 'random' | 'monotonicNow'>;
+  /**
+   * How much of each structure (selected orders, reads, packages, matched orders) stays in memory
+   * before it moves to disk (spill.ts); default DEFAULT_MEMORY_WINDOW.
+   */
+  memoryWindow?: MemoryWindow;
+  /** Where what moves to disk goes; default the system's temporary folder. */
+  spillFolder?: string;
 }
 
 export interface ReconcileResult {
@@ -83,9 +98,15 @@ export interface ReconcileResult {
   /** Some order's status is exception or not_found. */
   hasExceptions: boolean;
   output: string;
-  orders: ReconciledOrder[];
+  /** In memory (an array) while they fit the run's window; else read from disk, each time afresh. */
+  orders: ItemSequence<ReconciledOrder>;
   /** The instant the run reconciled as of: `now`, or the API's time with isNowFromApi. */
   asOf: Date;
+  /**
+   * Gives back the disk space of a run that outgrew memory, once its report has been printed: its
+   * orders (and the report's) are not readable afterwards. Nothing to do for a run held in memory.
+   */
+  release(): void;
 }
 
 /** The latest instant a Date can hold. */
@@ -119,16 +140,20 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   workbookPathFor(options.out, options.now);
   let lock: RunLock | undefined;
   let store: PackageStore | undefined;
+  const spill = new RunSpill(options.memoryWindow ?? DEFAULT_MEMORY_WINDOW, options.spillFolder);
   try {
     if (ledger && (options.isLocking ?? true)) lock = await ledger.acquireRunLock({ wait: true, command: 'reconcile' });
-    store = options.store ?? (isLedgerFile(ledger) ? openSqlitePackageStore(packageStorePathFor(ledger.location)) : createMemoryPackageStore());
+    const storePath = ledger ? packageStorePathForLedger(ledger, options.storeFolder) : null;
+    store = options.store ?? (storePath ? openSqlitePackageStore(storePath) : createMemoryPackageStore());
     const run = await ledger?.startRun({ command: 'reconcile', files: options.ordersFile ? [options.ordersFile] : [] });
     let result: ReconcileResult;
     try {
-      result = await runReconcile(options, store);
+      // The run's own store (no ledger to remember for) is thrown away at the end: nothing is written to it.
+      result = await runReconcile(options, store, spill, options.store !== undefined || store.isPersistent);
     } catch (error) {
+      spill.close();
       await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
-      throw apiUnusable(error);
+      throw describeSpillFailure(error, spill) ?? apiUnusable(error);
     }
     const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
     await run?.finish({ summary: result.report.summary, resultFiles: written });
@@ -139,12 +164,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   }
 }
 
-/** A ledger in a file of its own, beside which the packages are remembered. */
-function isLedgerFile(ledger: Ledger | undefined): ledger is Ledger {
-  return ledger !== undefined && ledger.backend === 'sqlite' && ledger.location !== ':memory:';
-}
-
-async function runReconcile(given: ReconcileOptions, store: PackageStore): Promise<ReconcileResult> {
+async function runReconcile(given: ReconcileOptions, store: PackageStore, spill: RunSpill, isRemembering: boolean): Promise<ReconcileResult> {
   const reader = createApiReader({
     client: given.client,
     logger: given.logger,
@@ -159,14 +179,14 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   const output = workbookPathFor(options.out, now);
   const overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
   const perOrderMax = options.perOrderMax ?? GATHER_DEFAULTS.perOrderMax;
-  const prefetch = await prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax);
+  const prefetch = await prefetchForLedgerSelection(options, store, reader, overlapMs, perOrderMax, spill);
   const stopReader = async (error: unknown): Promise<void> => {
     reader.cancel(error instanceof Error ? error : new Error(String(error)));
     await prefetch?.done.catch(() => undefined);
   };
   let selection: Selection;
   try {
-    selection = await selectOrders(options, reader);
+    selection = await selectOrders({ ...options, spill }, reader);
   } catch (error) {
     await stopReader(error);
     throw error;
@@ -189,6 +209,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
       logger,
       ...(prefetch ? { prefetch } : {}),
       ...(ahead ? { whilePaging: ahead.whilePaging } : {}),
+      spill,
     });
   } catch (error) {
     // Pages fetched ahead must not run on after a failure the run reports (the reader stops them).
@@ -197,18 +218,21 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
   }
 
   const t2 = performance.now();
-  const orders = await matchOrders({ selection, gathered, store, reader, matchOne, ahead });
+  const orders = await matchOrders({ selection, gathered, store, reader, matchOne, ahead, spill });
   const t3 = performance.now();
   if (ahead) {
     logger.debug({ orders: orders.length, ...ahead.counts() }, 'orders matched');
     ahead.clear();
   }
-  if (orders.length > 1 && orders.every((o) => o.status === 'not_found')) {
+  const summary = summarize(orders);
+  if (orders.length > 1 && summary.not_found === orders.length) {
     // Each may be true; all at once more often means a wrong base URL, or a gateway not routing the order paths.
     logger.warn({ orders: orders.length }, 'The API answered 404 for every order: if they were sent to this API, check FULFILLMENT_BASE_URL.');
   }
   const fetched = describeFetch(gathered, selection, perOrderMax);
-  rememberRun(store, gathered, selection, orders, now);
+  if (isRemembering) rememberRun(store, gathered, selection, orders, now);
+  letGo(gathered, selection);
+  if (spill.isUsed) logger.info({ folder: spill.folder }, 'the run outgrew memory: its packages and orders were kept on disk while it ran');
 
   const stats = reader.stats();
   const summaryFacts: [string, string | number][] = [
@@ -234,7 +258,6 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
     store.setCoverage(gathered.plan.nextCoverage);
     await ledger?.setWatermark(TRACKING_WATERMARK, gathered.plan.nextCoverage.end);
   }
-  const summary = summarize(orders);
   // Where the time went, in ms, for the log; writeMs: the store, the workbook and the CSV.
   const timings = { selectMs: t1 - t0, fetchMs: t2 - t1, matchMs: t3 - t2, writeMs: t4 - t3 };
   // Says what happened: a workbook that could not be written is not "written", and the watermark stayed.
@@ -250,15 +273,16 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore): Promi
       command: 'reconcile',
       input: selection.input,
       summary,
-      orders: orders.map(toJsonOrder),
+      orders: reportOrdersOf(orders),
       output: workbook ?? null,
       ...(confirmations ? { confirmations } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
-    hasExceptions: orders.some((o) => o.status === 'exception' || o.status === 'not_found'),
+    hasExceptions: (summary.exception ?? 0) + (summary.not_found ?? 0) > 0,
     output,
-    orders,
+    orders: orders.inMemory ?? orders,
     asOf: now,
+    release: () => spill.close(),
   };
 }
 
@@ -278,7 +302,7 @@ function onApiClock(given: ReconcileOptions, apiNow: Date): ReconcileOptions {
  * computes from the records), which the ledger answers at once, so its pages start coming in while
  * the selected records are read (selectOrders yields between pages of them).
  */
-async function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number): Promise<TrackingPrefetch | undefined> {
+async function prefetchForLedgerSelection(options: ReconcileOptions, store: PackageStore, reader: ApiReader, overlapMs: number, perOrderMax: number, spill: RunSpill): Promise<TrackingPrefetch | undefined> {
   const { ledger } = options;
   if (!ledger || options.ordersFile !== undefined || options.all) return undefined;
   const since = resolveSince(options);
@@ -287,7 +311,7 @@ async function prefetchForLedgerSelection(options: ReconcileOptions, store: Pack
   if (count <= perOrderMax) return undefined;
   const earliestMs = earliestUpdateOf({ orderDate: await ledger.earliestOrderDateSince(since), submittedAt: earliestSubmittedAt });
   if (earliestMs === null) return undefined;
-  return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger });
+  return startTrackingPrefetch({ reader, store, ledger, now: options.now, overlapMs, earliestMs, logger: options.logger, spill });
 }
 
 /** What a reader of the workbook needs to know to read its numbers right. */
@@ -296,25 +320,6 @@ const READER_NOTES = [
   'A replaced package is not live: its units and tracking number are counted once, on the package that replaced it. Confirmations list live packages only.',
   'Lines the network added (addedByNetwork) record what happened to one of ours (relatedLine): a cancellation or a replacement shipment.',
 ];
-
-/**
- * Writes what this run learnt (packages that changed, fresh reads) to the store for the next run,
- * then lets go of what the orders were built from: a large run holds each package once from here on.
- */
-function rememberRun(store: PackageStore, gathered: Gathered, selection: Selection, orders: readonly ReconciledOrder[], now: Date): void {
-  store.putOrderPackages([...gathered.changed].map((id): [string, PackageRecord[]] => [id, gathered.packages.get(id) ?? []]));
-  const readAt = now.toISOString();
-  const reads: [string, StoredOrderRead][] = [];
-  for (const o of orders) {
-    const id = o.customerOrderId;
-    const read = gathered.freshReads.has(id) ? gathered.freshReads.get(id) : selection.reads.get(id);
-    if (read !== undefined) reads.push([id, { read, status: o.status, readAt }]);
-  }
-  store.putOrderReads(reads);
-  gathered.packages.clear();
-  gathered.freshReads.clear();
-  selection.reads.clear();
-}
 
 /** The Summary sheet's "Fetched" fact: what this run asked the API for. */
 export function describeFetch(gathered: Gathered, selection: Selection, perOrderMax: number): string {

@@ -49,6 +49,23 @@ export function inProgressElsewhereOutcome(job: SubmissionJob, holder: string): 
 }
 
 /**
+ * This run's hold on the order lapsed (it stalled past its claim lease) and another run took the order
+ * over: this run sends it no more, and leaves it to that run. `posts`: a POST of this run was in flight,
+ * its answer unknown or not this run's to record; the other run looks the order up before sending it.
+ */
+export function claimLostOutcome(job: SubmissionJob, holder: string, posts: number): InProgressElsewhereOutcome {
+  const what =
+    posts === 0
+      ? 'Not sent by this run: it stalled past its claim on the order (--claim-lease), and another run took the order over'
+      : 'Sent by this run, but before its answer was recorded the run stalled past its claim on the order (--claim-lease) and another run took the order over: that run looks the order up before it would send it again';
+  return {
+    status: 'in_progress_elsewhere',
+    posts,
+    issues: [issueAt(job.sheet, job.order.rows[0] ?? null, 'customerOrderId', 'in_progress_elsewhere', `${what} (${holder}). It is not sent twice; that run's result, or the next run of this sheet, says how it ended.`)],
+  };
+}
+
+/**
  * Accepted by an earlier run (`record`, as the ledger holds it now): never sent again; a sheet whose
  * contents changed since is told the change was not applied.
  */

@@ -20,7 +20,8 @@ import type { Logger } from '../log.js';
 import { createAcceptedBatch } from './accepted-batch.js';
 import { createJobOutcomes } from './job-outcomes.js';
 import { createHolderNames } from './holder-names.js';
-import { alreadySubmittedOutcome, duplicateOutcome, inProgressElsewhereOutcome, notSentOutcome } from './outcomes.js';
+import { LedgerClaimLostError, LedgerStateError } from '../ledger/errors.js';
+import { alreadySubmittedOutcome, claimLostOutcome, duplicateOutcome, inProgressElsewhereOutcome, notSentOutcome } from './outcomes.js';
 import { createSendAhead } from './send-ahead.js';
 import { decideAfterLedgerError, decideAfterLookup, decideAfterLookupError, decideAfterPost, finishSending, ledgerStopOf, startSending, type LedgerMark, type LookupResult, type PostResult, type SendStep, type SendState } from './send-decision.js';
 import { createSendLog } from './send-log.js';
@@ -105,7 +106,7 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
   }
 
   /** Applies a step: the guard's count of the attempt, the run's stop (at once: nothing more goes out), the ledger's mark. */
-  async function apply(id: string, step: SendStep, error?: unknown): Promise<SendState> {
+  async function applyStep(id: string, step: SendStep, error?: unknown): Promise<SendState> {
     if (step.guard) {
       guard.record(step.guard);
       log.recorded(step.guard === 'failure' ? error : undefined);
@@ -184,6 +185,29 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
     if (decision.action === 'in_progress_elsewhere') return inProgressElsewhereOutcome(job, await holders.describe(decision.record.runId));
 
     let state = startSending(decision);
+    try {
+      return await sendOne(job, index, state, (next) => (state = next));
+    } catch (error) {
+      // This run stalled past its lease and another run took the order over: it is that run's now.
+      if (error instanceof LedgerClaimLostError) return claimLostOutcome(job, await holders.describe((await ledger.get(id))?.runId ?? null), state.posts);
+      // Another run learnt that the order was accepted (the API's answer to a POST of its own) while this one was taking it over.
+      if (error instanceof LedgerStateError && error.state === 'accepted') {
+        const record = await ledger.get(id);
+        if (record) return alreadySubmittedOutcome(job, { payloadChanged: record.payloadHash !== hashPayload(job.payload) }, record);
+      }
+      throw error;
+    }
+  }
+
+  /** The attempts at one order, from its ledger decision to its outcome; `track` follows the state for the caller. */
+  async function sendOne(job: SubmissionJob, index: number, initial: SendState, track: (state: SendState) => void): Promise<SubmitOutcome> {
+    const id = job.payload.orderDetails.customerOrderId;
+    let state = initial;
+    const apply = async (orderId: string, step: SendStep, error?: unknown): Promise<SendState> => {
+      const next = await applyStep(orderId, step, error);
+      track(next);
+      return next;
+    };
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const pause = guard.delayBeforeNextMs();
       if (pause > 0) await sleep(pause);
@@ -204,8 +228,11 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       try {
         // A send not marked ahead (after a lookup found nothing, or a retry) records what goes out now:
         // this sheet's payload, which may differ from one an earlier run recorded but never delivered.
-        if (!ahead.takeMark(index)) await run.markSending(id, ahead.intentOf(index));
+        // Marked ahead: the run may have stalled since, past its lease, and lost the order to another run.
+        if (ahead.takeMark(index)) await run.confirmHold(id);
+        else await run.markSending(id, ahead.intentOf(index));
         state = { ...state, posts: state.posts + 1 };
+        track(state);
         try {
           // The very text the ledger recorded.
           const created = await client.createOrder(job.payload, { json: ahead.jsonOf(index) });

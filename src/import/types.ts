@@ -87,9 +87,11 @@ export interface InvalidOutcome extends Unanswered {
  * Not sent by this run: another run that is alive holds the order (a shared ledger, PRODUCT.md
  * section 8). Not an error: that run sends it, and says how it ended.
  */
-export interface InProgressElsewhereOutcome extends Unanswered {
+export interface InProgressElsewhereOutcome extends Omit<Unanswered, 'posts'> {
   status: 'in_progress_elsewhere';
   issues: Issue[];
+  /** 0, or 1 when this run's POST was in flight as another run took the order over (that run looks it up before sending). */
+  posts: number;
 }
 
 export type SubmitOutcome = AcceptedOutcome | AlreadySubmittedOutcome | RejectedOutcome | FailedOutcome | InvalidOutcome | InProgressElsewhereOutcome;

@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { parseApiInstant } from '../contract/instant.js';
 import { readPragma } from './sqlite.js';
+import { createSqliteMappingsTable } from './team/sqlite-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
 import { ORDER_STATES } from './types.js';
 
@@ -104,6 +105,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'the web app as a team service: accounts, sessions, the audit trail, jobs and files',
     up(db) {
       db.exec(SQLITE_TEAM_TABLES);
+    },
+  },
+  {
+    description: 'saved column mappings: one row per name, carried over from the setting that held them all',
+    up(db) {
+      createSqliteMappingsTable(db);
     },
   },
 ];

@@ -19,7 +19,8 @@ import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from './team-types.js';
+import { createSqliteMappings } from './team/sqlite-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -77,6 +78,7 @@ class SqliteLedger implements Ledger {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly mappings: MappingTable;
 
   constructor(
     readonly location: string,
@@ -93,6 +95,7 @@ class SqliteLedger implements Ledger {
     this.jobs = createSqliteJobs(db, now);
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
+    this.mappings = createSqliteMappings(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {
@@ -207,6 +210,8 @@ class SqliteLedgerRun implements LedgerRun {
   prepareSends: LedgerRun['prepareSends'] = async (intents) => this.open().prepareSends(intents, this.runId);
   releaseUnsent: LedgerRun['releaseUnsent'] = async (ids) => this.open().releaseUnsent(ids);
   markSending: LedgerRun['markSending'] = async (id, intent) => this.open().markSending(id, intent);
+  // The run lock keeps every other run out: this run holds its orders until it ends.
+  confirmHold: LedgerRun['confirmHold'] = async () => void this.open();
   markAccepted: LedgerRun['markAccepted'] = async (id, info) => this.open().markAccepted(id, info);
   markAcceptedMany: LedgerRun['markAcceptedMany'] = async (accepted) => this.open().markAcceptedMany(accepted);
   markRejected: LedgerRun['markRejected'] = async (id, info) => this.open().markOutcome(id, 'rejected', info);

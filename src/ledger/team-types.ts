@@ -95,6 +95,8 @@ export const AUDIT_ACTIONS = [
   'user_enable',
   'user_remove',
   'user_password',
+  'mapping_save',
+  'mapping_remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -283,8 +285,31 @@ export interface AttemptCounter {
   sweep(windowMs: number): Promise<void>;
 }
 
+/** A column mapping saved for the team under its name (the profile as JSON text: the mapping module reads it). */
+export interface StoredMapping {
+  name: string;
+  profile: string;
+  savedBy: string;
+  /** The ledger clock's time of the save that wrote it. */
+  savedAt: string;
+}
+
+/**
+ * The saved column mappings, one row per name: each save, replacement or removal is one statement,
+ * so two people saving different names at once both keep theirs, and for one name the last save wins.
+ */
+export interface MappingTable {
+  /** In name order. */
+  list(): Promise<StoredMapping[]>;
+  /** Saves under `name`, replacing what that name held; stamped with the ledger clock's now. */
+  save(mapping: { name: string; profile: string; savedBy: string }): Promise<StoredMapping>;
+  /** False when there was no mapping of that name. */
+  remove(name: string): Promise<boolean>;
+}
+
 /** The team service's stores, as every ledger has them. */
 export interface TeamStores {
+  readonly mappings: MappingTable;
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly audit: AuditTrail;

@@ -173,6 +173,11 @@ export interface LedgerOptions {
    * taken over by another run once it has passed.
    */
   claimLeaseMs?: number;
+  /**
+   * A monotonic clock in ms (default performance.now), by which a run knows how long ago its lease was
+   * last renewed (confirmHold). Tests advance it to play a stalled process.
+   */
+  leaseClock?: () => number;
 }
 
 /**
@@ -196,10 +201,12 @@ export interface SendGate {
  * process. Every transition below is committed before it returns, and commits only while this run
  * holds the order: once its lease has expired and another run has taken the order over, a
  * transition throws LedgerClaimLostError and changes nothing. In particular markSending and
- * prepareSends, the commits before a POST, succeed only for orders this run holds: two runs never
- * both send one order while their leases are honoured. (The API's 409 for a customerOrderId it
- * already holds is the last guard against a run whose process stalled longer than its lease between
- * the mark and the POST.)
+ * prepareSends, the commits before a POST, succeed only for orders this run holds, and confirmHold
+ * tells just before the POST of an order marked ahead whether the run still holds it: two runs never
+ * both send one order while their leases are honoured. The one exception is an accepted answer: it is
+ * the API's word, recorded whoever holds the order, so a run that took the order over finds it
+ * accepted instead of sending it again. (The API's 409 for a customerOrderId it already holds is the
+ * last guard against a run whose process stalled longer than its lease between the check and the POST.)
  */
 export interface LedgerRun {
   readonly runId: string;
@@ -217,7 +224,16 @@ export interface LedgerRun {
   releaseUnsent(customerOrderIds: readonly string[]): Promise<void>;
   /** Commit before the POST. With `intent`, the payload is replaced (a lookup found nothing, the new payload goes out). */
   markSending(customerOrderId: string, intent?: OrderIntent): Promise<void>;
-  /** Accepted is terminal: accepting an accepted order again changes nothing (whoever holds it). */
+  /**
+   * Just before the POST of an order prepareSends marked: throws LedgerClaimLostError when this run no
+   * longer holds it (its lease lapsed and another run took the order over). No query while the lease
+   * was renewed recently; backends without claims never throw.
+   */
+  confirmHold(customerOrderId: string): Promise<void>;
+  /**
+   * Accepted is terminal: accepting an accepted order again changes nothing. Recorded whoever holds the
+   * order (the API's answer to this run's POST is a fact, even once another run has taken the order over).
+   */
   markAccepted(customerOrderId: string, info?: AcceptedInfo): Promise<void>;
   /** markAccepted for many orders in one commit. */
   markAcceptedMany(accepted: readonly { customerOrderId: string; info?: AcceptedInfo }[]): Promise<void>;

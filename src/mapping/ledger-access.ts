@@ -17,7 +17,7 @@ export function openedOnDemand(location: string): LedgerAccess {
     async write(write) {
       const ledger = await openLedger(location);
       try {
-        await write(ledger);
+        return await write(ledger);
       } finally {
         await ledger.close();
       }

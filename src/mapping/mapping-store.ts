@@ -1,8 +1,8 @@
 /**
- * The mapping profiles saved for the team (from the web app's mapping step), kept in the ledger through
- * its settings: whoever shares the ledger shares them (a PostgreSQL ledger: every host), and the web app
- * and the CLI alike detect them on the next file whose headers they fit, or name them with --mapping.
- * One setting holds them all, read again just before each save, so a save keeps the others.
+ * The mapping profiles saved for the team (from the web app's mapping step), kept in the ledger's
+ * mappings table: whoever shares the ledger shares them (a PostgreSQL ledger: every host), and the web
+ * app and the CLI alike detect them on the next file whose headers they fit, or name them with --mapping.
+ * One row per name: a save touches its own name only, so two people saving at once both keep theirs.
  */
 import type { Ledger } from '../ledger/types.js';
 import { parseProfile, type Profile } from './profile.js';
@@ -10,24 +10,24 @@ import { parseProfile, type Profile } from './profile.js';
 export interface SavedMapping {
   profile: Profile;
   savedBy: string;
-  /** ISO instant. */
+  /** ISO instant, on the ledger's clock. */
   savedAt: string;
 }
 
 export interface MappingStore {
+  /** In name order. */
   list(): Promise<SavedMapping[]>;
-  /** Saves under the profile's name, replacing one of that name. */
-  save(mapping: SavedMapping): Promise<void>;
+  /** Saves under the profile's name, replacing one of that name (the last save wins). */
+  save(mapping: { profile: Profile; savedBy: string }): Promise<SavedMapping>;
+  /** False when no mapping of that name was saved. */
+  remove(name: string): Promise<boolean>;
 }
-
-/** The ledger setting that holds the saved mappings, as a JSON list. */
-export const MAPPINGS_SETTING = 'mappings';
 
 export interface LedgerAccess {
   /** Reads the ledger; undefined when there is none yet (nothing is saved in a ledger not created). */
   read<T>(read: (ledger: Ledger) => Promise<T>): Promise<T | undefined>;
   /** Writes to the ledger, creating it when need be. */
-  write(write: (ledger: Ledger) => Promise<void>): Promise<void>;
+  write<T>(write: (ledger: Ledger) => Promise<T>): Promise<T>;
 }
 
 export function createMappingStore(access: LedgerAccess): MappingStore {
@@ -35,29 +35,21 @@ export function createMappingStore(access: LedgerAccess): MappingStore {
     async list() {
       return (await access.read(readMappings)) ?? [];
     },
-    async save(mapping) {
-      await access.write(async (ledger) => {
-        const others = (await readMappings(ledger)).filter((m) => m.profile.name !== mapping.profile.name);
-        await ledger.setSetting(MAPPINGS_SETTING, JSON.stringify([...others, mapping]));
-      });
+    async save({ profile, savedBy }) {
+      const stored = await access.write((ledger) => ledger.mappings.save({ name: profile.name, profile: JSON.stringify(profile), savedBy }));
+      return { profile, savedBy: stored.savedBy, savedAt: stored.savedAt };
+    },
+    async remove(name) {
+      return (await access.read((ledger) => ledger.mappings.remove(name))) ?? false;
     },
   };
 }
 
 async function readMappings(ledger: Ledger): Promise<SavedMapping[]> {
-  const text = await ledger.getSetting(MAPPINGS_SETTING);
-  if (text === null) return [];
-  let stored: unknown;
-  try {
-    stored = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(stored)) return [];
   // One that no longer reads as a profile (written by another version) is left out rather than breaking every file.
-  return stored.flatMap((m: SavedMapping) => {
+  return (await ledger.mappings.list()).flatMap((m) => {
     try {
-      return [{ ...m, profile: parseProfile(m.profile, `saved mapping ${String(m.profile?.name ?? '?')}`) }];
+      return [{ profile: parseProfile(JSON.parse(m.profile), `saved mapping ${m.name}`), savedBy: m.savedBy, savedAt: m.savedAt }];
     } catch {
       return [];
     }

@@ -46,8 +46,12 @@ export function expectOrderFromRecord(record: Pick<OrderRecord, 'payload' | 'sub
  * sent, exactly), else what the file's rows say (for an order whose rows were not what was sent, its
  * ID alone: orders-file.ts). In the file's order.
  */
-export function expectedForOrdersFile(ids: readonly string[], fromLedger: ReadonlyMap<string, ExpectedOrder>, fromFile: ReadonlyMap<string, ExpectedOrder>): Map<string, ExpectedOrder> {
-  const out = new Map<string, ExpectedOrder>();
+export function expectedForOrdersFile<M extends { set(id: string, expected: ExpectedOrder): unknown }>(
+  ids: readonly string[],
+  fromLedger: { get(id: string): ExpectedOrder | undefined },
+  fromFile: ReadonlyMap<string, ExpectedOrder>,
+  out: M,
+): M {
   for (const id of ids) {
     const expected = fromLedger.get(id) ?? fromFile.get(id);
     if (expected) out.set(id, expected);

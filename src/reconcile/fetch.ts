@@ -43,12 +43,17 @@ export interface ApiReader {
    * order), so a caller can store them without holding all pages at once.
    */
   readTrackingWindow(window: TrackingWindow, onPage: (records: PackageRecord[]) => void, onFirstPage?: () => void): Promise<{ pages: number; packages: number }>;
-  listOrders(query: ListOrdersQuery): Promise<OrderRead[]>;
   /**
-   * list orders as a shortcut (one request instead of one per order): null, without stopping the
-   * run, when the API refuses it or the answer is too large; the caller then reads order by order.
+   * Every order list orders gives for `query`, each handed to `onOrder` as the answer comes in (never
+   * held whole: ApiClient.eachListedOrder); resolves with their count. A retried request hands its
+   * orders over again: `onOrder` must take an order seen twice as the same order.
    */
-  tryListOrders(query: ListOrdersQuery): Promise<OrderRead[] | null>;
+  eachListedOrder(query: ListOrdersQuery, onOrder: (order: OrderRead) => void): Promise<number>;
+  /**
+   * eachListedOrder as a shortcut (one request instead of one per order): false, without stopping the
+   * run, when the API refuses it; the caller then reads order by order (what was handed over stays read).
+   */
+  tryEachListedOrder(query: ListOrdersQuery, onOrder: (order: OrderRead) => void): Promise<boolean>;
   /** The API's clock now (ApiClient.serverNow, with retries for the token exchange it may make); null when it does not tell. */
   readServerNow(): Promise<Date | null>;
   stats(): ReaderStats;
@@ -226,18 +231,18 @@ export function createApiReader(options: ApiReaderOptions): ApiReader {
       return new Map(ids.map((id, i) => [id, pages[i] ?? []]));
     },
     readTrackingWindow,
-    async listOrders(query) {
-      const page = await call('list orders', (signal) => client.listOrders(query, { signal }));
-      return page.data;
+    async eachListedOrder(query, onOrder) {
+      const listed = await call('list orders', (signal) => client.eachListedOrder(query, onOrder, { signal }));
+      return listed.orders;
     },
-    async tryListOrders(query) {
+    async tryEachListedOrder(query, onOrder) {
       try {
-        const page = await call('list orders', (signal) => client.listOrders(query, { signal }), true);
-        return page.data;
+        await call('list orders', (signal) => client.eachListedOrder(query, onOrder, { signal }), true);
+        return true;
       } catch (error) {
         if (stop.signal.aborted) throw error;
         logger.info({ err: (error as Error).message }, 'list orders did not answer usefully; reading orders one by one');
-        return null;
+        return false;
       }
     },
     readServerNow: () => call('the API clock', (signal) => client.serverNow({ signal })),

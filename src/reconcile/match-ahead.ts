@@ -10,6 +10,9 @@
  * Paging waits on the API's latency, so there are gaps; matching in small steps (one setImmediate
  * each) lets the pages' I/O go first. On a machine with no core to spare, paging takes longer by
  * much of the matching moved into it (docs/performance.md): the gain is what fits the gaps.
+ *
+ * A run whose packages outgrow memory keeps them on disk (fetched-packages.ts): nothing is matched
+ * ahead then, and what was is let go, as the orders are matched from the disk after the last page.
  */
 import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -65,6 +68,10 @@ export function createMatchAhead(matchOne: MatchOne, options: MatchAheadOptions 
     const readMap = await Promise.race([reads, finished.then(() => null)]);
     if (!readMap) return;
     while (!isDone) {
+      if (packages.isOnDisk) {
+        made.clear();
+        return;
+      }
       const ids = packages.takeQuiet(quietPages, step);
       if (ids.length === 0) {
         await Promise.race([packages.nextPage(), finished]);

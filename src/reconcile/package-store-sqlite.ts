@@ -1,11 +1,14 @@
 /**
- * The persistent PackageStore: a SQLite file beside the ledger, one per ledger file
- * (`<ledger file name>.reconcile.db`). It is a cache of what the API said, never the only copy of
- * anything: a file of an unknown version is emptied and rebuilt (the next run fetches the whole
- * window), never migrated.
+ * The persistent PackageStore: a SQLite file per ledger, beside a ledger file
+ * (`<ledger file name>.reconcile.db`), or for a PostgreSQL ledger in this host's local folder. It is a
+ * cache of what the API said, never the only copy of anything: a file of an unknown version is
+ * emptied and rebuilt (the next run fetches the whole window), never migrated.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { localFolderOf } from '../ledger/location.js';
+import type { Ledger } from '../ledger/types.js';
 import type Database from 'better-sqlite3';
 import { openDatabase, readPragma } from '../ledger/sqlite.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
@@ -23,6 +26,20 @@ const SCHEMA_VERSION = 1;
  */
 export function packageStorePathFor(ledgerPath: string): string {
   return join(dirname(ledgerPath), `${basename(ledgerPath)}.reconcile.db`);
+}
+
+/**
+ * Where reconcile keeps its store for a ledger; null for a ledger in memory (nothing to remember for).
+ * A PostgreSQL ledger is shared by hosts, each with a store of its own (a store and the ledger's
+ * watermark that disagree make a run fetch its whole window: safe): `reconcile-<hash>.db` in `folder`,
+ * default the host's local folder for that ledger (`.order-batch` here). The name is a hash of the
+ * ledger's address as it is shown, without its password: no secret is in a file name, and a
+ * password changed keeps the store.
+ */
+export function packageStorePathForLedger(ledger: Pick<Ledger, 'backend' | 'location'>, folder?: string): string | null {
+  if (ledger.backend === 'sqlite') return ledger.location === ':memory:' ? null : packageStorePathFor(ledger.location);
+  const name = createHash('sha256').update(ledger.location).digest('hex').slice(0, 16);
+  return join(folder ?? localFolderOf(ledger.location), `reconcile-${name}.db`);
 }
 
 function createSchema(db: Database.Database): void {

@@ -7,10 +7,10 @@
  * fetched into that and writes each changed order once, instead of a row per package per page
  * (100,000 single-row upserts cost seconds; 15,000 order rows a fraction of that).
  *
- * Two implementations: in memory (one run, tests, no file ledger) and SQLite (package-store-sqlite.ts,
- * a file beside the ledger). Reconcile keeps its own file rather than tables in the ledger: the
- * ledger's schema belongs to the ledger, and losing this cache is harmless (the next run fetches the
- * whole window again).
+ * Two implementations: in memory (tests, a run without a ledger) and SQLite (package-store-sqlite.ts,
+ * a file per ledger: beside a ledger file, or on each host of a PostgreSQL ledger). Reconcile keeps
+ * its own file rather than tables in the ledger: the ledger's schema belongs to the ledger, and losing
+ * this cache is harmless (the next run fetches the whole window again).
  */
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import type { RollUpStatus } from './types.js';

@@ -16,12 +16,16 @@ import { CLOCK_SKEW_NOTICE_MS } from './api-clock.js';
 import { expectedForOrdersFile, expectOrderFromRecord } from './expected.js';
 import type { ApiReader } from './fetch.js';
 import { readOrdersFile } from './orders-file.js';
+import type { RunSpill } from './spill.js';
+import { orderMap, type OrderMap } from './spill-map.js';
 import type { ExpectedOrder } from './types.js';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_SINCE_DAYS = 30;
 /** Ledger records read per step (a few ms of work) before the event loop gets a turn. */
 const SELECT_PAGE = 200;
+/** Orders whose records are asked of the ledger at once. */
+const LEDGER_BATCH = 1_000;
 
 export type SelectionMode = 'ledger' | 'orders-file' | 'all';
 
@@ -30,9 +34,10 @@ export interface Selection {
   /** For the Summary sheet: what was selected. */
   description: string;
   customerOrderIds: string[];
-  expected: Map<string, ExpectedOrder>;
+  /** What was sent, by order (past the run's window, on disk: see spill.ts). */
+  expected: OrderMap<ExpectedOrder>;
   /** Order reads the selection already brought (--all lists them). */
-  reads: Map<string, OrderRead>;
+  reads: OrderMap<OrderRead>;
   /** Ledger mode: orders submitted since then; packages of orders the ledger lacks updated since then are unknown orders. */
   since: Date | null;
   input: JsonInput[];
@@ -59,6 +64,8 @@ export interface SelectOptions {
   orderDisposition?: readonly string[];
   orderLineItemDisposition?: readonly string[];
   logger: Logger;
+  /** Where the selected orders go past the run's window; without one they stay in memory. */
+  spill?: RunSpill;
 }
 
 /**
@@ -107,10 +114,12 @@ export function ledgerClockNote(options: Pick<SelectOptions, 'now' | 'ledgerNow'
   return `, by this machine's clock, which recorded them (Generated and Fetched are on the API's clock, ${size} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's)`;
 }
 
-async function expectedFromLedger(ledger: Ledger | undefined, ids: Iterable<string>): Promise<Map<string, ExpectedOrder>> {
-  const out = new Map<string, ExpectedOrder>();
+async function expectedFromLedger(ledger: Ledger | undefined, ids: readonly string[], spill: RunSpill | undefined): Promise<OrderMap<ExpectedOrder>> {
+  const out = orderMap<ExpectedOrder>(spill);
   if (!ledger) return out;
-  for (const [id, record] of await ledger.getMany(ids)) out.set(id, expectOrderFromRecord(record));
+  for (let i = 0; i < ids.length; i += LEDGER_BATCH) {
+    for (const [id, record] of await ledger.getMany(ids.slice(i, i + LEDGER_BATCH))) out.set(id, expectOrderFromRecord(record));
+  }
   return out;
 }
 
@@ -139,8 +148,8 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
       mode: 'orders-file',
       description: `orders of ${file.file} accepted or already submitted${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}`,
       customerOrderIds: file.customerOrderIds,
-      expected: expectedForOrdersFile(file.customerOrderIds, await expectedFromLedger(ledger, file.customerOrderIds), file.expected),
-      reads: new Map(),
+      expected: expectedForOrdersFile(file.customerOrderIds, await expectedFromLedger(ledger, file.customerOrderIds, options.spill), file.expected, orderMap(options.spill)),
+      reads: orderMap(options.spill),
       since: null,
       input: [{ file: file.file, sha256: file.sha256, rows: file.rows, orders: file.customerOrderIds.length }],
       ...(file.hasStatusColumn ? {} : { isOrdersFileWithoutStatus: true }),
@@ -151,19 +160,20 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
     const { lastDays, note } = listWindowOf(options, since);
     if (note !== '') options.logger.info({ lastDays }, `--all lists the orders of the last ${lastDays} day(s): ${note}.`);
     const orderDisposition = options.orderDisposition ?? ['all'];
-    const listed = await reader.listOrders({
-      lastDays,
-      orderDisposition,
-      ...(options.orderLineItemDisposition ? { orderLineItemDisposition: options.orderLineItemDisposition } : {}),
+    const reads = orderMap<OrderRead>(options.spill);
+    const ids: string[] = [];
+    // The answer is read as it comes in: each order once (a retried request lists them again).
+    const query = { lastDays, orderDisposition, ...(options.orderLineItemDisposition ? { orderLineItemDisposition: options.orderLineItemDisposition } : {}) };
+    await reader.eachListedOrder(query, (order) => {
+      if (reads.has(order.customerOrderId)) return;
+      reads.set(order.customerOrderId, order);
+      ids.push(order.customerOrderId);
     });
-    const reads = new Map<string, OrderRead>();
-    for (const order of listed) if (!reads.has(order.customerOrderId)) reads.set(order.customerOrderId, order);
-    const ids = [...reads.keys()];
     return {
       mode: 'all',
       description: `every order the API lists for the last ${lastDays} day(s)${note === '' ? '' : ` (${note})`} (order dispositions: ${orderDisposition.join(', ')})`,
       customerOrderIds: ids,
-      expected: await expectedFromLedger(ledger, ids),
+      expected: await expectedFromLedger(ledger, ids, options.spill),
       reads,
       since: null,
       input: [],
@@ -172,17 +182,21 @@ export async function selectOrders(options: SelectOptions, reader: ApiReader): P
   if (!ledger) throw new UsageError('reconcile needs the ledger to know which orders were sent; or give --orders <result file> or --all.');
   // In pages, letting the event loop run between them: tracking pages already in flight (see
   // startTrackingPrefetch) are taken in while the ledger is read.
-  const expected = new Map<string, ExpectedOrder>();
+  const expected = orderMap<ExpectedOrder>(options.spill);
+  const ids: string[] = [];
   for await (const page of ledger.pagesSubmittedSince(since, SELECT_PAGE)) {
-    for (const record of page) expected.set(record.customerOrderId, expectOrderFromRecord(record));
+    for (const record of page) {
+      if (!expected.has(record.customerOrderId)) ids.push(record.customerOrderId);
+      expected.set(record.customerOrderId, expectOrderFromRecord(record));
+    }
     await nextTurn();
   }
   return {
     mode: 'ledger',
     description: `orders the ledger recorded as accepted since ${since.toISOString()}${ledgerClockNote(options)}`,
-    customerOrderIds: [...expected.keys()],
+    customerOrderIds: ids,
     expected,
-    reads: new Map(),
+    reads: orderMap(options.spill),
     since,
     input: [{ file: ledger.location, sha256: null, rows: expected.size, orders: expected.size }],
   };

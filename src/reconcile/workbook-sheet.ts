@@ -3,6 +3,7 @@
  * (dates as real dates, counts as numbers), rows committed as they are added so 100,000 of them
  * never sit in memory. Styles are shared constants: exceljs caches a style id per style object.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
 import { printSetup, wrappedRowHeight } from '../output-files/xlsx-styles.js';
 
@@ -61,6 +62,11 @@ export const STATUS_STYLES: Readonly<Record<string, Partial<ExcelJS.Style>>> = {
 
 export interface TableSheet {
   add(values: readonly TableValue[]): void;
+  /**
+   * A promise to await before adding more rows when the sheet's rows wait to be zipped in quantity;
+   * undefined when they do not (checked every so many rows, cheaply).
+   */
+  backlog(): Promise<void> | undefined;
   /** Sets the filter over the written rows and commits the sheet. */
   finish(): void;
   readonly rows: number;
@@ -77,9 +83,15 @@ export function addTableSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name
   header.commit();
   const kinds = columns.map((c) => c.kind ?? 'text');
   let rows = 0;
+  let checkedAt = 0;
   return {
     get rows() {
       return rows;
+    },
+    backlog() {
+      if (rows - checkedAt < BACKLOG_CHECK_ROWS) return undefined;
+      checkedAt = rows;
+      return pendingBytes(workbook, sheet) > BACKLOG_MAX_BYTES ? drained(workbook, sheet) : undefined;
     },
     add(values) {
       const row = sheet.addRow(values.map((v) => (v === undefined ? null : v)));
@@ -105,6 +117,50 @@ export function addTableSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, name
       sheet.commit();
     },
   };
+}
+
+/** Rows added between two looks at what waits to be zipped. */
+const BACKLOG_CHECK_ROWS = 512;
+/** What a sheet may have waiting to be zipped before rows wait for it (a few pages of the zip's work). */
+const BACKLOG_MAX_BYTES = 4 * 1024 * 1024;
+
+/** A stream's buffered bytes, as node:stream and readable-stream (archiver's, without the writableLength getter) both keep them. */
+interface StreamState {
+  _writableState?: { length?: number };
+  _readableState?: { length?: number };
+}
+
+/** What exceljs's workbook writer keeps between a sheet's rows and the output: the sheet's buffers, their PassThrough, the zip, the output. */
+interface WriterInternals {
+  zip?: StreamState;
+  stream?: StreamState;
+}
+interface SheetStream {
+  buffers?: { length: number }[];
+  pipes?: StreamState[];
+}
+
+const buffered = (stream: StreamState | undefined): number => (stream?._writableState?.length ?? 0) + (stream?._readableState?.length ?? 0);
+
+/**
+ * Bytes written by a sheet's rows that have not reached the output yet. exceljs's streaming writer takes
+ * every row at once whatever the zip's and the output's pace (no backpressure: exceljs/exceljs#734), so a
+ * sheet of a million rows written in one go would sit in memory whole; its buffers are read to know when
+ * to wait. 0 when they cannot be read (another exceljs): rows are then only given turns of the event loop.
+ */
+function pendingBytes(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExcelJS.Worksheet): number {
+  const writer = workbook as unknown as WriterInternals;
+  const stream = (sheet as unknown as { stream?: SheetStream }).stream;
+  let bytes = buffered(writer.zip) + buffered(writer.stream);
+  for (const buffer of stream?.buffers ?? []) bytes += buffer.length;
+  for (const pipe of stream?.pipes ?? []) bytes += buffered(pipe);
+  return bytes;
+}
+
+/** Settles once what waits is down to half the limit (or after a turn, when it cannot be read). */
+async function drained(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExcelJS.Worksheet): Promise<void> {
+  do await sleep(1);
+  while (pendingBytes(workbook, sheet) > BACKLOG_MAX_BYTES / 2);
 }
 
 /** An ISO instant as a Date cell (null when absent or unreadable, so the cell stays empty). */

@@ -1,7 +1,9 @@
 /**
  * The reconciliation workbook (PRODUCT.md section 4): Summary, Orders, Lines, Packages, Exceptions,
  * Confirmations, in that order, written with exceljs's streaming writer to a temporary file renamed
- * at the end, so a failed run never leaves half a workbook.
+ * at the end, so a failed run never leaves half a workbook. Rows wait for the zip when it falls behind
+ * (TableSheet.backlog), and the orders are walked once per sheet: a million orders read from disk
+ * are written in the memory of a few.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -21,6 +23,12 @@ export interface WorkbookSummary {
   lateAfterDays: number;
   notes: string[];
 }
+
+/**
+ * The orders, walked once per sheet: in memory, or read from disk afresh each time (a run that
+ * outgrew memory), so that no sheet needs them all at once.
+ */
+export type ReconciledOrders = Iterable<ReconciledOrder> & { readonly length: number };
 
 export const SHEET_NAMES = ['Summary', 'Orders', 'Lines', 'Packages', 'Exceptions', 'Confirmations'] as const;
 
@@ -88,17 +96,18 @@ const EXCEPTION_COLUMNS: TableColumn[] = [
 ];
 
 /** Returns the path written; a file-system failure (a read-only folder, a full disk) throws an OutputError naming it. */
-export async function writeReconcileWorkbook(path: string, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<string> {
+export async function writeReconcileWorkbook(path: string, orders: ReconciledOrders, summary: WorkbookSummary): Promise<string> {
   try {
     mkdirSync(dirname(path) || '.', { recursive: true });
-    await writeFileAtomically(path, (out) => buildWorkbook(out, orders, summary));
+    await writeFileAtomically(path, (out) => writeWorkbookTo(out, orders, summary));
     return path;
   } catch (error) {
     throw toOutputError(error, path, 'the reconciliation workbook', RECONCILE_OUTPUT_REMEDY) ?? error;
   }
 }
 
-async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly ReconciledOrder[], summary: WorkbookSummary): Promise<void> {
+/** The workbook into `out`, at the pace `out` takes it. */
+export async function writeWorkbookTo(out: NodeJS.WritableStream, orders: ReconciledOrders, summary: WorkbookSummary): Promise<void> {
   // Inline strings: shared strings would hold every distinct tracking number in memory.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as never, useStyles: true, useSharedStrings: false });
   workbook.creator = 'order-batch';
@@ -124,6 +133,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
       types.join(', '),
       yesNo(o.isInLedger),
     ]);
+    await orderSheet.backlog();
   }
   orderSheet.finish();
 
@@ -147,6 +157,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
         l.relatedLineId,
       ]);
     }
+    await lineSheet.backlog();
   }
   lineSheet.finish();
 
@@ -176,6 +187,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
         p.trackingUrl,
       ]);
     }
+    await packageSheet.backlog();
   }
   packageSheet.finish();
 
@@ -184,6 +196,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
     for (const e of o.exceptions) {
       exceptionSheet.add([o.customerOrderId, o.marketplaceOrderId, e.type, e.customerLineItemId ?? null, e.packageId ?? null, e.detail, o.status]);
     }
+    await exceptionSheet.backlog();
   }
   exceptionSheet.finish();
 
@@ -194,6 +207,7 @@ async function buildWorkbook(out: NodeJS.WritableStream, orders: readonly Reconc
   );
   for (const row of confirmationRows(orders)) {
     confirmationSheet.add([row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, dateCell(row.shipDate)]);
+    await confirmationSheet.backlog();
   }
   confirmationSheet.finish();
   await workbook.commit();
@@ -205,7 +219,7 @@ const SUMMARY_VALUE: Partial<ExcelJS.Style> = { alignment: { vertical: 'top', ho
 const SUMMARY_DATE: Partial<ExcelJS.Style> = { ...SUMMARY_VALUE, numFmt: 'yyyy-mm-dd hh:mm:ss' };
 const SUMMARY_LABEL: Partial<ExcelJS.Style> = { alignment: { vertical: 'top' } };
 
-function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: readonly ReconciledOrder[], summary: WorkbookSummary): void {
+function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: ReconciledOrders, summary: WorkbookSummary): void {
   const sheet = workbook.addWorksheet('Summary', { pageSetup: SUMMARY_PRINT_SETUP });
   sheet.columns = [{ width: 24 }, { width: SUMMARY_VALUE_WIDTH }];
   const heading = (text: string) => {
@@ -231,16 +245,19 @@ function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, orders: read
   line('Times', 'All dates and times in this workbook are UTC.');
   sheet.addRow([]).commit();
 
-  heading('Orders by status');
+  // One walk for both tables: the orders may be read from disk.
   const counts = new Map<string, number>(ROLL_UP_STATUSES.map((s) => [s, 0]));
-  for (const o of orders) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+  const byType = new Map<string, number>(EXCEPTION_TYPES.map((t) => [t, 0]));
+  for (const o of orders) {
+    counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+    for (const e of o.exceptions) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
+  }
+  heading('Orders by status');
   line('orders', orders.length);
   for (const [status, n] of counts) line(status, n, n > 0 ? status : undefined);
   sheet.addRow([]).commit();
 
   heading('Exceptions by type');
-  const byType = new Map<string, number>(EXCEPTION_TYPES.map((t) => [t, 0]));
-  for (const o of orders) for (const e of o.exceptions) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
   for (const [type, n] of byType) line(type, n);
   if (summary.notes.length > 0) {
     sheet.addRow([]).commit();

@@ -133,7 +133,10 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
         // The web app's own work folder could not take the workbook (a full disk): the page says so.
-        if (result.report.outputErrors?.length) throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
+        if (result.report.outputErrors?.length) {
+          result.release();
+          throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
+        }
         return { result, asOf: result.asOf };
       },
     }),

@@ -6,7 +6,7 @@
 import { basename, join } from 'node:path';
 import type { SharedFiles } from './shared-files.js';
 import type { ReconcileResult } from '../commands/reconcile-run.js';
-import { ROLL_UP_STATUSES } from '../reconcile/types.js';
+import { ROLL_UP_STATUSES, type ReconciledOrder } from '../reconcile/types.js';
 import { newId, type WorkDir } from './work-dir.js';
 
 export interface ReconcileException {
@@ -71,7 +71,12 @@ export function createReconciler(options: {
         const id = newId();
         const dir = workDir.dirOf('reconcile', id);
         const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
-        const snapshot = snapshotOf(id, result, asOf, options.wallClock());
+        let snapshot: ReconcileSnapshot;
+        try {
+          snapshot = snapshotOf(id, result, asOf, options.wallClock());
+        } finally {
+          result.release();
+        }
         workDir.writeJson('reconcile', id, SNAPSHOT_FILE, snapshot);
         await files.publish('reconcile', id);
         return snapshot;
@@ -91,16 +96,17 @@ export function createReconciler(options: {
 
 function snapshotOf(id: string, result: ReconcileResult, asOf: Date, now: Date): ReconcileSnapshot {
   const summary = Object.fromEntries(ROLL_UP_STATUSES.map((s) => [s, result.report.summary[s] ?? 0]));
-  const exceptions = result.orders.flatMap((order) =>
-    order.exceptions.map((e) => ({ customerOrderId: order.customerOrderId, marketplaceOrderId: order.marketplaceOrderId, type: e.type, detail: e.detail })),
-  );
-  const orderRows = result.orders.slice(0, MAX_ORDERS_KEPT).map((order) => ({
-    customerOrderId: order.customerOrderId,
-    marketplaceOrderId: order.marketplaceOrderId,
-    status: order.status,
-    tracking: order.trackingNumbers.map((number) => ({ number, url: safeLink(order.packages.find((p) => p.trackingNumber === number && p.isLive)?.trackingUrl ?? null) })),
-    exceptions: [...new Set(order.exceptions.map((e) => e.type))],
-  }));
+  // The first ones shown, the rest counted: a run of a million orders is walked once, never gathered.
+  const exceptions: ReconcileException[] = [];
+  const orderRows: ReconcileOrderRow[] = [];
+  let exceptionsLeftOff = 0;
+  for (const order of result.orders) {
+    for (const e of order.exceptions) {
+      if (exceptions.length < MAX_EXCEPTIONS_SHOWN) exceptions.push({ customerOrderId: order.customerOrderId, marketplaceOrderId: order.marketplaceOrderId, type: e.type, detail: e.detail });
+      else exceptionsLeftOff++;
+    }
+    if (orderRows.length < MAX_ORDERS_KEPT) orderRows.push(orderRowOf(order));
+  }
   return {
     id,
     createdAt: now.toISOString(),
@@ -109,9 +115,19 @@ function snapshotOf(id: string, result: ReconcileResult, asOf: Date, now: Date):
     asOf: asOf.toISOString(),
     summary,
     orders: result.orders.length,
-    exceptions: exceptions.slice(0, MAX_EXCEPTIONS_SHOWN),
-    exceptionsLeftOff: Math.max(0, exceptions.length - MAX_EXCEPTIONS_SHOWN),
+    exceptions,
+    exceptionsLeftOff,
     workbook: basename(result.output),
+  };
+}
+
+function orderRowOf(order: ReconciledOrder): ReconcileOrderRow {
+  return {
+    customerOrderId: order.customerOrderId,
+    marketplaceOrderId: order.marketplaceOrderId,
+    status: order.status,
+    tracking: order.trackingNumbers.map((number) => ({ number, url: safeLink(order.packages.find((p) => p.trackingNumber === number && p.isLive)?.trackingUrl ?? null) })),
+    exceptions: [...new Set(order.exceptions.map((e) => e.type))],
   };
 }
 

@@ -120,6 +120,41 @@ describe('listOrders', () => {
   });
 });
 
+describe('eachListedOrder', () => {
+  it('hands over each order as the answer arrives, in slices that cut orders apart', async () => {
+    const body = JSON.stringify({ requestId: 'req-5', data: Array.from({ length: 50 }, (_, i) => ({ orderDetails: orderDetails(`S-${i}`) })) });
+    server.route('GET', '/api/v0/orders', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const bytes = Buffer.from(body);
+      // Slices of 777 bytes, each on its own turn: no order arrives whole in one chunk.
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return void res.end();
+        res.write(bytes.subarray(at, (at += 777)));
+        setImmediate(next);
+      };
+      next();
+    });
+    const seen: string[] = [];
+    const listed = await client.eachListedOrder({ lastDays: 5, orderDisposition: ['all'] }, (order) => seen.push(order.customerOrderId));
+    expect(listed).toEqual({ orders: 50 });
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `S-${i}`));
+    expect(last().query.get('lastDays')).toBe('5');
+  });
+
+  it('says which order is not the expected shape, and that an answer cut short is unusable', async () => {
+    server.route('GET', '/api/v0/orders', json(200, { data: [{ orderDetails: orderDetails('A-1') }, { orderDetails: { orderDate: 'x' } }] }));
+    await expect(client.eachListedOrder({}, () => undefined)).rejects.toThrow(/answered 200 OK but data\[1\] is not the expected shape: orderDetails\.customerOrderId/);
+    server.route('GET', '/api/v0/orders', text(200, '{"data":[{"orderDetails":', 'application/json'));
+    await expect(client.eachListedOrder({}, () => undefined)).rejects.toThrow('the answer ends before its JSON does');
+  });
+
+  it('throws the HttpError of a refusal, as listOrders does', async () => {
+    server.route('GET', '/api/v0/orders', json(400, { message: 'lastDays must be at most 365' }));
+    await expect(client.eachListedOrder({ lastDays: 400 }, () => undefined)).rejects.toMatchObject({ status: 400, message: 'lastDays must be at most 365' });
+  });
+});
+
 describe('getPackages', () => {
   it('GETs /api/v0/orders/<id>/packages and reads package records', async () => {
     server.route('GET', '/api/v0/orders/A%201/packages', json(200, { data: [packageRecord('A 1')], requestId: 'req-4' }));

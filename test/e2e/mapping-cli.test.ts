@@ -57,7 +57,7 @@ describe('order-batch with a marketplace export', () => {
     ].join('\n'));
     const fields = { customerOrderId: { column: 'Ref' }, orderDate: { column: 'When' }, sourceOfSale: { constant: 'OtherMarketplace' }, salesTax: { column: 'Tax' }, fullName: { column: 'Who' }, addressLine1: { column: 'Where' }, city: { column: 'Town' }, provinceOrState: { column: 'Region' }, postalOrZipCode: { column: 'Zip' }, countryCode: { column: 'Nation' }, phone: { column: 'Tel' }, productId: { column: 'Article' }, customerLineItemId: { generate: 'lineNumber' }, name: { column: 'Item' }, quantity: { column: 'Count' }, unitPrice: { column: 'Each' } };
     const ledger = join(dir, 'ledger.db');
-    await createMappingStore(openedOnDemand(ledger)).save({ profile: parseProfile({ name: 'acme', label: 'Acme export', fields }, 'test'), savedBy: 'local user', savedAt: '2026-11-20T12:00:00Z' });
+    await createMappingStore(openedOnDemand(ledger)).save({ profile: parseProfile({ name: 'acme', label: 'Acme export', fields }, 'test'), savedBy: 'local user' });
     const list = await runCli(['mapping', 'list', '--ledger', ledger]);
     expect(list.stdout).toContain('acme           Acme export (saved)');
     const checked = await runCli(['validate', sheet, '--ledger', ledger, '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--json']);
@@ -65,5 +65,14 @@ describe('order-batch with a marketplace export', () => {
     expect(checked.code).toBe(0);
     const named = await runCli(['validate', sheet, '--ledger', ledger, '--mapping', 'acme', '--now', SAMPLE_NOW, '--out', join(dir, 'r2.csv'), '--json']);
     expect(JSON.parse(named.stdout).input[0].mapping).toMatchObject({ profile: 'acme', detected: false });
+
+    const removed = await runCli(['mapping', 'remove', 'acme', '--ledger', ledger]);
+    expect([removed.code, removed.stdout]).toEqual([0, 'Removed the saved mapping acme.\n']);
+    expect((await runCli(['mapping', 'list', '--ledger', ledger])).stdout).not.toContain('acme');
+    const again = await runCli(['mapping', 'remove', 'acme', '--ledger', ledger]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no mapping named acme is saved in the ledger');
+    const audit = (JSON.parse((await runCli(['audit', '--ledger', ledger, '--json'])).stdout) as { entries: { action: string; detail: string }[] }).entries;
+    expect(audit.filter((e) => e.action === 'mapping_remove').map((e) => e.detail)).toEqual(['acme']);
   });
 });

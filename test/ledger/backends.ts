@@ -3,6 +3,11 @@
  * one entry to BACKENDS.
  */
 import { join } from 'node:path';
+import pg from 'pg';
+import { silentLogger } from '../../src/log.js';
+import { migrateLedger } from '../../src/ledger/postgres/migrate.js';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/ledger/postgres/schema.js';
+import { MIGRATIONS as SQLITE_MIGRATIONS, migrateSchema } from '../../src/ledger/schema.js';
 import { openDatabase } from '../../src/ledger/sqlite.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
@@ -21,6 +26,11 @@ export interface LedgerUnderTest {
   expireJobLease(jobId: string): Promise<void>;
   /** Makes a running job's holder a process of this machine that has died (`pid` must be one). */
   killJobHolder(jobId: string, pid: number): Promise<void>;
+  /**
+   * Creates the ledger as the last version before the mappings table left it (SQLite schema 4,
+   * PostgreSQL 0002), its settings holding these; the next open() migrates it.
+   */
+  createBeforeMappingsTable(settings: Record<string, string>): Promise<void>;
   /** Removes the ledger (the test has closed what it opened). */
   drop(): Promise<void>;
 }
@@ -50,6 +60,15 @@ const sqlite: BackendUnderTest = {
       open: (options) => openLedger(path, options),
       expireJobLease: (jobId) => update(`UPDATE jobs SET lease_expires_at = '1970-01-01T00:00:00.000Z' WHERE id = ?`, jobId),
       killJobHolder: (jobId, pid) => update('UPDATE jobs SET holder_pid = ? WHERE id = ?', pid, jobId),
+      async createBeforeMappingsTable(settings) {
+        const db = openDatabase(path);
+        try {
+          migrateSchema(db, SQLITE_MIGRATIONS.slice(0, 4));
+          for (const [name, value] of Object.entries(settings)) db.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)').run(name, value, '2031-01-02T03:04:05.000Z');
+        } finally {
+          db.close();
+        }
+      },
       drop: async () => temp.cleanup(),
     };
   },
@@ -71,6 +90,16 @@ const postgres: BackendUnderTest = {
       },
       killJobHolder: async (jobId, pid) => {
         await asSuperuser((c) => c.query('UPDATE jobs SET holder_pid = $1 WHERE id = $2', [pid, jobId]), database.name);
+      },
+      async createBeforeMappingsTable(settings) {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          await migrateLedger(client, silentLogger, POSTGRES_MIGRATIONS.slice(0, 2));
+          for (const [name, value] of Object.entries(settings)) await client.query(`INSERT INTO settings (name, value, updated_at) VALUES ($1, $2, '2031-01-02T03:04:05Z')`, [name, value]);
+        } finally {
+          await client.end();
+        }
       },
       drop: () => database.drop(),
     };

@@ -359,10 +359,37 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       const other = await startImport(ledger);
       expect((await other.prepareSends([buildIntent('S-1'), buildIntent('S-2')])).map((r) => r.action)).toEqual(['lookup', 'send']);
       const taken = [await ledger.get('S-1'), await ledger.get('S-2')];
-      await expect(stalled.markAccepted('S-1', { httpStatus: 201 })).rejects.toThrow(LedgerClaimLostError);
+      await expect(stalled.markUnknown('S-1')).rejects.toThrow(LedgerClaimLostError);
       await expect(stalled.markSending('S-2')).rejects.toThrow(LedgerClaimLostError);
       await expect(stalled.prepareSends([buildIntent('S-2')])).resolves.toMatchObject([{ action: 'in_progress_elsewhere' }]);
       expect([await ledger.get('S-1'), await ledger.get('S-2')]).toEqual(taken);
+    });
+
+    it("records the stalled run's accepted answer whoever holds the order, so the run that took it over does not send it again", async () => {
+      const stalled = await startImport(await open());
+      await stalled.prepareSends([buildIntent('S-1')]);
+      await store.expireLease!(stalled.runId);
+      const ledger = await open();
+      const other = await startImport(ledger);
+      expect((await other.prepareSends([buildIntent('S-1')]))[0]!.action).toBe('lookup');
+      await stalled.markAccepted('S-1', { httpStatus: 201, requestId: 'r-1' });
+      expect(await ledger.get('S-1')).toMatchObject({ state: 'accepted', requestId: 'r-1', runId: other.runId });
+      await expect(other.markSending('S-1')).rejects.toThrow(LedgerStateError);
+    });
+
+    it('confirms before a POST that the run still holds an order it marked ahead, once its lease may have lapsed', async () => {
+      let leaseClock = 0;
+      const stalled = await startImport(await open({ leaseClock: () => leaseClock, claimLeaseMs: 60_000 }));
+      await stalled.prepareSends([buildIntent('S-1'), buildIntent('S-2')]);
+      // Renewed a moment ago: no question asked.
+      await expect(stalled.confirmHold('S-1')).resolves.toBeUndefined();
+      await store.expireLease!(stalled.runId);
+      const other = await startImport(await open());
+      await other.prepareSends([buildIntent('S-1')]);
+      leaseClock += 60_000;
+      await expect(stalled.confirmHold('S-1')).rejects.toThrow(LedgerClaimLostError);
+      // Not taken by anyone while the lease had lapsed: the run holds it again, its lease renewed.
+      await expect(stalled.confirmHold('S-2')).resolves.toBeUndefined();
     });
 
     it('shares one send gate between the runs of every process', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideOrder, decideRun, decideSetting, decideWatermark } from '../../src/ledger/copy/decide.js';
+import { decideMapping, decideOrder, decideRun, decideSetting, decideWatermark } from '../../src/ledger/copy/decide.js';
 import type { CopiedOrder, TargetOrder } from '../../src/ledger/copy/types.js';
 import type { OrderRecord, RunRecord } from '../../src/ledger/types.js';
 import { buildOrderPayload as buildPayload } from '../support/order-payload.js';
@@ -39,5 +39,13 @@ describe('what ledger copy does with each record', () => {
     expect(decideWatermark({ name: 'w', value: '2031-01-01T00:00:00Z', updatedAt: '' }, { name: 'w', value: '2031-02-01T00:00:00Z', updatedAt: '' })).toBe('update');
     expect(decideWatermark({ name: 'w', value: '2031-03-01T00:00:00Z', updatedAt: '' }, { name: 'w', value: '2031-02-01T00:00:00Z', updatedAt: '' })).toBe('kept');
     expect(decideSetting({ name: 'endpoint', value: 'a', updatedAt: '' }, { name: 'endpoint', value: 'b', updatedAt: '' })).toHaveProperty('conflict');
+  });
+
+  it('keeps the later save of a mapping name', () => {
+    const saved = (savedAt: string, profile = '{}') => ({ name: 'acme', profile, savedBy: 'ann', savedAt });
+    expect(decideMapping(saved('2031-01-01T00:00:00.000Z'), undefined)).toBe('insert');
+    expect(decideMapping(saved('2031-01-01T00:00:00.000Z'), saved('2031-01-01T00:00:00.000Z'))).toBe('unchanged');
+    expect(decideMapping(saved('2031-01-02T00:00:00.000Z', '{"a":1}'), saved('2031-01-01T00:00:00.000Z'))).toBe('update');
+    expect(decideMapping(saved('2031-01-01T00:00:00.000Z', '{"a":1}'), saved('2031-01-02T00:00:00.000Z'))).toBe('kept');
   });
 });

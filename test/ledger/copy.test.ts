@@ -5,6 +5,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { copyLedger } from '../../src/ledger/copy/copy-ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger, OrderRecord } from '../../src/ledger/types.js';
+import { MIGRATIONS, migrateSchema } from '../../src/ledger/schema.js';
+import { openDatabase } from '../../src/ledger/sqlite.js';
 import { runCli } from '../e2e/run-cli.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { buildClock, buildIntent, makeTempDir } from './builders.js';
@@ -18,6 +20,7 @@ async function contentsOf(ledger: Ledger, settings: string[], watermarks: string
     users: await ledger.users.list(),
     audit: (await ledger.audit.list({ limit: 1000 })).map(({ seq: _seq, ...entry }) => entry),
     runs: await ledger.listRuns(1000),
+    mappings: await ledger.mappings.list(),
     settings: await Promise.all(settings.map((name) => ledger.getSetting(name))),
     watermarks: await Promise.all(watermarks.map((name) => ledger.getWatermark(name))),
   };
@@ -56,6 +59,8 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     await ledger.audit.record({ actor: 'maria', via: 'web', address: '10.0.0.7', action: 'submit', fileName: 'a.csv', fileSha256: 'aa', counts: { valid: 6 }, ref: 'job-1' });
     clock.advance(1000);
     await ledger.audit.record({ actor: 'cron', via: 'cli', address: 'batch', action: 'reconcile', counts: { shipped: 2 } });
+    // The column mappings saved for the team.
+    await ledger.mappings.save({ name: 'acme', profile: '{"name":"acme"}', savedBy: 'maria' });
     await ledger.close();
   });
   afterEach(async () => {
@@ -81,7 +86,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     expect(there.orders).toEqual({ insert: 7, update: 0, unchanged: 0, kept: 0 });
     expect(there.runs).toEqual({ insert: 2, update: 0, unchanged: 0, kept: 0 });
     expect([there.settings.insert, there.watermarks.insert]).toEqual([1, 1]);
-    expect([there.users.insert, there.audit.insert]).toEqual([2, 2]);
+    expect([there.users.insert, there.audit.insert, there.mappings.insert]).toEqual([2, 2, 1]);
     expect(there.to).not.toContain('pg-test-s3cret');
     expect(sha256(sqlitePath)).toBe(beforeCopy);
     expect(await contents(db.url)).toEqual(expected);
@@ -98,6 +103,39 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     expect(again.runs).toEqual({ insert: 0, update: 0, unchanged: 2, kept: 0 });
     expect(again.settings).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
     expect(again.watermarks).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
+    expect(again.mappings).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
+  });
+
+  it('keeps the later save of a mapping both ledgers hold, and copies the others', async () => {
+    const target = await openLedger(db.url, { now: () => new Date('2040-01-01T00:00:00Z') });
+    await target.mappings.save({ name: 'acme', profile: '{"name":"acme","later":true}', savedBy: 'li' });
+    await target.close();
+    const source = await openLedger(sqlitePath, { now: () => new Date('2050-01-01T00:00:00Z') });
+    await source.mappings.save({ name: 'globex', profile: '{"name":"globex"}', savedBy: 'maria' });
+    await source.close();
+    expect((await copyLedger(sqlitePath, db.url)).mappings).toEqual({ insert: 1, update: 0, unchanged: 0, kept: 1 });
+    expect((await contents(db.url)).mappings.map((m) => [m.name, m.savedBy])).toEqual([['acme', 'li'], ['globex', 'maria']]);
+    // Saved again in the source after that: the source's is now the later save.
+    const again = await openLedger(sqlitePath, { now: () => new Date('2050-01-02T00:00:00Z') });
+    await again.mappings.save({ name: 'acme', profile: '{"name":"acme","latest":true}', savedBy: 'maria' });
+    await again.close();
+    expect((await copyLedger(sqlitePath, db.url)).mappings).toMatchObject({ update: 1 });
+    expect((await contents(db.url)).mappings.find((m) => m.name === 'acme')?.profile).toBe('{"name":"acme","latest":true}');
+  });
+
+  it('copies the mappings of a ledger older than their table (held in one setting) as mappings', async () => {
+    const old = join(temp.dir, 'old.db');
+    const legacy = [{ profile: { name: 'acme', fields: {} }, savedBy: 'maria', savedAt: '2031-01-01T00:00:00.000Z' }];
+    const file = openDatabase(old);
+    migrateSchema(file, MIGRATIONS.slice(0, 4));
+    file.prepare('INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)').run('mappings', JSON.stringify(legacy), '2031-01-01T00:00:00.000Z');
+    file.close();
+    const copied = await copyLedger(old, db.url);
+    expect([copied.mappings.insert, copied.settings.insert]).toEqual([1, 0]);
+    const ledger = await openLedger(db.url);
+    expect(await ledger.mappings.list()).toEqual([{ name: 'acme', profile: JSON.stringify(legacy[0]!.profile), savedBy: 'maria', savedAt: '2031-01-01T00:00:00.000Z' }]);
+    expect(await ledger.getSetting('mappings')).toBeNull();
+    await ledger.close();
   });
 
   it("lets the next run on PostgreSQL look up what the copied ledger's killed run may have sent", async () => {
@@ -133,7 +171,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     const result = await runCli(['ledger', 'copy', sqlitePath, db.url]);
     expect(result.stderr).not.toContain('pg-test-s3cret');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  audit       2 copied\n$/);
+    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  audit       2 copied\n  mappings    1 copied\n$/);
     const again = await runCli(['ledger', 'copy', sqlitePath, db.url, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ command: 'ledger copy', orders: { insert: 0, unchanged: 7 } });
     expect(again.stdout).not.toContain('pg-test-s3cret');

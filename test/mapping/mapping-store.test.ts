@@ -1,15 +1,15 @@
-/** Saved mappings live in the ledger's settings: shared by whoever shares the ledger, each save keeping the others. */
+/** Saved mappings live in the ledger's mappings table: shared by whoever shares the ledger, each save keeping the others. */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { openedOnDemand } from '../../src/mapping/ledger-access.js';
-import { createMappingStore, MAPPINGS_SETTING } from '../../src/mapping/mapping-store.js';
+import { createMappingStore } from '../../src/mapping/mapping-store.js';
 import { parseProfile } from '../../src/mapping/profile.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('mapping-store');
 const profile = (name: string, column: string) => parseProfile({ name, label: `${name} export`, fields: { customerOrderId: { column } } }, name);
-const saved = (name: string, column: string) => ({ profile: profile(name, column), savedBy: 'local user', savedAt: '2026-11-20T12:00:00.000Z' });
+const saved = (name: string, column: string) => ({ profile: profile(name, column), savedBy: 'local user' });
 
 describe('the saved mappings', () => {
   it('are none in a ledger not created yet, and looking does not create it', async () => {
@@ -24,14 +24,15 @@ describe('the saved mappings', () => {
     await store.save(saved('globex', 'Order'));
     await store.save(saved('acme', 'Reference'));
     const names = (await store.list()).map((m) => [m.profile.name, (m.profile.fields.customerOrderId as { column: string }).column]);
-    expect(names).toEqual([['globex', 'Order'], ['acme', 'Reference']]);
+    expect(names).toEqual([['acme', 'Reference'], ['globex', 'Order']]);
   });
 
   it('leave out what no longer reads as a profile rather than failing every file', async () => {
     const path = at('odd.db');
     const ledger = await openLedger(path);
-    await ledger.setSetting(MAPPINGS_SETTING, JSON.stringify([{ profile: { name: 'bad name!', fields: {} } }, saved('ok', 'Ref')]));
+    await ledger.mappings.save({ name: 'bad', profile: JSON.stringify({ name: 'bad name!', fields: {} }), savedBy: 'local user' });
     await ledger.close();
+    await createMappingStore(openedOnDemand(path)).save(saved('ok', 'Ref'));
     expect((await createMappingStore(openedOnDemand(path)).list()).map((m) => m.profile.name)).toEqual(['ok']);
   });
 });

@@ -12,13 +12,13 @@ import { nowAt } from './builders.js';
 
 const NOW = nowAt(48);
 
-/** A reader whose listOrders records its query and lists nothing. */
+/** A reader whose list orders records its query and lists nothing. */
 function listingReader(): { reader: ApiReader; queries: unknown[] } {
   const queries: unknown[] = [];
   const reader = {
-    listOrders: async (query: unknown) => {
+    eachListedOrder: async (query: unknown) => {
       queries.push(query);
-      return [];
+      return 0;
     },
   } as unknown as ApiReader;
   return { reader, queries };

@@ -41,6 +41,12 @@ export function createFakeApi(): FakeApi {
       return order ? { order: structuredClone(order) } : null;
     }),
     listOrders: (query?: ListOrdersQuery) => run('listOrders', query, () => ({ data: [...api.orders.values()].map((o) => structuredClone(o)) })),
+    // The same request as listOrders (whatever a test makes of that), its answer handed over order by order.
+    eachListedOrder: async (query: ListOrdersQuery, onOrder: (order: OrderRead) => void) => {
+      const page = await api.listOrders(query);
+      for (const order of page.data) onOrder(order);
+      return { orders: page.data.length };
+    },
     // As the API does (PRODUCT.md section 6): 404 for an order it does not know, packages or not.
     getPackages: (id) =>
       run('getPackages', id, () => {

@@ -125,7 +125,7 @@ describe('an order the API does not know', () => {
         const { api } = await world(['KNOWN-1'], ['KNOWN-1']);
         const result = await run(api, { ordersFile: file, perOrderMax });
         expect(statusOf(result)).toEqual({ 'KNOWN-1': ['shipped', []], 'MISS-1': ['not_found', ['missing_order']] });
-        expect(result.orders[1]!.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
+        expect(result.orders.at(1)!.exceptions[0]!.detail).toBe('The API does not know this order (404), though the orders file lists it as accepted.');
         expect(result.hasExceptions).toBe(true);
         expect(existsSync(result.output)).toBe(true);
       });

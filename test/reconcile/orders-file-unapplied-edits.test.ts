@@ -94,14 +94,14 @@ afterAll(async () => {
 describe('reconcile --orders without a ledger, on an order whose rows in the file were not sent', () => {
   it('with the ledger, the edited order reconciles clean (the control)', async () => {
     const result = await reconcileCommand(reconcileOptions(edited, at('import/ledger.db'), at('with-ledger.xlsx')));
-    expect(result.orders[0]!.exceptions).toEqual([]);
-    expect(result.orders[0]!.marketplaceOrderId).toBe('M-CD-1');
+    expect(result.orders.at(0)!.exceptions).toEqual([]);
+    expect(result.orders.at(0)!.marketplaceOrderId).toBe('M-CD-1');
   });
 
   it('reports no exception for an order whose edit was not applied: the API holds what was sent', async () => {
     const { logger, warnings } = recordingLogger();
     const result = await reconcileCommand({ ...reconcileOptions(edited, at('nowhere/ledger.db'), at('without-ledger.xlsx'), logger), confirmationsPath: at('confirmations.csv') });
-    const order = result.orders[0]!;
+    const order = result.orders.at(0)!;
     expect(order.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
     // The API's lines, as they are: the 1 mug sent, not the 3 of the edit.
     expect(order.lines.map((l) => [l.customerLineItemId, l.ordered])).toEqual([['1', 1]]);
@@ -117,14 +117,14 @@ describe('reconcile --orders without a ledger, on an order whose rows in the fil
 
   it('reports no exception for the second copy of an order a run held twice with other contents', async () => {
     const result = await reconcileCommand(reconcileOptions(secondCopy, at('nowhere/ledger.db'), at('second-copy.xlsx')));
-    expect(result.orders[0]!.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
-    expect(result.orders[0]!.marketplaceOrderId).toBeNull();
+    expect(result.orders.at(0)!.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
+    expect(result.orders.at(0)!.marketplaceOrderId).toBeNull();
   });
 
   it('still takes the first copy, which was sent, as what was sent', async () => {
     const result = await reconcileCommand(reconcileOptions(firstCopy, at('nowhere/ledger.db'), at('first-copy.xlsx')));
-    expect(result.orders[0]!.exceptions).toEqual([]);
-    expect(result.orders[0]!.marketplaceOrderId).toBe('M-DUP-1');
+    expect(result.orders.at(0)!.exceptions).toEqual([]);
+    expect(result.orders.at(0)!.marketplaceOrderId).toBe('M-DUP-1');
   });
 });
 

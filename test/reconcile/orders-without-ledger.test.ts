@@ -114,9 +114,9 @@ describe('reconcile --orders where there is no ledger', () => {
 
   it('says the file lists as accepted an order the API does not know, with when (its submittedAt column)', async () => {
     const result = await reconcileCommand(options('clean', apiB, { ordersFile: resultFile, out: at('clean-b2.xlsx') }));
-    const detail = result.orders[0]!.exceptions.find((e) => e.type === 'missing_order')!.detail;
+    const detail = result.orders.at(0)!.exceptions.find((e) => e.type === 'missing_order')!.detail;
     expect(detail).toMatch(/^The API does not know this order \(404\), though the orders file lists it as accepted on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.$/);
-    expect(result.orders[0]!.marketplaceOrderId).toBe('M1');
+    expect(result.orders.at(0)!.marketplaceOrderId).toBe('M1');
   });
 
   it('--all creates no ledger either', async () => {

@@ -183,12 +183,12 @@ describe('the instant a run without --now goes by', () => {
       for (let i = 0; i < 2; i++) {
         const atBoundary = await run();
         expect(atBoundary.asOf.toISOString()).toBe(start);
-        expect(atBoundary.orders[0]!.exceptions.map((e) => e.type)).not.toContain('late_shipment');
+        expect(atBoundary.orders.at(0)!.exceptions.map((e) => e.type)).not.toContain('late_shipment');
       }
       sandbox.advanceClock(1 / 3600);
       const after = await run();
       expect(after.asOf.toISOString()).toBe('2031-05-04T08:00:01.000Z');
-      expect(after.orders[0]!.exceptions.map((e) => e.type)).toContain('late_shipment');
+      expect(after.orders.at(0)!.exceptions.map((e) => e.type)).toContain('late_shipment');
       await ledger.close();
     } finally {
       await Promise.all(clients.map((c) => c.close()));

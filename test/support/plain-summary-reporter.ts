@@ -1,11 +1,13 @@
 /**
  * Prints one closing line, `tests: N passed, N failed, N skipped`, after vitest's own report, so CI
- * logs end with a count any reader (or tool) understands.
+ * logs end with a count any reader (or tool) understands. A run that failed before any test (a
+ * globalSetup that threw: setup-failure.ts) counts each such failure and says it on a line of its own.
  */
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
+import { readSetupFailures } from './setup-failure.js';
 
 export default class PlainSummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>, reason: TestRunEndReason): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -22,6 +24,11 @@ export default class PlainSummaryReporter implements Reporter {
       failed += failedHere;
     }
     failed += unhandledErrors.length;
-    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    const setupFailures = readSetupFailures();
+    failed += setupFailures.length;
+    const lines = [`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`, ...setupFailures.map((f) => `setup: ${f}`)];
+    if (reason === 'failed' && failed === 0) lines.push('the run failed without a failed test (no test file ran: see the report above)');
+    process.stdout.write(`\n${lines.join('\n')}\n`);
+    if (setupFailures.length > 0) process.exitCode = 1;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/index.js';
 import { openSession, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
 
 const SHEET = [
@@ -71,6 +72,21 @@ describe('the mapping step over HTTP', () => {
     const bad = await correct({ row: 2, col: 8, value: '555' });
     expect(bad.statusCode).toBe(200);
     expect(await bad.body.json()).toMatchObject({ status: 'invalid', issues: [expect.objectContaining({ row: 2, column: 'Tel', severity: 'error' })] });
+  });
+
+  it('saves a named mapping for the team in the ledger, and the audit trail says who saved it', async () => {
+    const done = await form({ ...guesses, 'col-9': 'productId', name: 'cx-shop' });
+    expect(done.statusCode).toBe(303);
+    await done.body.text();
+    const ledger = await openLedger(web.ledgerPath);
+    try {
+      const [saved] = await ledger.mappings.list();
+      const [entry] = (await ledger.audit.list()).filter((e) => e.action === 'mapping_save');
+      expect(saved?.name).toBe('cx-shop');
+      expect(entry).toMatchObject({ actor: saved!.savedBy, via: 'web', detail: 'cx-shop', fileName: 'cx.csv' });
+    } finally {
+      await ledger.close();
+    }
   });
 
   it('is not offered for a sheet in template form that only lacks a column: the verdict says what to add', async () => {

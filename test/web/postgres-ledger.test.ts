@@ -51,4 +51,25 @@ describePostgres('the web app on a PostgreSQL ledger', () => {
     expect(history).toContain('postgresql://order_batch_test:***@');
     expect(history).not.toContain('pg-test-s3cret');
   });
+
+  it('saves a mapping from the mapping step in the shared ledger, recorded in the audit trail under who saved it', async () => {
+    const sheet = 'Order Number,Order Date,Recipient,Street,Town,Region,Post Code,Country,Tel,Article,Item Title,Qty,Price,Tax\nCX-1,2026-11-18 10:00,Ann Lee,1 Main St,Springfield,IL,62704,United States,217-555-0134,PRD-1001,Mug,2,5.00,0.80\n';
+    const uploaded = await post('/upload', uploadForm({ csrf: session.csrf, fileName: 'cx.csv', content: sheet }));
+    await uploaded.body.text();
+    const columns = ['customerOrderId', 'orderDate', 'fullName', 'addressLine1', 'city', 'provinceOrState', 'postalOrZipCode', 'countryCode', 'phone', 'productId', 'name', 'quantity', 'unitPrice', 'salesTax'];
+    const form = new URLSearchParams({ _csrf: session.csrf, name: 'cx-shop', 'const-sourceOfSale': 'OtherMarketplace', lineNumbers: '1', ...Object.fromEntries(columns.map((field, i) => [`col-${i}`, field])) });
+    const mapped = await post(`${String(uploaded.headers.location)}/mapping`, form.toString());
+    await mapped.body.text();
+    expect(mapped.statusCode).toBe(303);
+
+    const ledger = await openLedger(db.url);
+    try {
+      const saved = await ledger.mappings.list();
+      expect(saved.map((m) => m.name)).toEqual(['cx-shop']);
+      const [entry] = (await ledger.audit.list()).filter((e) => e.action === 'mapping_save');
+      expect(entry).toMatchObject({ actor: saved[0]!.savedBy, via: 'web', detail: 'cx-shop', fileName: 'cx.csv' });
+    } finally {
+      await ledger.close();
+    }
+  });
 });

@@ -3,12 +3,20 @@
  * or between two of a kind). The source is read in one snapshot and never altered; the target is
  * written in one transaction, so a copy that stops (a conflict, a lost connection) leaves it as it
  * was. Copying again changes nothing: see decide.ts for what wins when both sides hold a record.
+ *
+ * What moves: orders, runs, settings, watermarks, the web app's accounts, the audit trail and the saved
+ * column mappings: what the ledger knows and owes (never send twice, who did what, how sheets are read).
+ * What stays: sessions, jobs and their files. A session is a login to the instances of the source's
+ * web app, soon idle; carried over it would let a browser into another database it never logged in to.
+ * A queued or running job belongs to the source's instances: copied, it would be run a second time by
+ * the target's. A finished job's uploads and results are bulky workbooks kept 90 days: the orders, runs
+ * and audit entries that record the same work (file names and hashes, counts) move, the files do not.
  */
 import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
 import { parseLedgerLocation } from '../location.js';
 import type { LedgerOptions } from '../types.js';
-import { auditKey, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
+import { auditKey, decideMapping, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
 import type { CopySource, CopyTarget } from './types.js';
 
 export type CopyCounts = Record<CopyAction, number>;
@@ -22,6 +30,7 @@ export interface CopyResult {
   watermarks: CopyCounts;
   users: CopyCounts;
   audit: CopyCounts;
+  mappings: CopyCounts;
 }
 
 const BATCH = 1000;
@@ -53,7 +62,7 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
     await source.close();
     throw error;
   }
-  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), audit: counts() };
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), audit: counts(), mappings: counts() };
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
@@ -110,6 +119,12 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
         return !isKnown;
       }));
     }
+    const targetMappings = await target.mappings();
+    await target.writeMappings((await source.mappings()).filter((mapping) => {
+      const action = decideMapping(mapping, targetMappings.get(mapping.name));
+      result.mappings[action]++;
+      return action === 'insert' || action === 'update';
+    }));
     await target.commit();
     return result;
   } catch (error) {

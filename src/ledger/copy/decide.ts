@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../hash.js';
 import type { RunRecord } from '../types.js';
-import type { StoredUser } from '../team-types.js';
+import type { StoredMapping, StoredUser } from '../team-types.js';
 import type { CopiedAudit, CopiedOrder, NamedValue, TargetOrder } from './types.js';
 
 export type CopyAction = 'insert' | 'update' | 'unchanged' | 'kept';
@@ -64,6 +64,13 @@ export function decideWatermark(source: NamedValue, target: NamedValue | undefin
 export function decideUser(source: StoredUser, target: StoredUser | undefined): CopyAction {
   if (!target) return 'insert';
   return target.passwordHash === source.passwordHash && target.role === source.role && target.isDisabled === source.isDisabled ? 'unchanged' : 'kept';
+}
+
+/** Of two saves of one mapping name the later wins, as it would have had both been made on one ledger. */
+export function decideMapping(source: StoredMapping, target: StoredMapping | undefined): CopyAction {
+  if (!target) return 'insert';
+  if (target.profile === source.profile && target.savedBy === source.savedBy && target.savedAt === source.savedAt) return 'unchanged';
+  return source.savedAt > target.savedAt ? 'update' : 'kept';
 }
 
 /** What tells one audit entry from another across ledgers (their seq is each ledger's own). */

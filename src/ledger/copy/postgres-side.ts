@@ -11,6 +11,7 @@ import { ROW_TYPES } from '../postgres/row-types.js';
 import { toRun, type RunRow } from '../run-store.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
 import type { StoredUser } from '../team-types.js';
+import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../team/mapping-rows.js';
 import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
 import { auditKey, withoutSeq } from './decide.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
@@ -71,8 +72,14 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
       }
     },
     runs: () => guard(async () => (await client.query<RunRow>('SELECT * FROM runs ORDER BY seq')).rows.map(toRun)),
-    settings: () => guard(() => namedValues(client, 'settings')),
+    settings: () => guard(async () => ((await hasTable(client, 'mappings')) ? namedValues(client, 'settings') : mappingsOfUnmigrated(await namedValues(client, 'settings')).settings)),
     watermarks: () => guard(() => namedValues(client, 'watermarks')),
+    mappings: () =>
+      guard(async () =>
+        (await hasTable(client, 'mappings'))
+          ? (await client.query<MappingRow>('SELECT * FROM mappings ORDER BY name')).rows.map(toMapping)
+          : mappingsOfUnmigrated(await namedValues(client, 'settings')).mappings,
+      ),
     // A ledger migrated before accounts existed has none, nor an audit trail.
     users: () => guard(async () => ((await hasTable(client, 'users')) ? (await client.query<UserRow>('SELECT * FROM users ORDER BY name')).rows.map(toUser) : [])),
     async *audit(batchSize) {
@@ -191,6 +198,18 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
       for (const e of entries) {
         await guard(() =>
           client.query('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)', auditValues(e, new Date(e.at))),
+        );
+      }
+    },
+    mappings: async () => new Map((await guard(() => client.query<MappingRow>('SELECT * FROM mappings'))).rows.map((row) => [row.name, toMapping(row)])),
+    async writeMappings(mappings) {
+      for (const m of mappings) {
+        await guard(() =>
+          client.query(
+            `INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`,
+            [m.name, m.profile, m.savedBy, m.savedAt],
+          ),
         );
       }
     },

@@ -10,6 +10,7 @@ import { openSqliteLedger } from '../sqlite-ledger.js';
 import { toRun, type RunRow } from '../run-store.js';
 import type { LedgerOptions } from '../types.js';
 import type { StoredUser } from '../team-types.js';
+import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../team/mapping-rows.js';
 import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
 import { auditKey, withoutSeq } from './decide.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
@@ -63,8 +64,10 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
       }
     },
     runs: async () => (db.prepare('SELECT * FROM runs ORDER BY seq').all() as RunRow[]).map(toRun),
-    settings: async () => namedValues(db, 'settings'),
+    settings: async () => (hasTable(db, 'mappings') ? namedValues(db, 'settings') : mappingsOfUnmigrated(namedValues(db, 'settings')).settings),
     watermarks: async () => namedValues(db, 'watermarks'),
+    mappings: async () =>
+      hasTable(db, 'mappings') ? (db.prepare('SELECT * FROM mappings ORDER BY name').all() as MappingRow[]).map(toMapping) : mappingsOfUnmigrated(namedValues(db, 'settings')).mappings,
     users: async () => (hasTable(db, 'users') ? (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser) : []),
     async *audit(batchSize) {
       if (!hasTable(db, 'audit')) return;
@@ -159,6 +162,12 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
     async writeAudit(entries: readonly CopiedAudit[]) {
       const insert = db.prepare('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const e of entries) insert.run(...auditValues(e, new Date(e.at)));
+    },
+    mappings: async () => new Map((db.prepare('SELECT * FROM mappings').all() as MappingRow[]).map((row) => [row.name, toMapping(row)])),
+    async writeMappings(mappings) {
+      const upsert = db.prepare(`INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`);
+      for (const m of mappings) upsert.run(m.name, m.profile, m.savedBy, m.savedAt);
     },
     async commit() {
       db.exec('COMMIT');

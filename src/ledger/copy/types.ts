@@ -1,5 +1,5 @@
 /** What `ledger copy` moves between backends, and how each side reads or writes it. */
-import type { AuditRecord, StoredUser } from '../team-types.js';
+import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
 
 /** An audit entry as copied: its place in the trail (seq) is the target's. */
@@ -34,12 +34,15 @@ export interface CopySource {
   /** Every order, in customerOrderId order, in batches. */
   orders(batchSize: number): AsyncGenerator<CopiedOrder[]>;
   runs(): Promise<RunRecord[]>;
+  /** (A ledger older than the mappings table: without the legacy setting its mappings() carries.) */
   settings(): Promise<NamedValue[]>;
   watermarks(): Promise<NamedValue[]>;
   /** The web app's accounts (none in a ledger older than them). */
   users(): Promise<StoredUser[]>;
   /** The audit trail, oldest first, in batches. */
   audit(batchSize: number): AsyncGenerator<CopiedAudit[]>;
+  /** The saved column mappings (a ledger older than their table: those its legacy setting holds). */
+  mappings(): Promise<StoredMapping[]>;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,9 @@ export interface CopyTarget {
   /** Keys (auditKey) of the entries the target's trail holds. */
   auditKeys(): Promise<Set<string>>;
   writeAudit(entries: readonly CopiedAudit[]): Promise<void>;
+  mappings(): Promise<Map<string, StoredMapping>>;
+  /** Inserts new mappings and replaces those of the same names. */
+  writeMappings(mappings: readonly StoredMapping[]): Promise<void>;
   commit(): Promise<void>;
   /** Undoes everything written (safe after a failure) and closes. */
   rollback(): Promise<void>;

@@ -94,7 +94,10 @@ async function runMigrations(client: pg.ClientBase, pending: readonly PostgresMi
   const { Umzug } = await import('umzug');
   const applied: string[] = [];
   const umzug = new Umzug({
-    migrations: pending.map((m) => ({ name: m.name, up: async () => void (await client.query(m.sql)) })),
+    migrations: pending.map((m) => ({ name: m.name, up: async () => {
+      await client.query(m.sql);
+      await m.after?.(client);
+    } })),
     context: {},
     logger: undefined,
     storage: {

@@ -18,7 +18,8 @@ import { ROW_TYPES } from './row-types.js';
 import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, SessionStore, UserStore } from '../team-types.js';
+import { createPostgresMappings } from './team-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -64,7 +65,7 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
     await pool.end().catch(() => undefined);
     throw describeOpenFailure(location, error);
   }
-  return new PostgresLedger(location, pool, config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS);
+  return new PostgresLedger(location, pool, config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS, options.leaseClock ?? (() => performance.now()));
 }
 
 function describeOpenFailure(location: string, error: unknown): Error {
@@ -92,6 +93,7 @@ class PostgresLedger implements Ledger {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly mappings: MappingTable;
 
   constructor(
     readonly location: string,
@@ -100,6 +102,7 @@ class PostgresLedger implements Ledger {
     private readonly now: () => Date,
     private readonly logger: Logger,
     private readonly leaseMs: number,
+    leaseClock: () => number,
   ) {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
@@ -110,12 +113,14 @@ class PostgresLedger implements Ledger {
     this.jobs = createPostgresJobs(team);
     this.files = createPostgresFiles(team);
     this.attempts = createPostgresAttempts(team);
+    this.mappings = createPostgresMappings(team);
     this.context = {
       pool,
       location,
       now,
       logger,
       leaseMs,
+      leaseClock,
       guard: (work) => this.guard(work),
       transaction: (work) => this.transaction(work),
     };

@@ -21,6 +21,8 @@ export interface RunContext {
   now: () => Date;
   logger: Logger;
   leaseMs: number;
+  /** Monotonic ms: how long ago the lease was last renewed. */
+  leaseClock: () => number;
   /** Runs a piece of database work, turning a PostgreSQL failure into a LedgerError. */
   guard<T>(work: () => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction on one connection (retried on a deadlock or serialization failure). */
@@ -32,12 +34,17 @@ const SENDABLE = `('pending', 'sending', 'unknown', 'failed')`;
 export class PostgresRun implements LedgerRun {
   private renewal: NodeJS.Timeout | undefined;
   private done = false;
+  /** When (leaseClock) the lease was last renewed on time: it lasts leaseMs from then on the database's clock. */
+  private renewedAt: number;
+  /** A renewal found the lease already expired: other runs may have taken some of its orders since. */
+  private hasLapsed = false;
 
   constructor(
     readonly runId: string,
     private readonly ctx: RunContext,
     private readonly onEnd: (run: PostgresRun) => void,
   ) {
+    this.renewedAt = ctx.leaseClock();
     // A third of the lease: two renewals may fail (a slow moment) before it can expire.
     this.renewal = setInterval(() => void this.renew(), Math.max(50, Math.floor(ctx.leaseMs / 3)));
     this.renewal.unref();
@@ -93,6 +100,15 @@ export class PostgresRun implements LedgerRun {
     if (rowCount === 0) await this.refuse(customerOrderId, 'mark as sending');
   }
 
+  async confirmHold(customerOrderId: string): Promise<void> {
+    this.checkOpen();
+    // Renewed on time less than half a lease ago: the lease has not run out since, nobody can hold the order.
+    if (!this.hasLapsed && this.ctx.leaseClock() - this.renewedAt < this.ctx.leaseMs / 2) return;
+    await this.renew();
+    const found = (await this.statesAndHolders([customerOrderId])).get(customerOrderId);
+    if (found?.runId !== this.runId) throw new LedgerClaimLostError(this.ctx.location, customerOrderId, this.runId);
+  }
+
   async markAccepted(customerOrderId: string, info: AcceptedInfo = {}): Promise<void> {
     await this.markAcceptedMany([{ customerOrderId, info }]);
   }
@@ -104,9 +120,9 @@ export class PostgresRun implements LedgerRun {
     const { rows } = await this.ctx.guard(() =>
       this.ctx.pool.query<{ customer_order_id: string }>(
         `UPDATE orders o SET state = 'accepted', submitted_at = v.submitted_at, http_status = v.http_status,
-           request_id = v.request_id, message = v.message, updated_at = $7
+           request_id = v.request_id, message = v.message, updated_at = $6
          FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::text[]) AS v(id, submitted_at, http_status, request_id, message)
-         WHERE o.customer_order_id = v.id AND o.run_id = $6 AND o.state <> 'accepted'
+         WHERE o.customer_order_id = v.id AND o.state <> 'accepted'
          RETURNING o.customer_order_id`,
         [
           accepted.map((a) => a.customerOrderId),
@@ -114,7 +130,6 @@ export class PostgresRun implements LedgerRun {
           accepted.map((a) => a.info?.httpStatus ?? null),
           accepted.map((a) => a.info?.requestId ?? null),
           accepted.map((a) => a.info?.message ?? null),
-          this.runId,
           now,
         ],
       ),
@@ -170,8 +185,11 @@ export class PostgresRun implements LedgerRun {
   }
 
   private async renew(): Promise<void> {
+    const startedAt = this.ctx.leaseClock();
     try {
       const { rows } = await this.ctx.pool.query<{ was_late: boolean }>(RENEW_LEASE, [this.runId, this.ctx.leaseMs]);
+      if (rows[0] && !rows[0].was_late) this.renewedAt = Math.max(this.renewedAt, startedAt);
+      if (rows[0]?.was_late) this.hasLapsed = true;
       if (rows[0]?.was_late && !this.done) {
         this.ctx.logger.warn({ runId: this.runId, ledger: this.ctx.location }, 'the run lease had expired before it was renewed: other runs may have taken over some of its orders');
       }

@@ -3,12 +3,16 @@
  * `NNNN-what` so their order is their name's. Times are timestamptz; the payload stays the exact JSON
  * text that was POSTed (jsonb would reorder its keys).
  */
+import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
+import { carryPostgresMappings } from './team-mappings.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
   name: string;
   sql: string;
+  /** What the migration does besides its SQL, in the same transaction (moving rows that need parsing). */
+  after?: (client: pg.ClientBase) => Promise<void>;
 }
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
@@ -172,5 +176,19 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
         PRIMARY KEY (file_id, seq)
       );
     `,
+  },
+  {
+    name: '0003-mappings',
+    sql: `
+      -- Saved column mappings, one row per name (the SQLite ledger's schema version 5 has the same table).
+      CREATE TABLE mappings (
+        name     text COLLATE "C" PRIMARY KEY,
+        profile  text NOT NULL,
+        saved_by text NOT NULL,
+        saved_at timestamptz NOT NULL
+      );
+    `,
+    // What the setting that held them all holds becomes rows (team-mappings.ts).
+    after: carryPostgresMappings,
   },
 ];

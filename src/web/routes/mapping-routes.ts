@@ -11,7 +11,7 @@ import type { CellEdit } from '../../mapping/cell-edits.js';
 import { parseProfile, type Profile, type Rule } from '../../mapping/profile.js';
 import { COLUMNS, FIELDS, type Field } from '../../sheet/columns.js';
 import { renderMappingStep } from '../pages/mapping-step.js';
-import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
+import { CSRF_MESSAGE, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { loadReading, saveReading } from '../upload-reading.js';
 import { checkInTurn, notFound, verdictOf } from './upload-routes.js';
 
@@ -31,7 +31,8 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     }
     if (built.isSaved) {
       try {
-        await services.mappings.save({ profile: built.profile, savedBy: request.visitor!.name, savedAt: new Date().toISOString() });
+        await services.mappings.save({ profile: built.profile, savedBy: request.visitor!.name });
+        await recordAudit(services, request, { action: 'mapping_save', fileName: verdict.fileName, ref: verdict.id, detail: built.profile.name });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         const chosen = new Map(verdict.headers.flatMap((_, i) => (body[`col-${i}`] ? [[i, body[`col-${i}`] as Field] as const] : [])));

@@ -32,6 +32,9 @@ export interface PostgresCluster {
 
 /** Where the server binaries are: Debian keeps them off the PATH, under /usr/lib/postgresql/<major>/bin. */
 export function findPostgresBin(): string | null {
+  // The binaries of another build, or none at all (a folder without them: how CI without PostgreSQL is tried).
+  const given = process.env.ORDER_BATCH_TEST_PG_BIN;
+  if (given !== undefined) return existsSync(join(given, 'initdb')) && existsSync(join(given, 'postgres')) ? given : null;
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
     const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));

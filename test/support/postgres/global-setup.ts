@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { recordSetupFailure } from '../setup-failure.js';
 import { APP_PASSWORD, APP_ROLE, findPostgresBin, startCluster, SUPERUSER, type PostgresCluster } from './cluster.js';
 
 export type PostgresContext = { available: true; socketDir: string; version: string } | { available: false; reason: string };
@@ -18,6 +19,15 @@ declare module 'vitest' {
 let cluster: PostgresCluster | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  try {
+    await startForRun(project);
+  } catch (error) {
+    recordSetupFailure('The PostgreSQL test setup', error);
+    throw error;
+  }
+}
+
+async function startForRun(project: TestProject): Promise<void> {
   const bindir = findPostgresBin();
   if (!bindir) {
     const reason = 'PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin nor in pg_config --bindir); install the postgresql package to run them';
