@@ -3,6 +3,7 @@
  * one typed object. Nothing below this module reads process.env or argv.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
@@ -33,8 +34,10 @@ const configFileSchema = z
     sessionIdleHours: z.number().positive().max(24 * 365).optional(),
     /** serve: days uploads, results and reconciliations are kept. */
     retentionDays: z.number().int().min(1).max(36_500).optional(),
-    /** serve: behind a TLS reverse proxy (X-Forwarded-* trusted, Secure cookies). */
-    trustProxy: z.boolean().optional(),
+    /** serve: hours a login lasts at most, however busy (--session-max). */
+    sessionMaxHours: z.number().positive().max(24 * 365).optional(),
+    /** serve: behind a TLS reverse proxy: true (1 hop), a count of hops, or the proxies' addresses (X-Forwarded-* trusted, Secure cookies). */
+    trustProxy: z.union([z.boolean(), z.number().int().min(1).max(32), z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
@@ -68,8 +71,10 @@ export interface RawFlags {
   sessionIdle?: string;
   /** serve: days uploads and results are kept. */
   retentionDays?: string;
-  /** serve: behind a TLS reverse proxy. */
-  trustProxy?: boolean;
+  /** serve: how long a login lasts at most. */
+  sessionMax?: string;
+  /** serve: behind a TLS reverse proxy: true (bare flag, 1 hop), or the hops or addresses as typed. */
+  trustProxy?: boolean | string;
   /** validate, import: a profile's name, a profile file, or `none` (no detection). */
   mapping?: string;
   /** validate, import: `mdy` or `dmy`. */
@@ -113,8 +118,10 @@ export interface ResolvedOptions {
   sessionIdleMs: number;
   /** serve: how long uploads and results are kept, in days. */
   retentionDays: number;
-  /** serve: behind a TLS reverse proxy. */
-  trustProxy: boolean;
+  /** serve: how long a session lasts at most, however busy, in ms. */
+  sessionMaxMs: number;
+  /** serve: behind a TLS reverse proxy (which proxies are trusted), or false. */
+  trustProxy: TrustProxy | false;
   /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
   mapping?: string;
   /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
@@ -140,8 +147,50 @@ export const DEFAULTS = {
   logLevel: 'info' as LogLevel,
   /** A working day: a session left open overnight has ended by morning. */
   sessionIdleHours: 8,
+  /** A long working day: a session kept busy still ends, and its holder logs in again. */
+  sessionMaxHours: 12,
   retentionDays: 90,
 };
+
+/**
+ * Which reverse proxies are trusted for X-Forwarded-*: a count of hops (the nearest `hops` addresses
+ * of the chain are proxies; the client is the one before them), or the proxies' own addresses and
+ * networks. Never "every hop": the leftmost X-Forwarded-For is whatever the client wrote.
+ */
+export type TrustProxy = { hops: number } | { addresses: string[] };
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(text: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(text)) return true;
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (/^\d+$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(prefix) === 4;
+}
+
+/** --trust-proxy (bare: 1 hop), `--trust-proxy 2`, `--trust-proxy 10.0.0.0/8,127.0.0.1`, or the config file's trustProxy. */
+export function parseTrustProxy(value: boolean | number | string | readonly string[] | undefined, from = '--trust-proxy'): TrustProxy | false {
+  if (value === undefined || value === false) return false;
+  if (value === true) return { hops: 1 };
+  if (typeof value === 'number') return { hops: value };
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops < 1 || hops > 32) throw new UsageError(`${from} takes a count of proxies from 1 to 32, not ${hops}.`);
+    return { hops };
+  }
+  const addresses = (typeof value === 'string' ? value.split(',') : [...value]).map((a) => a.trim()).filter((a) => a !== '');
+  const wrong = addresses.find((a) => !isProxyAddress(a));
+  if (addresses.length === 0 || wrong !== undefined) {
+    throw new UsageError(
+      `${from} takes how many proxies stand before the app (1 when bare) or their addresses, such as 10.0.0.0/8,127.0.0.1; "${wrong ?? String(value)}" is neither.`,
+    );
+  }
+  return { addresses };
+}
 
 export function readConfigFile(path: string): ConfigFile {
   let text: string;
@@ -301,14 +350,15 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     },
     sessionIdleMs: 3_600_000 * (flags.sessionIdle !== undefined ? parseSessionIdle(flags.sessionIdle) : (config.sessionIdleHours ?? DEFAULTS.sessionIdleHours)),
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
-    trustProxy: flags.trustProxy ?? config.trustProxy ?? false,
+    sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
+    trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
   };
 }
 
-/** serve --session-idle: hours (8, 0.5, or 30m, 8h, 1d). */
-export function parseSessionIdle(text: string): number {
+/** serve --session-idle and --session-max: hours (8, 0.5, or 30m, 8h, 1d). */
+export function parseSessionIdle(text: string, flag = '--session-idle'): number {
   const match = /^(\d+(?:\.\d+)?)\s*([mhd]?)$/i.exec(text.trim());
   const hours = match ? Number(match[1]) * { m: 1 / 60, h: 1, d: 24 }[(match[2] || 'h').toLowerCase() as 'm' | 'h' | 'd'] : Number.NaN;
-  if (!(hours >= 1 / 60 && hours <= 24 * 365)) throw new UsageError(`--session-idle takes how long a session lasts without use, such as 8h, 30m or 1d, not "${text}".`);
+  if (!(hours >= 1 / 60 && hours <= 24 * 365)) throw new UsageError(`${flag} takes how long a session lasts${flag === '--session-idle' ? ' without use' : ' at most'}, such as 8h, 30m or 1d, not "${text}".`);
   return hours;
 }

@@ -20,6 +20,9 @@ const VERBS: Record<AuditAction, string> = {
   user_password: 'set a new password for',
   mapping_save: 'saved the column mapping',
   mapping_remove: 'removed the column mapping',
+  cell_edit: 'corrected a cell of',
+  mapping: 'chose the columns of',
+  refused: 'was refused',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */

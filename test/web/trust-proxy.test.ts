@@ -12,7 +12,7 @@ describe('behind a TLS reverse proxy', () => {
   let web: TestApp;
   const proxied = { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'orders.example.com' };
   beforeAll(async () => {
-    web = await startTestApp({ trustProxy: true, accounts: [{ name: 'otto', role: 'operator', password: 'operator password 1' }] });
+    web = await startTestApp({ trustProxy: { hops: 1 }, allowedHosts: ['orders.example.com'], accounts: [{ name: 'otto', role: 'operator', password: 'operator password 1' }] });
   });
   afterAll(async () => {
     await web.close();

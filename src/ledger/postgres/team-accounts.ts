@@ -149,6 +149,10 @@ export function createPostgresAttempts({ query, now }: TeamContext): AttemptCoun
       const row = rows[0];
       return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
     },
+    async forgive(key, windowMs) {
+      const windowStart = new Date(now().getTime() - windowMs).toISOString();
+      await query('UPDATE attempts SET count = count - 1 WHERE key = $1 AND count > 0 AND window_started_at > $2', [key, windowStart]);
+    },
     async sweep(windowMs) {
       await query('DELETE FROM attempts WHERE window_started_at <= $1', [new Date(now().getTime() - windowMs).toISOString()]);
     },

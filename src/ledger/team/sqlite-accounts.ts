@@ -140,6 +140,10 @@ export function createSqliteAttempts(db: Database, now: () => Date): AttemptCoun
       const row = sql('SELECT count, window_started_at FROM attempts WHERE key = ?').get(key) as AttemptRow | undefined;
       return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
     },
+    async forgive(key, windowMs) {
+      const windowStart = new Date(now().getTime() - windowMs).toISOString();
+      sql('UPDATE attempts SET count = count - 1 WHERE key = ? AND count > 0 AND window_started_at > ?').run(key, windowStart);
+    },
     async sweep(windowMs) {
       sql('DELETE FROM attempts WHERE window_started_at <= ?').run(new Date(now().getTime() - windowMs).toISOString());
     },
