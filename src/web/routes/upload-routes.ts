@@ -16,7 +16,7 @@ import { UsageError } from '../../errors.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { countEditedCells, loadReading, readingSha256 } from '../upload-reading.js';
-import { isId, newId, safeFileName } from '../work-dir.js';
+import { isId, newId, PRIVATE_FILE_MODE, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, the small fields). */
@@ -180,7 +180,7 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
       }
       const fileName = safeFileName(part.filename);
       const file = join(services.workDir.dirOf('uploads', id), fileName);
-      await pipeline(part.file, createWriteStream(file));
+      await pipeline(part.file, createWriteStream(file, { mode: PRIVATE_FILE_MODE }));
       if (part.file.truncated) throw new UploadRefused(413, 'File too large', tooBig());
       stored = { fileName, file };
     }
