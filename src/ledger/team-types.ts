@@ -331,5 +331,13 @@ export interface TeamStores {
 
 /** Sessions note a sign of life at most this often (ms): a page polling each second writes once a minute. */
 export const SESSION_TOUCH_MS = 60_000;
+
+/**
+ * How often a session with this idle timeout notes a sign of life: at most once a minute, and well
+ * within the timeout (a quarter of it), so that a session in use never lapses between two notes.
+ */
+export function sessionTouchMs(idleMs: number): number {
+  return Math.min(SESSION_TOUCH_MS, idleMs / 4);
+}
 /** The piece size files are kept in. */
 export const FILE_CHUNK_BYTES = 1024 * 1024;

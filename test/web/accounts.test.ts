@@ -127,6 +127,25 @@ describe('the web app with accounts', () => {
   });
 });
 
+describe('a short idle timeout', () => {
+  it('keeps a session in use alive: its sign of life is noted well within the timeout', async () => {
+    let now = new Date('2031-01-01T08:00:00Z');
+    const web = await startTestApp({ accounts: ACCOUNTS, clock: () => new Date(now), sessionIdleMs: 60_000 });
+    try {
+      const session = await logIn(web.app.url, 'otto', 'operator password 1');
+      const get = async () => (await request(`${web.app.url}/`, { headers: { cookie: session.cookie } })).statusCode;
+      for (let i = 0; i < 4; i++) {
+        now = new Date(now.getTime() + 50_000);
+        expect(await get()).toBe(200);
+      }
+      now = new Date(now.getTime() + 61_000);
+      expect(await get()).toBe(303);
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('two instances on one ledger', () => {
   it('counts the failed logins of every instance sharing the ledger', async () => {
     const web = await startTestApp({ accounts: ACCOUNTS });

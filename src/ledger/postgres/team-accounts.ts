@@ -3,7 +3,7 @@
  * shares the database sees the same accounts and sessions, so a disabled account is out everywhere.
  */
 import type pg from 'pg';
-import { SESSION_TOUCH_MS, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { sessionTouchMs, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
 import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team/rows.js';
 
 export interface TeamContext {
@@ -89,7 +89,7 @@ export function createPostgresSessions({ query, now }: TeamContext): SessionStor
         await query('DELETE FROM sessions WHERE id_hash = $1', [key]);
         return null;
       }
-      if (idle >= SESSION_TOUCH_MS) {
+      if (idle >= sessionTouchMs(idleMs)) {
         const at = new Date(nowMs).toISOString();
         await query('UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2', [at, key]);
         row.last_seen_at = at;
