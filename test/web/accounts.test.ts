@@ -127,6 +127,32 @@ describe('the web app with accounts', () => {
   });
 });
 
+describe("an admin's own password", () => {
+  it("is set only with the current one; another account's without", async () => {
+    const web = await startTestApp({ accounts: ACCOUNTS });
+    try {
+      const admin = await logIn(web.app.url, 'ada', 'admin password 1');
+      const set = (name: string, fields: Record<string, string>) =>
+        request(`${web.app.url}/users/${name}`, {
+          method: 'POST',
+          body: new URLSearchParams({ _csrf: admin.csrf, change: 'password', password: 'a brand new password', ...fields }).toString(),
+          headers: { cookie: admin.cookie, origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const without = await set('ada', {});
+      expect(without.statusCode).toBe(400);
+      expect(await without.body.text()).toContain('To set your own password, give your current one too');
+      expect((await set('ada', { current: 'not it' })).statusCode).toBe(400);
+      expect((await set('vera', {})).statusCode).toBe(200);
+      const done = await set('ada', { current: 'admin password 1' });
+      expect(done.statusCode).toBe(200);
+      expect(await done.body.text()).toContain('Set a new password for ada');
+      await logIn(web.app.url, 'ada', 'a brand new password');
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('a short idle timeout', () => {
   it('keeps a session in use alive: its sign of life is noted well within the timeout', async () => {
     let now = new Date('2031-01-01T08:00:00Z');
