@@ -63,7 +63,12 @@ describe('corrections and mappings', () => {
       headers: { cookie: session.cookie, origin: web.app.url, 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': session.csrf },
     });
 
+  const pageFor = async (session: Session) => (await request(`${web.app.url}${uploadPath}`, { headers: { cookie: session.cookie } })).body.text();
+
   it('refuses both to a viewer, and records the refusals', async () => {
+    const step = await pageFor(viewer);
+    expect(step).toContain('data-no-mapping');
+    expect(step).not.toContain('Read the sheet with these columns');
     const mapped = await map(viewer, { ...MAPPING, name: 'viewer-map' });
     expect(mapped.statusCode).toBe(403);
     expect(await mapped.body.text()).toContain('may not do this');
@@ -83,6 +88,8 @@ describe('corrections and mappings', () => {
     const mapped = await map(operator, MAPPING);
     expect(mapped.statusCode).toBe(303);
     await mapped.body.text();
+    expect(await pageFor(viewer)).not.toContain('data-edit-row');
+    expect(await pageFor(operator)).toContain('data-edit-row="3" data-edit-col="8"');
     const corrected = await correct(operator, { row: 3, col: 8, value: '217-555-0100' });
     expect(corrected.statusCode).toBe(200);
     expect(await corrected.body.json()).toMatchObject({ status: 'valid' });
