@@ -238,7 +238,12 @@ export async function runServe(options: WebAppOptions & { print: (line: string) 
   const host = options.host ?? WEB_DEFAULTS.host;
   options.print(`listening ${app.listenUrl}`);
   const port = new URL(app.url).port;
-  const where = isWildcardHost(host) ? [...new Set(machineAddresses())].filter((a) => !isLoopbackHost(a)).map((a) => `http://${a.includes(':') ? `[${a}]` : a}:${port}/`) : [`${app.url}/`];
+  // Behind a proxy, people open the public names it answers to; else this machine's addresses.
+  const where = options.trustProxy
+    ? (options.allowedHosts ?? []).map((name) => `https://${name}/`)
+    : isWildcardHost(host)
+      ? [...new Set(machineAddresses())].filter((a) => !isLoopbackHost(a)).map((a) => `http://${a.includes(':') ? `[${a}]` : a}:${port}/`)
+      : [`${app.url}/`];
   options.print(`Open ${where.join(' or ')} in a browser to check and submit order sheets${options.useSandbox ? ' (orders go to the embedded sandbox)' : ''}. Ctrl-C stops the app.`);
   options.print(
     app.hasAccounts

@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from '../../src/options.js';
+import { runServe } from '../../src/web/server.js';
 import { startTestApp, type TestApp } from './support.js';
 
 describe('behind a TLS reverse proxy', () => {
@@ -80,5 +81,20 @@ describe('which proxies are trusted', () => {
     expect(() => parseTrustProxy('0')).toThrow('--trust-proxy takes a count of proxies from 1 to 32, not 0.');
     expect(() => parseTrustProxy('proxy.internal')).toThrow(/--trust-proxy takes how many proxies .*"proxy\.internal" is neither/);
     expect(() => parseTrustProxy('10.0.0.0/33', 'trustProxy in config file c.json')).toThrow(/^trustProxy in config file c\.json takes/);
+  });
+});
+
+describe('serve behind a proxy', () => {
+  it('says to open the public name the proxy answers to, and that logins are required', async () => {
+    const web = await startTestApp({ accounts: [{ name: 'otto', role: 'operator', password: 'operator password 1' }] });
+    const lines: string[] = [];
+    try {
+      const app = await runServe({ ...web.options, trustProxy: { hops: 1 }, allowedHosts: ['orders.example.com'], print: (line) => lines.push(line) });
+      await app.close();
+    } finally {
+      await web.close();
+    }
+    expect(lines[1]).toMatch(/^Open https:\/\/orders\.example\.com\/ in a browser/);
+    expect(lines[2]).toMatch(/^Accounts are required/);
   });
 });
