@@ -3,7 +3,6 @@
  * one typed object. Nothing below this module reads process.env or argv.
  */
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
@@ -12,6 +11,7 @@ import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
@@ -44,6 +44,7 @@ const configFileSchema = z
     mapping: z.string().min(1).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
+export { parseTrustProxy, type TrustProxy };
 
 /** Flags as the CLI parsed them (strings as typed, before checking). */
 export interface RawFlags {
@@ -151,46 +152,6 @@ export const DEFAULTS = {
   sessionMaxHours: 12,
   retentionDays: 90,
 };
-
-/**
- * Which reverse proxies are trusted for X-Forwarded-*: a count of hops (the nearest `hops` addresses
- * of the chain are proxies; the client is the one before them), or the proxies' own addresses and
- * networks. Never "every hop": the leftmost X-Forwarded-For is whatever the client wrote.
- */
-export type TrustProxy = { hops: number } | { addresses: string[] };
-
-const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isProxyAddress(text: string): boolean {
-  if (PROXY_ADDRESS_NAMES.has(text)) return true;
-  const [address = '', prefix, ...rest] = text.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  if (/^\d+$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
-  return family === 4 && isIP(prefix) === 4;
-}
-
-/** --trust-proxy (bare: 1 hop), `--trust-proxy 2`, `--trust-proxy 10.0.0.0/8,127.0.0.1`, or the config file's trustProxy. */
-export function parseTrustProxy(value: boolean | number | string | readonly string[] | undefined, from = '--trust-proxy'): TrustProxy | false {
-  if (value === undefined || value === false) return false;
-  if (value === true) return { hops: 1 };
-  if (typeof value === 'number') return { hops: value };
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    if (hops < 1 || hops > 32) throw new UsageError(`${from} takes a count of proxies from 1 to 32, not ${hops}.`);
-    return { hops };
-  }
-  const addresses = (typeof value === 'string' ? value.split(',') : [...value]).map((a) => a.trim()).filter((a) => a !== '');
-  const wrong = addresses.find((a) => !isProxyAddress(a));
-  if (addresses.length === 0 || wrong !== undefined) {
-    throw new UsageError(
-      `${from} takes how many proxies stand before the app (1 when bare) or their addresses, such as 10.0.0.0/8,127.0.0.1; "${wrong ?? String(value)}" is neither.`,
-    );
-  }
-  return { addresses };
-}
 
 export function readConfigFile(path: string): ConfigFile {
   let text: string;
