@@ -46,7 +46,8 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       fileName: verdict.fileName,
       fileSha256: verdict.sha256 ?? null,
       ref: verdict.id,
-      detail: `${describeColumns(built.profile)}; ${built.isSaved ? `saved for the team as "${built.profile.name}"` : 'for this upload only'}`,
+      // A mapping saved for the team has its own entry (mapping_save) just before.
+      detail: `${describeColumns(built.profile)}${built.isSaved ? '' : '; for this upload only'}`,
     });
     await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     await services.files.publish('uploads', verdict.id);
