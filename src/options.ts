@@ -11,6 +11,7 @@ import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
@@ -33,14 +34,17 @@ const configFileSchema = z
     sessionIdleHours: z.number().positive().max(24 * 365).optional(),
     /** serve: days uploads, results and reconciliations are kept. */
     retentionDays: z.number().int().min(1).max(36_500).optional(),
-    /** serve: behind a TLS reverse proxy (X-Forwarded-* trusted, Secure cookies). */
-    trustProxy: z.boolean().optional(),
+    /** serve: hours a login lasts at most, however busy (--session-max). */
+    sessionMaxHours: z.number().positive().max(24 * 365).optional(),
+    /** serve: behind a TLS reverse proxy: true (1 hop), a count of hops, or the proxies' addresses (X-Forwarded-* trusted, Secure cookies). */
+    trustProxy: z.union([z.boolean(), z.number().int().min(1).max(32), z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
     mapping: z.string().min(1).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
+export { parseTrustProxy, type TrustProxy };
 
 /** Flags as the CLI parsed them (strings as typed, before checking). */
 export interface RawFlags {
@@ -68,8 +72,10 @@ export interface RawFlags {
   sessionIdle?: string;
   /** serve: days uploads and results are kept. */
   retentionDays?: string;
-  /** serve: behind a TLS reverse proxy. */
-  trustProxy?: boolean;
+  /** serve: how long a login lasts at most. */
+  sessionMax?: string;
+  /** serve: behind a TLS reverse proxy: true (bare flag, 1 hop), or the hops or addresses as typed. */
+  trustProxy?: boolean | string;
   /** validate, import: a profile's name, a profile file, or `none` (no detection). */
   mapping?: string;
   /** validate, import: `mdy` or `dmy`. */
@@ -113,8 +119,10 @@ export interface ResolvedOptions {
   sessionIdleMs: number;
   /** serve: how long uploads and results are kept, in days. */
   retentionDays: number;
-  /** serve: behind a TLS reverse proxy. */
-  trustProxy: boolean;
+  /** serve: how long a session lasts at most, however busy, in ms. */
+  sessionMaxMs: number;
+  /** serve: behind a TLS reverse proxy (which proxies are trusted), or false. */
+  trustProxy: TrustProxy | false;
   /** --mapping as given (a profile's name, a file, or `none`); undefined: detect from the headers. */
   mapping?: string;
   /** --date-order (or the config file's dateOrder); undefined: month first, unless a profile says otherwise. */
@@ -140,6 +148,8 @@ export const DEFAULTS = {
   logLevel: 'info' as LogLevel,
   /** A working day: a session left open overnight has ended by morning. */
   sessionIdleHours: 8,
+  /** A long working day: a session kept busy still ends, and its holder logs in again. */
+  sessionMaxHours: 12,
   retentionDays: 90,
 };
 
@@ -301,14 +311,15 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     },
     sessionIdleMs: 3_600_000 * (flags.sessionIdle !== undefined ? parseSessionIdle(flags.sessionIdle) : (config.sessionIdleHours ?? DEFAULTS.sessionIdleHours)),
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
-    trustProxy: flags.trustProxy ?? config.trustProxy ?? false,
+    sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
+    trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
   };
 }
 
-/** serve --session-idle: hours (8, 0.5, or 30m, 8h, 1d). */
-export function parseSessionIdle(text: string): number {
+/** serve --session-idle and --session-max: hours (8, 0.5, or 30m, 8h, 1d). */
+export function parseSessionIdle(text: string, flag = '--session-idle'): number {
   const match = /^(\d+(?:\.\d+)?)\s*([mhd]?)$/i.exec(text.trim());
   const hours = match ? Number(match[1]) * { m: 1 / 60, h: 1, d: 24 }[(match[2] || 'h').toLowerCase() as 'm' | 'h' | 'd'] : Number.NaN;
-  if (!(hours >= 1 / 60 && hours <= 24 * 365)) throw new UsageError(`--session-idle takes how long a session lasts without use, such as 8h, 30m or 1d, not "${text}".`);
+  if (!(hours >= 1 / 60 && hours <= 24 * 365)) throw new UsageError(`${flag} takes how long a session lasts${flag === '--session-idle' ? ' without use' : ' at most'}, such as 8h, 30m or 1d, not "${text}".`);
   return hours;
 }

@@ -23,7 +23,7 @@ export type AccountChange =
   | { kind: 'remove'; name: string }
   | { kind: 'password'; name: string; password: string };
 
-export type ChangeResult = { ok: true; name: string; message: string } | { ok: false; reason: 'invalid' | 'exists' | 'missing' | 'self'; message: string };
+export type ChangeResult = { ok: true; name: string; message: string } | { ok: false; reason: 'invalid' | 'exists' | 'missing' | 'self' | 'last-admin'; message: string };
 
 const ACTIONS: Record<AccountChange['kind'], AuditAction> = {
   add: 'user_add',
@@ -37,12 +37,14 @@ const ACTIONS: Record<AccountChange['kind'], AuditAction> = {
 /**
  * Applies the change. `refuseSelf`: the web app keeps an admin from disabling, removing or demoting
  * their own account (a team could lock itself out); the CLI, which anyone with the ledger can run, may.
+ * Disabling, removing or demoting the last active admin is refused unless `force`: nobody could
+ * manage accounts in the web app any more.
  */
 export async function changeAccount(
   ledger: Pick<Ledger, 'users' | 'audit'>,
   actor: Actor,
   change: AccountChange,
-  options: { refuseSelf?: boolean } = {},
+  options: { refuseSelf?: boolean; force?: boolean } = {},
 ): Promise<ChangeResult> {
   const checked = checkUserName(change.name);
   if (!checked.ok) return { ok: false, reason: 'invalid', message: checked.message };
@@ -57,6 +59,10 @@ export async function changeAccount(
   const before = await ledger.users.get(name);
   if (change.kind === 'add' && before) return { ok: false, reason: 'exists', message: `An account named ${name} exists already (order-batch users list shows them).` };
   if (change.kind !== 'add' && !before) return { ok: false, reason: 'missing', message: `There is no account named ${name} (order-batch users list shows them).` };
+  const isDemoted = change.kind === 'disable' || change.kind === 'remove' || (change.kind === 'role' && change.role !== 'admin');
+  if (isDemoted && !options.force && before!.role === 'admin' && !before!.isDisabled && (await countActiveAdmins(ledger)) <= 1) {
+    return { ok: false, reason: 'last-admin', message: lastAdminMessage(name, change.kind) };
+  }
 
   let message: string;
   let detail: string | null = null;
@@ -92,4 +98,17 @@ export async function changeAccount(
   }
   await ledger.audit.record({ actor: actor.name, via: actor.via, address: actor.address, action: ACTIONS[change.kind], detail: detail ? `${name}: ${detail}` : name });
   return { ok: true, name, message };
+}
+
+async function countActiveAdmins(ledger: Pick<Ledger, 'users'>): Promise<number> {
+  return (await ledger.users.list()).filter((u) => u.role === 'admin' && !u.isDisabled).length;
+}
+
+function lastAdminMessage(name: string, kind: AccountChange['kind']): string {
+  const verb = kind === 'remove' ? 'remove' : kind === 'disable' ? 'disable' : 'demote';
+  return (
+    `${name} is the last active admin: a team must keep one, or nobody can manage accounts in the web app. ` +
+    `Add another admin first (order-batch users add <name> --role admin), or give --force to ${verb} ${name} anyway ` +
+    `(then a server others can reach refuses every page once no account is left, until one is added with order-batch users add).`
+  );
 }

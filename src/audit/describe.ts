@@ -20,22 +20,36 @@ const VERBS: Record<AuditAction, string> = {
   user_password: 'set a new password for',
   mapping_save: 'saved the column mapping',
   mapping_remove: 'removed the column mapping',
+  cell_edit: 'corrected a cell of',
+  mapping: 'chose the columns of',
+  refused: 'was refused',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */
 export function describeAuditAction(entry: Pick<AuditRecord, 'action' | 'fileName' | 'fileSha256' | 'counts' | 'detail'>): string {
   const parts = [VERBS[entry.action]];
   if (entry.fileName) parts.push(entry.fileSha256 ? `${entry.fileName} (sha256 ${entry.fileSha256.slice(0, 12)}…)` : entry.fileName);
-  if (entry.detail) parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') || entry.action === 'login_refused' ? entry.detail : `(${entry.detail})`);
+  if (entry.detail) {
+    if (entry.action === 'login_refused' || entry.action === 'refused') parts[parts.length - 1] += `: ${entry.detail}`;
+    else parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') ? entry.detail : `(${entry.detail})`);
+  }
   const counts = describeCounts(entry.counts);
   return counts ? `${parts.join(' ')}: ${counts}` : parts.join(' ');
 }
+
+/** Counts whose name is a noun, in the singular and the plural (the others are states: "2 valid", "1 shipped"). */
+const NOUNS: Record<string, readonly [string, string]> = {
+  exception: ['exception', 'exceptions'],
+  rows: ['row', 'rows'],
+  orders: ['order', 'orders'],
+  cells_edited: ['cell corrected', 'cells corrected'],
+};
 
 export function describeCounts(counts: Record<string, number> | null | undefined): string {
   if (!counts) return '';
   return Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([status, n]) => `${n} ${status.replace(/_/g, ' ')}`)
+    .map(([name, n]) => `${n} ${NOUNS[name]?.[n === 1 ? 0 : 1] ?? name.replace(/_/g, ' ')}`)
     .join(', ');
 }
 

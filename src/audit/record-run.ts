@@ -3,6 +3,7 @@
  * sha256, orders per status), under the operating-system user. A run that keeps no ledger (an
  * offline validate where none exists yet) creates none for this.
  */
+import { basename } from 'node:path';
 import { osActor } from '../accounts/os-user.js';
 import { ledgerExists, openLedger } from '../ledger/index.js';
 import type { AuditEvent } from '../ledger/team-types.js';
@@ -15,6 +16,11 @@ export function auditEventsOf(report: JsonReport, actor: Pick<AuditEvent, 'actor
   if (report.input.length === 0) return [{ ...actor, action, counts: report.summary, ref }];
   const isSingle = report.input.length === 1;
   return report.input.map((input) => {
+    // Reconciling the ledger's own orders: the input is the ledger, not a sheet; the entry names the workbook written.
+    if (report.command === 'reconcile' && input.sha256 === null) {
+      const workbook = [report.output].flat().find((path): path is string => typeof path === 'string');
+      return { ...actor, action, fileName: workbook ? basename(workbook) : null, counts: report.summary, ref, detail: `the ${input.orders} order${input.orders === 1 ? '' : 's'} the ledger recorded as sent` };
+    }
     // A reconcile's one input is counted by its summary: its orders (a million, maybe on disk) are not walked.
     const counts = isSingle && report.command === 'reconcile' ? report.summary : { rows: input.rows, ...statusCountsOf(report, isSingle ? undefined : input.file) };
     return {

@@ -21,9 +21,13 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .description('the local web app for operations staff')
       .option('--port <n>', 'port to listen on (0 picks a free one)', '8080')
       .option('--host <host>', 'address to bind (127.0.0.1: this computer only; any other needs accounts, see `users add`)', '127.0.0.1')
-      .option('--allowed-host <name...>', 'further names the app is reached by (e.g. its DNS name on the network)')
-      .option('--trust-proxy', 'behind a TLS reverse proxy: client address and host from X-Forwarded-*, Secure cookies')
+      .option('--allowed-host <name...>', 'further names the app is reached by (e.g. its DNS name on the network; behind a proxy, the public name)')
+      .option(
+        '--trust-proxy [hops|addresses]',
+        'behind a TLS reverse proxy: how many proxies stand before the app (bare: 1) or their addresses (10.0.0.0/8,127.0.0.1); client address, host and scheme from X-Forwarded-*, Secure cookies; needs accounts and --allowed-host',
+      )
       .option('--session-idle <duration>', 'how long a login lasts without use (default 8h)')
+      .option('--session-max <duration>', 'how long a login lasts at most, however busy (default 12h)')
       .option('--retention-days <n>', 'remove uploads, results and reconciliations older than this (default 90)')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
@@ -63,6 +67,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       ...(flags.checksAtOnce !== undefined ? { checksAtOnce: parseNumberFlag('checks-at-once', flags.checksAtOnce, { min: 1, max: 64, integer: true })! } : {}),
       trustProxy: options.trustProxy,
       sessionIdleMs: options.sessionIdleMs,
+      sessionMaxMs: options.sessionMaxMs,
       retentionDays: options.retentionDays,
       print: (line: string) => run.printLine(line),
     });

@@ -16,7 +16,11 @@ import { readPassword } from './read-password.js';
 interface UsersFlags extends RawFlags {
   role?: string;
   passwordFile?: string;
+  force?: boolean;
 }
+
+const FORCE_HELP =
+  'also for the last active admin: nobody can then manage accounts in the web app, and once no account is left a server others can reach refuses every page until one is added';
 
 function parseRole(text: string | undefined): Role {
   if (text === undefined) throw new UsageError(`Give the account a role: --role ${ROLES.join('|')}.`);
@@ -37,9 +41,9 @@ async function withLedger<T>(flags: RawFlags, work: (ledger: Ledger, actor: Acto
 }
 
 /** Applies one change; a refused change is a usage error (exit 2) with its reason. */
-async function change(run: CliRun, flags: RawFlags, account: AccountChange): Promise<void> {
+async function change(run: CliRun, flags: UsersFlags, account: AccountChange): Promise<void> {
   const { changeAccount } = await import('../accounts/manage.js');
-  const result = await withLedger(flags, (ledger, actor) => changeAccount(ledger, actor, account));
+  const result = await withLedger(flags, (ledger, actor) => changeAccount(ledger, actor, account, { force: flags.force ?? false }));
   if (!result.ok) throw new UsageError(result.message);
   run.printLine(result.message);
 }
@@ -77,15 +81,15 @@ export function addUsersCommand(program: Command, run: CliRun): void {
       for (const a of accounts) run.printLine(`${a.name.padEnd(width)}  ${a.role.padEnd(8)}  ${(a.isDisabled ? 'disabled' : 'active').padEnd(8)}  ${a.createdAt.slice(0, 10)}`);
     },
   );
-  ledgerOptions(users.command('set-role <name> <role>').description(`change an account's role (${ROLES.join(', ')})`)).action(async (name: string, role: string, flags: RawFlags) =>
-    change(run, flags, { kind: 'role', name, role: parseRole(role) }),
+  ledgerOptions(users.command('set-role <name> <role>').description(`change an account's role (${ROLES.join(', ')})`).option('--force', FORCE_HELP)).action(
+    async (name: string, role: string, flags: UsersFlags) => change(run, flags, { kind: 'role', name, role: parseRole(role) }),
   );
-  ledgerOptions(users.command('disable <name>').description('disable an account: its sessions end at once, on every instance')).action(async (name: string, flags: RawFlags) =>
-    change(run, flags, { kind: 'disable', name }),
+  ledgerOptions(users.command('disable <name>').description('disable an account: its sessions end at once, on every instance').option('--force', FORCE_HELP)).action(
+    async (name: string, flags: UsersFlags) => change(run, flags, { kind: 'disable', name }),
   );
   ledgerOptions(users.command('enable <name>').description('enable a disabled account again')).action(async (name: string, flags: RawFlags) => change(run, flags, { kind: 'enable', name }));
-  ledgerOptions(users.command('remove <name>').description('remove an account (the audit trail keeps what it did)')).action(async (name: string, flags: RawFlags) =>
-    change(run, flags, { kind: 'remove', name }),
+  ledgerOptions(users.command('remove <name>').description('remove an account (the audit trail keeps what it did)').option('--force', FORCE_HELP)).action(
+    async (name: string, flags: UsersFlags) => change(run, flags, { kind: 'remove', name }),
   );
   ledgerOptions(
     users

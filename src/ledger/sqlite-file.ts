@@ -1,7 +1,7 @@
 /**
  * Opening an SQLite ledger file: its folder, its pragmas, its schema brought up to date.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
@@ -28,7 +28,7 @@ export function openLedgerDatabase(fullPath: string, options: OpenFileOptions = 
   const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
   let db: Database.Database | undefined;
   try {
-    if (fullPath !== ':memory:') mkdirSync(dirname(fullPath), { recursive: true });
+    if (fullPath !== ':memory:') createPrivately(fullPath);
     db = openDatabase(fullPath, { timeout: busyTimeoutMs });
     // WAL: readers (the web app's history) never block the run's writes, and a commit is one append.
     db.exec('PRAGMA journal_mode = WAL');
@@ -56,6 +56,27 @@ export function openLedgerDatabase(fullPath: string, options: OpenFileOptions = 
     if (error instanceof SchemaTooNewError) throw new LedgerError(fullPath, `The ledger ${fullPath} was written by a newer order-batch (${error.message}).`, { cause: error });
     // SQLite's own failures (not a database, locked, full, damaged...) in words; anything else as it came.
     throw classifySqliteError(error, fullPath, 'open') ?? new LedgerError(fullPath, `Cannot open the ledger ${fullPath}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The ledger holds every order sent (customers' names, addresses, phones) and the web app's accounts:
+ * a new one is this user's alone, its folder 0700 and the file 0600 (SQLite gives its -wal and -shm
+ * files the database's own mode), whatever the umask. An existing file is left as its owner set it.
+ */
+function createPrivately(fullPath: string): void {
+  mkdirSync(dirname(fullPath), { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    fd = openSync(fullPath, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -97,6 +97,12 @@ export const AUDIT_ACTIONS = [
   'user_password',
   'mapping_save',
   'mapping_remove',
+  /** A cell corrected in the verdict table. */
+  'cell_edit',
+  /** A sheet's columns chosen in the mapping step (and saved for the team when named). */
+  'mapping',
+  /** A role-protected action refused to an account (403). */
+  'refused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -281,6 +287,11 @@ export interface AttemptCounter {
   count(key: string, windowMs: number): Promise<AttemptCount>;
   /** The attempts of the current window (0 when it has passed), counting none. */
   peek(key: string, windowMs: number): Promise<AttemptCount>;
+  /**
+   * Takes back one attempt of the current window (never below 0): an attempt is counted before it is
+   * judged, so that parallel ones cannot all pass the check, and one that succeeded is taken back.
+   */
+  forgive(key: string, windowMs: number): Promise<void>;
   /** Forgets the counters whose window ended more than `windowMs` ago. */
   sweep(windowMs: number): Promise<void>;
 }
@@ -320,5 +331,13 @@ export interface TeamStores {
 
 /** Sessions note a sign of life at most this often (ms): a page polling each second writes once a minute. */
 export const SESSION_TOUCH_MS = 60_000;
+
+/**
+ * How often a session with this idle timeout notes a sign of life: at most once a minute, and well
+ * within the timeout (a quarter of it), so that a session in use never lapses between two notes.
+ */
+export function sessionTouchMs(idleMs: number): number {
+  return Math.min(SESSION_TOUCH_MS, idleMs / 4);
+}
 /** The piece size files are kept in. */
 export const FILE_CHUNK_BYTES = 1024 * 1024;

@@ -14,6 +14,7 @@ import { toCsvValue } from '../output-files/cell-values.js';
 import { createFixCollector } from '../output-files/fix-sheet.js';
 import { TEMPLATE_HEADERS } from '../output-files/template-form.js';
 import { UNPARSE_CONFIG } from '../output-files/write-result-csv.js';
+import { PRIVATE_FILE_MODE } from './work-dir.js';
 
 /**
  * Writes the Fix CSV; returns how many rows it holds (0: nothing to fix, and no file is written).
@@ -28,6 +29,6 @@ export async function writeFixCsv(path: string, sheet: CheckedSheet, issuesOf?: 
   const data = fix.rows.map((row) => [...row.values.map((v) => toCsvValue(v)), row.issues]);
   const text = Papa.unparse({ fields: [...TEMPLATE_HEADERS, 'issues'], data }, UNPARSE_CONFIG);
   // A BOM so Excel reads UTF-8, as the result CSV and the template do.
-  await writeFile(path, `\ufeff${text}\r\n`, 'utf8');
+  await writeFile(path, `\ufeff${text}\r\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
   return fix.rows.length;
 }

@@ -8,11 +8,14 @@ import { formatBytes } from './pages/upload-page.js';
 import { checkOrigin, isAllowedHost, SECURITY_HEADERS } from './security.js';
 import { drainUnread, sendError, type AppServices } from './services.js';
 
-/** `allowedHosts` null: behind a trusted proxy, which routes by name itself; any forwarded host is answered. */
-export function installGuards(app: FastifyInstance, services: AppServices, guard: { allowedHosts: Set<string> | null }): void {
+/**
+ * `isBehindProxy`: the name checked is the one the trusted proxy forwarded (X-Forwarded-Host), which
+ * must be one given with --allowed-host, as the Host header must without a proxy.
+ */
+export function installGuards(app: FastifyInstance, services: AppServices, guard: { allowedHosts: ReadonlySet<string>; isBehindProxy: boolean }): void {
   app.addHook('onRequest', async (request, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
-    if (guard.allowedHosts && !isAllowedHost(request.headers.host, guard.allowedHosts)) {
+    if (!isAllowedHost(guard.isBehindProxy ? request.host : request.headers.host, guard.allowedHosts)) {
       // A DNS-rebinding page reaches us under its own name: answer it nothing.
       return reply.code(403).header('connection', 'close').type('text/plain; charset=utf-8').send('This address is not allowed. Open the web app at the address serve printed (or one given with --allowed-host).');
     }

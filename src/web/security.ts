@@ -2,7 +2,7 @@
  * What keeps other web pages out of the app. Any page a user has open can make their browser send
  * requests to it, so:
  * - the Host header must name this server (a DNS-rebinding page arrives under its own name); behind a
- *   trusted reverse proxy, which routes by name itself, the forwarded host is answered;
+ *   trusted reverse proxy, the host it forwards must be a name given with --allowed-host;
  * - a state-changing request must come from this origin (Origin, else Sec-Fetch-Site);
  * - and carry the session's CSRF token (kept with the session in the ledger, so every instance knows
  *   it), the session cookie being SameSite=Strict and HttpOnly (and Secure behind a TLS proxy).
@@ -16,15 +16,18 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 /**
  * The Host header values this server answers to: loopback names on its port; the bound address when
  * it is a specific one, or every address of this machine and its name when it listens on all of them;
- * and the names given with --allowed-host.
+ * and the names given with --allowed-host. Behind a proxy, those names are also answered as the proxy
+ * forwards them: without a port (the public one, 443) or with the one given (`orders.example.com:8443`).
  */
-export function allowedHostsFor(boundHost: string, port: number, extra: readonly string[] = [], machine: readonly string[] = machineAddresses()): Set<string> {
+export function allowedHostsFor(boundHost: string, port: number, extra: readonly string[] = [], machine: readonly string[] = machineAddresses(), isBehindProxy = false): Set<string> {
   const names = new Set(LOOPBACK_NAMES);
   const bracket = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
   if (!WILDCARD_HOSTS.has(boundHost)) names.add(bracket(boundHost));
   else for (const address of machine) names.add(bracket(address));
   for (const name of extra) names.add(name.toLowerCase());
-  return new Set([...names].map((name) => `${name.toLowerCase()}:${port}`));
+  const allowed = new Set([...names].map((name) => `${name.toLowerCase()}:${port}`));
+  if (isBehindProxy) for (const name of extra) allowed.add(name.toLowerCase());
+  return allowed;
 }
 
 /** This machine's name and the addresses of its interfaces: how others on the network reach it. */

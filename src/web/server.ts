@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import { osActor } from '../accounts/os-user.js';
 import { connect, sandboxStatePathFor, type Connection } from '../commands/connect.js';
 import { UsageError } from '../errors.js';
-import { openLedger } from '../ledger/index.js';
+import { ledgerExists, openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/types.js';
 import { redactUrl } from '../redact.js';
 import { installAccess } from './auth/access.js';
@@ -32,7 +32,9 @@ import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
-import { sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
+import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
+import { PERMISSIONS } from '../accounts/roles.js';
+import type { TrustProxy } from '../options.js';
 
 export type { WebAppOptions } from './services.js';
 
@@ -55,19 +57,28 @@ export interface WebApp {
   close(): Promise<JobsStopped>;
 }
 
-/** How often an instance looks again whether accounts exist (one added while it runs requires logins from then on). */
+/** How old the count of accounts may be before a request reads it again (one added while the app runs requires logins from then on). */
 const ACCOUNTS_RECHECK_MS = 5_000;
 
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const { logger } = options;
   const host = options.host ?? WEB_DEFAULTS.host;
   const port = options.port ?? WEB_DEFAULTS.port;
+  const clock = options.clock ?? (() => new Date());
+  const trustProxy = options.trustProxy;
+  // Decided once, from how the server listens: never by a later count of accounts.
+  const mayServeAlone = isLoopbackHost(host) && !trustProxy;
+  if (trustProxy && !options.allowedHosts?.length) {
+    throw new UsageError('serve --trust-proxy needs the public name the proxy answers to, so that requests for any other name are refused: give --allowed-host <name> (e.g. --allowed-host orders.example.com).');
+  }
+  // Refused before the ledger is opened: a refused start leaves no empty ledger behind.
+  if (!mayServeAlone && !ledgerExists(options.ledgerPath)) throw new UsageError(needsAccountsMessage(host, options));
   const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let accounts: number;
   let sandbox: Connection | undefined;
   try {
     accounts = (await ledger.users.list()).length;
-    if (accounts === 0 && !isLoopbackHost(host)) throw new UsageError(needsAccountsMessage(host, options));
+    if (accounts === 0 && !mayServeAlone) throw new UsageError(needsAccountsMessage(host, options));
     // One embedded sandbox for every process of this folder: what the CLI sends, the pages see.
     sandbox = options.useSandbox
       ? await connect({
@@ -83,37 +94,56 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     await ledger.close();
     throw error;
   }
-  const accountsWatch = setInterval(() => {
-    ledger.users.list().then((users) => (accounts = users.length), (error: unknown) => logger.warn({ err: (error as Error).message }, 'could not read the accounts'));
-  }, ACCOUNTS_RECHECK_MS);
-  accountsWatch.unref();
+  // Read again by a request when a few seconds old: an account added (or the last one removed) while the app runs counts from then on.
+  let accountsReadAt = clock().getTime();
+  let reading: Promise<void> | undefined;
+  const readAccounts = async (): Promise<boolean> => {
+    if (clock().getTime() - accountsReadAt >= ACCOUNTS_RECHECK_MS) {
+      reading ??= ledger.users
+        .list()
+        .then(
+          (users) => {
+            accounts = users.length;
+            accountsReadAt = clock().getTime();
+          },
+          (error: unknown) => logger.warn({ err: (error as Error).message }, 'could not read the accounts'),
+        )
+        .finally(() => (reading = undefined));
+      await reading;
+    }
+    return accounts > 0;
+  };
   const services = buildServices(options, ledger, sandbox, () => accounts > 0);
 
-  const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy), bodyLimit: 1024 * 1024, forceCloseConnections: true });
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
-  const guard = { allowedHosts: options.trustProxy ? null : new Set<string>() };
+  // Filled in once the port is known; until then (never in practice) nothing is answered.
+  const guard = { allowedHosts: new Set<string>(), isBehindProxy: Boolean(trustProxy) };
   try {
     installGuards(app, services, guard);
     await app.register(cookie);
     await app.register(session, {
       secret: SESSION_ID_CHECK,
       idGenerator: newSessionId,
-      cookieName: sessionCookieName(port, options.trustProxy),
-      cookie: { path: '/', httpOnly: true, sameSite: 'strict', secure: options.trustProxy ?? false },
-      store: createLedgerSessionStore(ledger.sessions, options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs),
+      cookieName: sessionCookieName(port, Boolean(trustProxy)),
+      cookie: { path: '/', httpOnly: true, sameSite: 'strict', secure: Boolean(trustProxy) },
+      store: createLedgerSessionStore(ledger.sessions, { idleMs: options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs, maxMs: options.sessionMaxMs ?? WEB_DEFAULTS.sessionMaxMs, clock }),
       saveUninitialized: false,
       rolling: false,
     });
     // Failed logins are counted in the ledger: every instance sharing it counts the same tries.
-    await app.register(rateLimit, { global: false, store: ledgerRateLimitStore(ledger.attempts, options.clock ?? (() => new Date())) });
+    await app.register(rateLimit, { global: false, store: ledgerRateLimitStore(ledger.attempts, clock) });
     installAccess(app, {
-      hasAccounts: services.hasAccounts,
+      hasAccounts: readAccounts,
+      mayServeAlone,
+      noAccountsMessage: noAccountsMessage(options),
       localName: osActor().name,
       wantsJson,
       refuse: (request, reply, status, title, message) => sendError(services, request, reply, status, title, message),
+      onForbidden: (request, access) => recordAudit(services, request, { action: 'refused', ref: (request.params as { id?: string } | undefined)?.id ?? null, detail: `${request.method} ${request.routeOptions.url ?? request.url} needs the ${PERMISSIONS[access]} role; ${request.visitor?.name ?? 'the account'} is ${request.visitor?.role ?? 'not allowed'}` }),
     });
     await app.register(multipart, { limits: { fileSize: services.maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 20 } });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
@@ -128,7 +158,6 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     registerReconcileRoutes(app, services);
     await app.listen({ port, host });
   } catch (error) {
-    clearInterval(accountsWatch);
     await app.close();
     await services.ledgerReader.close();
     await sandbox?.close();
@@ -140,7 +169,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     throw error;
   }
   const bound = (app.server.address() as AddressInfo).port;
-  if (guard.allowedHosts) guard.allowedHosts = allowedHostsFor(host, bound, options.allowedHosts);
+  guard.allowedHosts = allowedHostsFor(host, bound, options.allowedHosts, undefined, Boolean(trustProxy));
   const urlOf = (name: string) => `http://${name.includes(':') ? `[${name}]` : name}:${bound}`;
   logger.info({ port: bound, host, workDir: services.workDir.root, ledger: redactUrl(options.ledgerPath), accounts }, 'web app listening');
   const stopHousekeeping = startHousekeeping(() =>
@@ -149,7 +178,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       ledger,
       retentionDays: options.retentionDays ?? WEB_DEFAULTS.retentionDays,
       sessionIdleMs: options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs,
-      now: (options.clock ?? (() => new Date()))(),
+      now: clock(),
       logger,
     }),
   );
@@ -163,7 +192,6 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     routes,
     close() {
       closing ??= (async () => {
-        clearInterval(accountsWatch);
         await stopHousekeeping();
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
         await services.ledgerReader.close();
@@ -176,13 +204,29 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   };
 }
 
-function needsAccountsMessage(host: string, options: WebAppOptions): string {
+/** Fastify's trustProxy: a count of hops as a function (the nearest `hops` addresses are proxies), or the proxies' addresses. */
+function fastifyTrustProxy(trust: TrustProxy | false | undefined): false | string[] | ((address: string, hop: number) => boolean) {
+  if (!trust) return false;
+  if ('hops' in trust) {
+    const { hops } = trust;
+    return (_address, hop) => hop < hops;
+  }
+  return trust.addresses;
+}
+
+function addAccountCommand(options: WebAppOptions): string {
   const ledger = redactUrl(options.ledgerPath);
-  return (
-    `serve --host ${host} lets other computers reach the web app, so it needs accounts, and the ledger ${ledger} has none. ` +
-    `Add one first (the password is read from standard input): order-batch users add <name> --role admin${options.useSandbox ? ' --sandbox' : ''}` +
-    (options.ledgerPath.includes('://') || options.useSandbox ? '' : ` --ledger ${ledger}`)
-  );
+  return `order-batch users add <name> --role admin${options.useSandbox ? ' --sandbox' : ''}${options.ledgerPath.includes('://') || options.useSandbox ? '' : ` --ledger ${ledger}`}`;
+}
+
+function needsAccountsMessage(host: string, options: WebAppOptions): string {
+  const how = options.trustProxy ? `serve --trust-proxy lets everyone the proxy serves reach the web app` : `serve --host ${host} lets other computers reach the web app`;
+  return `${how}, so it needs accounts, and the ledger ${redactUrl(options.ledgerPath)} has none. Add one first (the password is read from standard input): ${addAccountCommand(options)}`;
+}
+
+/** What every page of a server others can reach answers once its last account is gone. */
+function noAccountsMessage(options: WebAppOptions): string {
+  return `This web app can be reached from other computers, so it needs accounts, and none is left. Nothing is served until one is added on the server (the password is read from standard input): ${addAccountCommand(options)}`;
 }
 
 /**
@@ -194,7 +238,12 @@ export async function runServe(options: WebAppOptions & { print: (line: string) 
   const host = options.host ?? WEB_DEFAULTS.host;
   options.print(`listening ${app.listenUrl}`);
   const port = new URL(app.url).port;
-  const where = isWildcardHost(host) ? [...new Set(machineAddresses())].filter((a) => !isLoopbackHost(a)).map((a) => `http://${a.includes(':') ? `[${a}]` : a}:${port}/`) : [`${app.url}/`];
+  // Behind a proxy, people open the public names it answers to; else this machine's addresses.
+  const where = options.trustProxy
+    ? (options.allowedHosts ?? []).map((name) => `https://${name}/`)
+    : isWildcardHost(host)
+      ? [...new Set(machineAddresses())].filter((a) => !isLoopbackHost(a)).map((a) => `http://${a.includes(':') ? `[${a}]` : a}:${port}/`)
+      : [`${app.url}/`];
   options.print(`Open ${where.join(' or ')} in a browser to check and submit order sheets${options.useSandbox ? ' (orders go to the embedded sandbox)' : ''}. Ctrl-C stops the app.`);
   options.print(
     app.hasAccounts

@@ -5,7 +5,7 @@ import type { Connection } from '../commands/connect.js';
 import type { AuditEvent } from '../ledger/team-types.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
-import type { ConnectionSettings } from '../options.js';
+import type { ConnectionSettings, TrustProxy } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
 import type { SafeHtml } from './html.js';
 import type { JobRunner } from './jobs.js';
@@ -54,11 +54,14 @@ export interface WebAppOptions {
   now?: Date;
   /** How long a session lasts without a request (default 8 hours). */
   sessionIdleMs?: number;
+  /** How long a session lasts at most, however busy (default 12 hours): then its holder logs in again. */
+  sessionMaxMs?: number;
   /**
-   * Behind a TLS reverse proxy: the client's address and the public host and scheme come from its
-   * X-Forwarded-* headers, the session cookie is Secure, and any Host the proxy forwards is answered.
+   * Behind a TLS reverse proxy (the proxies trusted: a count of hops or their addresses): the client's
+   * address and the public host and scheme come from its X-Forwarded-* headers, the session cookie is
+   * Secure, accounts are required, and the forwarded host must be one of `allowedHosts`.
    */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy | false;
   /** Uploads, results and reconciliations older than this many days are removed (default 90). */
   retentionDays?: number;
   /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
@@ -70,6 +73,7 @@ export const WEB_DEFAULTS = {
   host: '127.0.0.1',
   maxUploadBytes: 50 * 1024 * 1024,
   sessionIdleMs: 8 * 3_600_000,
+  sessionMaxMs: 12 * 3_600_000,
   retentionDays: 90,
 };
 
@@ -88,7 +92,7 @@ export interface AppServices {
   ledger: Ledger;
   /** Uploads, results and reconciliations, kept in the ledger and copied into the work folder on use. */
   files: SharedFiles;
-  /** Whether logging in is required: some account exists (checked again every few seconds). */
+  /** Whether some account exists (read again by a request every few seconds). */
   hasAccounts(): boolean;
   /** The embedded sandbox, for the server's lifetime (--sandbox). */
   sandbox?: Connection;

@@ -5,11 +5,11 @@
  * publishes to the ledger; what another instance wrote it fetches on first use. Retention removes
  * both: the ledger's pieces and every instance's copy.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileStore, FileUsage } from '../ledger/team-types.js';
 import type { Logger } from '../log.js';
-import { isId, type Area, type WorkDir } from './work-dir.js';
+import { isId, PRIVATE_FILE_MODE, type Area, type WorkDir } from './work-dir.js';
 
 export interface SharedFiles {
   /** Copies the files of one upload, job or reconciliation from the work folder into the ledger. */
@@ -36,6 +36,8 @@ export function createSharedFiles(store: FileStore, workDir: WorkDir, logger: Lo
         if (name.endsWith('.tmp') || name.endsWith('.partial')) continue;
         const file = join(dir, name);
         if (!statSync(file).isFile()) continue;
+        // The shared command functions write their workbooks as any file: here they are this user's alone.
+        chmodSync(file, PRIVATE_FILE_MODE);
         await store.put({ area, owner: id, name, data: readFileSync(file) });
       }
     },
@@ -55,7 +57,7 @@ export function createSharedFiles(store: FileStore, workDir: WorkDir, logger: Lo
         for await (const piece of pieces) chunks.push(piece);
         // Write then rename: a reader never meets half a file.
         const target = join(dir, file.name);
-        writeFileSync(`${target}.tmp`, Buffer.concat(chunks));
+        writeFileSync(`${target}.tmp`, Buffer.concat(chunks), { mode: PRIVATE_FILE_MODE });
         renameSync(`${target}.tmp`, target);
       }
       logger.debug({ area, id, files: missing.length }, 'fetched from the ledger');

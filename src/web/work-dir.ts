@@ -8,6 +8,13 @@ import { basename, extname, join, resolve, sep } from 'node:path';
 
 export type Area = 'uploads' | 'jobs' | 'reconcile' | 'template';
 
+/**
+ * Uploads and results hold customers' names, addresses and phones: the folders are this user's
+ * alone (0700) and so is each file (0600), whatever the process umask would allow.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
 const ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
 export function newId(): string {
@@ -36,7 +43,7 @@ export interface WorkDir {
 }
 
 export function openWorkDir(path: string): WorkDir {
-  mkdirSync(path, { recursive: true });
+  mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
   const root = realpathSync(resolve(path));
   const escapedRoot = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // The root, then folder names ending in a separator: what is left is the file's name.
@@ -46,7 +53,7 @@ export function openWorkDir(path: string): WorkDir {
   const dirOf = (area: Area, id: string) => {
     if (area !== 'template' && !isId(id)) throw new Error(`not an id: ${id}`);
     const dir = join(root, area, id);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return dir;
   };
   return {
@@ -74,7 +81,7 @@ export function openWorkDir(path: string): WorkDir {
     writeJson(area, id, name, value) {
       const file = join(dirOf(area, id), name);
       // Write then rename: a reader (or a crash) never sees half a file.
-      writeFileSync(`${file}.tmp`, JSON.stringify(value));
+      writeFileSync(`${file}.tmp`, JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
       renameSync(`${file}.tmp`, file);
     },
     nameFilesIn(text) {

@@ -54,7 +54,10 @@ describe('order-batch users and audit', () => {
     const me = userInfo().username;
     await runCli(['users', 'add', 'maria', '--role', 'viewer'], { cwd, input: 'correct horse battery\n' });
     await runCli(['users', 'set-role', 'maria', 'admin'], { cwd });
-    await runCli(['users', 'disable', 'maria'], { cwd });
+    const refused = await runCli(['users', 'disable', 'maria'], { cwd });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('maria is the last active admin: a team must keep one');
+    await runCli(['users', 'disable', 'maria', '--force'], { cwd });
     await runCli(['users', 'password', 'maria'], { cwd, input: 'a brand new password\n' });
     await runCli(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(cwd, 'out.xlsx'), '--now', SAMPLE_NOW], { cwd });
 
@@ -83,7 +86,7 @@ describe('order-batch users and audit', () => {
     const [reconciled, imported] = json.entries;
     expect(imported).toMatchObject({ actor: me, via: 'cli', action: 'import', fileName: join(SAMPLES, 'orders-valid.csv'), fileSha256: expect.stringMatching(/^[0-9a-f]{64}$/), ref: expect.any(String) });
     expect(imported.counts.accepted).toBeGreaterThan(0);
-    expect(reconciled).toMatchObject({ actor: me, action: 'reconcile' });
+    expect(reconciled).toMatchObject({ actor: me, action: 'reconcile', fileName: 'rec.xlsx', detail: expect.stringMatching(/^the \d+ orders? the ledger recorded as sent$/) });
   });
 
   it('creates no ledger for an offline check where there is none', async () => {

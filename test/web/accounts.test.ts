@@ -78,14 +78,17 @@ describe('the web app with accounts', () => {
     expect((await get('/users', session.cookie)).statusCode).toBe(403);
   });
 
-  it('ends a session after 8 idle hours on the clock, and keeps one in use', async () => {
+  it('ends a session after 8 idle hours on the clock, keeps one in use, and ends any 12 hours after its login', async () => {
     const session = await logIn(web.app.url, 'otto', 'operator password 1');
     now = new Date(now.getTime() + 7 * HOUR);
     expect((await get('/', session.cookie)).statusCode).toBe(200);
-    now = new Date(now.getTime() + 7 * HOUR);
+    now = new Date(now.getTime() + 4 * HOUR);
     expect((await get('/', session.cookie)).statusCode).toBe(200);
-    now = new Date(now.getTime() + 8 * HOUR + 60_000);
+    now = new Date(now.getTime() + 2 * HOUR);
     expect((await get('/', session.cookie)).statusCode).toBe(303);
+    const idle = await logIn(web.app.url, 'otto', 'operator password 1');
+    now = new Date(now.getTime() + 8 * HOUR + 60_000);
+    expect((await get('/', idle.cookie)).statusCode).toBe(303);
   });
 
   it('logs a disabled account out at its next request, and refuses its login', async () => {
@@ -117,9 +120,55 @@ describe('the web app with accounts', () => {
     const trail = await ledger.audit.list({ limit: 1000 });
     await ledger.close();
     expect(trail.find((e) => e.action === 'login' && e.actor === 'otto')).toMatchObject({ via: 'web', address: '127.0.0.1' });
-    expect(trail.find((e) => e.action === 'login_refused' && e.actor === 'nobody')).toMatchObject({ detail: 'unknown account' });
+    expect(trail.find((e) => e.action === 'login_refused' && e.actor === '(unknown account)')).toMatchObject({ detail: 'unknown account "nobody"' });
+    expect(trail.some((e) => e.actor === 'nobody')).toBe(false);
     expect(trail.find((e) => e.action === 'login_refused' && e.actor === 'otto')).toMatchObject({ detail: 'wrong password' });
     expect(trail.find((e) => e.action === 'logout')).toMatchObject({ actor: 'ada' });
+  });
+});
+
+describe("an admin's own password", () => {
+  it("is set only with the current one; another account's without", async () => {
+    const web = await startTestApp({ accounts: ACCOUNTS });
+    try {
+      const admin = await logIn(web.app.url, 'ada', 'admin password 1');
+      const set = (name: string, fields: Record<string, string>) =>
+        request(`${web.app.url}/users/${name}`, {
+          method: 'POST',
+          body: new URLSearchParams({ _csrf: admin.csrf, change: 'password', password: 'a brand new password', ...fields }).toString(),
+          headers: { cookie: admin.cookie, origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const without = await set('ada', {});
+      expect(without.statusCode).toBe(400);
+      expect(await without.body.text()).toContain('To set your own password, give your current one too');
+      expect((await set('ada', { current: 'not it' })).statusCode).toBe(400);
+      expect((await set('vera', {})).statusCode).toBe(200);
+      const done = await set('ada', { current: 'admin password 1' });
+      expect(done.statusCode).toBe(200);
+      expect(await done.body.text()).toContain('Set a new password for ada');
+      await logIn(web.app.url, 'ada', 'a brand new password');
+    } finally {
+      await web.close();
+    }
+  });
+});
+
+describe('a short idle timeout', () => {
+  it('keeps a session in use alive: its sign of life is noted well within the timeout', async () => {
+    let now = new Date('2031-01-01T08:00:00Z');
+    const web = await startTestApp({ accounts: ACCOUNTS, clock: () => new Date(now), sessionIdleMs: 60_000 });
+    try {
+      const session = await logIn(web.app.url, 'otto', 'operator password 1');
+      const get = async () => (await request(`${web.app.url}/`, { headers: { cookie: session.cookie } })).statusCode;
+      for (let i = 0; i < 4; i++) {
+        now = new Date(now.getTime() + 50_000);
+        expect(await get()).toBe(200);
+      }
+      now = new Date(now.getTime() + 61_000);
+      expect(await get()).toBe(303);
+    } finally {
+      await web.close();
+    }
   });
 });
 

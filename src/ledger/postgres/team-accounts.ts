@@ -3,7 +3,7 @@
  * shares the database sees the same accounts and sessions, so a disabled account is out everywhere.
  */
 import type pg from 'pg';
-import { SESSION_TOUCH_MS, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { sessionTouchMs, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
 import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team/rows.js';
 
 export interface TeamContext {
@@ -89,7 +89,7 @@ export function createPostgresSessions({ query, now }: TeamContext): SessionStor
         await query('DELETE FROM sessions WHERE id_hash = $1', [key]);
         return null;
       }
-      if (idle >= SESSION_TOUCH_MS) {
+      if (idle >= sessionTouchMs(idleMs)) {
         const at = new Date(nowMs).toISOString();
         await query('UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2', [at, key]);
         row.last_seen_at = at;
@@ -148,6 +148,10 @@ export function createPostgresAttempts({ query, now }: TeamContext): AttemptCoun
       const { rows } = await query<AttemptRow>('SELECT count, window_started_at FROM attempts WHERE key = $1', [key]);
       const row = rows[0];
       return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
+    },
+    async forgive(key, windowMs) {
+      const windowStart = new Date(now().getTime() - windowMs).toISOString();
+      await query('UPDATE attempts SET count = count - 1 WHERE key = $1 AND count > 0 AND window_started_at > $2', [key, windowStart]);
     },
     async sweep(windowMs) {
       await query('DELETE FROM attempts WHERE window_started_at <= $1', [new Date(now().getTime() - windowMs).toISOString()]);

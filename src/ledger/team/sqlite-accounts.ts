@@ -4,7 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { preparedOnce } from '../sqlite.js';
-import { SESSION_TOUCH_MS, type AttemptCounter, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
+import { sessionTouchMs, type AttemptCounter, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
 import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from './rows.js';
 
 export function createSqliteUsers(db: Database, now: () => Date): UserStore {
@@ -78,7 +78,7 @@ export function createSqliteSessions(db: Database, now: () => Date): SessionStor
         remove.run(key);
         return null;
       }
-      if (idle >= SESSION_TOUCH_MS) {
+      if (idle >= sessionTouchMs(idleMs)) {
         const at = new Date(nowMs).toISOString();
         sql('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?').run(at, key);
         row.last_seen_at = at;
@@ -139,6 +139,10 @@ export function createSqliteAttempts(db: Database, now: () => Date): AttemptCoun
       const at = now();
       const row = sql('SELECT count, window_started_at FROM attempts WHERE key = ?').get(key) as AttemptRow | undefined;
       return row && Date.parse(row.window_started_at) > at.getTime() - windowMs ? toCount(row) : { count: 0, windowStartedAt: at.toISOString() };
+    },
+    async forgive(key, windowMs) {
+      const windowStart = new Date(now().getTime() - windowMs).toISOString();
+      sql('UPDATE attempts SET count = count - 1 WHERE key = ? AND count > 0 AND window_started_at > ?').run(key, windowStart);
     },
     async sweep(windowMs) {
       sql('DELETE FROM attempts WHERE window_started_at <= ?').run(new Date(now().getTime() - windowMs).toISOString());

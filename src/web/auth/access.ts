@@ -1,8 +1,11 @@
 /**
  * Who is asking, and whether they may. With accounts, a request belongs to the account its session
- * is logged in as (role read afresh each request); without accounts (loopback only), to the person at
- * this computer, who may do everything. Each route says what it needs in its config (`access`:
- * 'public', or a permission of accounts/roles.ts; default 'view') and whether it serves a download.
+ * is logged in as (role read afresh each request); without accounts, on a server that serves this
+ * computer only (loopback, no proxy), to the person at this computer, who may do everything. Whether
+ * a server may ever work without accounts is decided once, from how it listens: a server others can
+ * reach whose last account is removed answers every page with how to add one, never opens up.
+ * Each route says what it needs in its config (`access`: 'public', or a permission of
+ * accounts/roles.ts; default 'view') and whether it serves a download.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,17 +32,28 @@ declare module 'fastify' {
     access?: Access;
     /** A file download: refused with 401, never sent to the login page. */
     isDownload?: boolean;
+    /** The page's style or script: served even when nothing else is (so the page saying why looks right). */
+    isAsset?: boolean;
   }
   interface Session extends WebSessionData {}
 }
 
 export interface AccessOptions {
-  /** Whether accounts are required now (some account exists). */
-  hasAccounts(): boolean;
+  /** Whether some account exists, read afresh when the last reading is a few seconds old. */
+  hasAccounts(): Promise<boolean>;
+  /**
+   * Whether the server may work without accounts: it listens on a loopback address and not behind a
+   * proxy. Decided at start, never by a later count of accounts.
+   */
+  mayServeAlone: boolean;
+  /** What to do when there is no account on a server others can reach: how to add one. */
+  noAccountsMessage: string;
   /** Who the person at this computer is, without accounts (the operating-system user). */
   localName: string;
   /** Answers a refusal: the status, a title and a sentence, as a page or JSON. */
-  refuse(request: FastifyRequest, reply: FastifyReply, status: 401 | 403, title: string, message: string): FastifyReply;
+  refuse(request: FastifyRequest, reply: FastifyReply, status: 401 | 403 | 503, title: string, message: string): FastifyReply;
+  /** A role-protected action refused to an account (403): recorded in the audit trail. */
+  onForbidden(request: FastifyRequest, access: Permission): Promise<void>;
   wantsJson(request: FastifyRequest): boolean;
 }
 
@@ -61,7 +75,13 @@ export function installAccess(app: FastifyInstance, options: AccessOptions): voi
     const config = request.routeOptions.config ?? {};
     const access: Access = config.access ?? 'view';
     const session = request.session;
-    if (!options.hasAccounts()) {
+    const hasAccounts = await options.hasAccounts();
+    if (!hasAccounts && !options.mayServeAlone) {
+      // Reachable by others and nobody to log in as: nothing is served until an account is added.
+      if (config.isAsset) return;
+      return options.refuse(request, reply, 503, 'No accounts', options.noAccountsMessage);
+    }
+    if (!hasAccounts) {
       request.visitor = { name: options.localName, role: 'admin', isLocal: true };
     } else {
       request.visitor = session?.user && session.role ? { name: session.user, role: session.role, isLocal: false } : null;
@@ -76,13 +96,29 @@ export function installAccess(app: FastifyInstance, options: AccessOptions): voi
       return options.refuse(request, reply, 401, 'Log in first', 'This needs an account: log in at /login.');
     }
     if (!isAllowed(visitor.role, access)) {
+      await options.onForbidden(request, access);
       return options.refuse(request, reply, 403, 'Not allowed', `Your account (${visitor.name}, ${visitor.role}) may not do this: ask an admin for another role.`);
     }
   });
 }
 
-/** A `next` address to return to after logging in: a path of this app only, never another site. */
+/** Where `next` addresses are resolved: any origin serves, as only the path of a same-origin result is kept. */
+const OWN_ORIGIN = 'http://order-batch.invalid';
+
+/**
+ * A `next` address to return to after logging in: a path of this app only, never another site.
+ * Browsers drop tabs and newlines from an address and read a backslash as a slash, so `/\t/evil`
+ * is `//evil`: anything but one leading slash and printable characters is refused, and what is left
+ * must resolve, against this app's own origin, to that origin.
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith('/login')) return '/';
-  return next;
+  if (typeof next !== 'string' || next.length > 2048 || !next.startsWith('/') || next.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(next)) return '/';
+  let resolved: URL;
+  try {
+    resolved = new URL(next, OWN_ORIGIN);
+  } catch {
+    return '/';
+  }
+  if (resolved.origin !== OWN_ORIGIN || !resolved.pathname.startsWith('/') || resolved.pathname.startsWith('//') || resolved.pathname.startsWith('/login')) return '/';
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }

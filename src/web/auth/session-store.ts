@@ -21,14 +21,25 @@ export interface WebSessionData {
 
 type Callback = (error?: unknown) => void;
 
-/** @fastify/session's store interface (callbacks), over the ledger's promises. */
-export function createLedgerSessionStore(sessions: LedgerSessions, idleMs: number): PluginStore {
+/**
+ * @fastify/session's store interface (callbacks), over the ledger's promises. A session ends after
+ * `idleMs` without a request, and `maxMs` after its login however busy (a stolen cookie does not
+ * last forever).
+ */
+export function createLedgerSessionStore(sessions: LedgerSessions, limits: { idleMs: number; maxMs: number; clock: () => Date }): PluginStore {
+  const { idleMs, maxMs, clock } = limits;
   return {
     set(id: string, session: Session, done: Callback) {
       sessions.save(id, { userName: session.user ?? null, data: session.csrf ? { csrf: session.csrf } : {}, address: session.address ?? null }).then(() => done(), done);
     },
     get(id: string, done: (error: unknown, session?: Session | null) => void) {
-      sessions.load(id, idleMs).then(
+      const alive = async () => {
+        const record = await sessions.load(id, idleMs);
+        if (!record || clock().getTime() - Date.parse(record.createdAt) <= maxMs) return record;
+        await sessions.remove(id);
+        return null;
+      };
+      alive().then(
         (record) =>
           done(
             null,

@@ -6,7 +6,7 @@
 import { COLUMNS, type Field } from '../../sheet/columns.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Verdict } from '../verdict.js';
-import { csrfField, layout, type PageContext } from './layout.js';
+import { csrfField, layout, mayDo, type PageContext } from './layout.js';
 
 export interface MappingStepView {
   /** The configured sourceOfSale values, offered for the constant. */
@@ -41,6 +41,7 @@ export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: Mapp
 <p>The columns of this sheet are not the template's, and no saved mapping fits them. Tell which column feeds each order field; the best guesses are chosen already. The recipient is whoever the order is shipped to (columns such as <em>Shipping Name</em>), never the buyer (<em>Billing</em>) or the shipper.</p>
 ${notices}
 ${view.error ? html`<div class="notice notice-bad" role="alert"><p>${view.error}</p></div>` : ''}
+${mayDo(ctx, 'submit') ? '' : html`<div class="notice notice-info" data-no-mapping><p>Choosing the columns changes what is sent, so it takes an operator or an admin: your account (${ctx.visitor?.role ?? 'viewer'}) can look, and check the sheet as it is.</p></div>`}
 <form method="post" action="/uploads/${verdict.id}/mapping" class="mapping-form" data-mapping-form data-required="${REQUIRED.join(' ')}">
 ${csrfField(ctx)}
 <div class="notice notice-warn" data-missing-box${missing.length === 0 ? html` hidden` : ''}><p>Not covered yet (every order needs them): <strong data-missing>${missing.join(', ')}</strong></p></div>
@@ -65,7 +66,7 @@ ${csrfField(ctx)}
 <input id="mapping-name" name="name" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}" autocomplete="off"></p>
 <p class="help">A saved mapping is applied, and said, on the next upload with these columns, for everyone using this app.</p>
 </fieldset>
-<button type="submit" class="button button-primary">Read the sheet with these columns</button>
+${mayDo(ctx, 'submit') ? html`<button type="submit" class="button button-primary">Read the sheet with these columns</button>` : ''}
 </form>
 <p><a href="/uploads/${verdict.id}?columns=as-is">Check the sheet with its columns as they are</a> (every column the template lacks is then an error).</p>`;
   return layout({ title: `Columns of ${verdict.fileName}`, section: 'upload', ctx, body });

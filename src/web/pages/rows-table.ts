@@ -15,10 +15,12 @@ export function renderRowsTable(
   rows: readonly VerdictRow[],
   alreadySubmitted: ReadonlyMap<string, string | null>,
   isHidden: (row: VerdictRow) => boolean,
+  /** Whether the visitor may correct cells (it changes what is sent: the submit role). */
+  canCorrect = true,
 ): SafeHtml {
   const headers = verdict.headers.map((h, i) => html`<th scope="col">${h || `(column ${i + 1})`}</th>`);
   const edits = latestEdits(verdict.edits ?? []);
-  const body = rows.map((row) => renderRow(row, verdict.headers, alreadySubmitted, isHidden(row), edits.get(row.n)));
+  const body = rows.map((row) => renderRow(row, verdict.headers, alreadySubmitted, isHidden(row), edits.get(row.n), canCorrect));
   return html`<div class="table-wrap" role="region" aria-labelledby="rows-caption" tabindex="0">
 <table class="rows-table" data-rows-table>
 <caption id="rows-caption">Rows of ${verdict.fileName}: the status of each row's order, its problems, then its cells; a cell with a problem is marked and explains it.</caption>
@@ -28,7 +30,7 @@ export function renderRowsTable(
 </div>`;
 }
 
-function renderRow(row: VerdictRow, headers: readonly string[], alreadySubmitted: ReadonlyMap<string, string | null>, isHidden: boolean, edits: ReadonlyMap<number, CellEdit> | undefined): SafeHtml {
+function renderRow(row: VerdictRow, headers: readonly string[], alreadySubmitted: ReadonlyMap<string, string | null>, isHidden: boolean, edits: ReadonlyMap<number, CellEdit> | undefined, canCorrect: boolean): SafeHtml {
   const marks = new Map(groupCellIssues(row.issues).map((c) => [c.colIndex, c]));
   const cells: SafeHtml[] = [];
   for (let i = 0; i < headers.length; i++) {
@@ -42,7 +44,7 @@ function renderRow(row: VerdictRow, headers: readonly string[], alreadySubmitted
     }
     const isError = mark.severity === 'error';
     // A bad cell can be corrected here: the order is checked again at once, and a submission sends the corrected value.
-    const correct = html`<button type="button" class="cell-edit" data-edit-row="${row.n}" data-edit-col="${i}" data-edit-value="${row.cells[i] ?? ''}" aria-label="Correct ${headers[i] || `column ${i + 1}`} of row ${row.n}">Correct</button>`;
+    const correct = !canCorrect ? '' : html`<button type="button" class="cell-edit" data-edit-row="${row.n}" data-edit-col="${i}" data-edit-value="${row.cells[i] ?? ''}" aria-label="Correct ${headers[i] || `column ${i + 1}`} of row ${row.n}">Correct</button>`;
     cells.push(html`<td class="cell-${isError ? 'error' : 'warning'}${edit ? ' cell-edited' : ''}" data-col="${i}"><span class="cell-value">${value === '' ? html`<span class="blank">(blank)</span>` : value}</span>
 <span class="cell-msg"><span aria-hidden="true">${isError ? '✗' : '⚠'}</span> ${isError ? '' : 'Warning: '}${mark.note.replace(/^\(warning\) /gm, '')}</span>${edited}${correct}</td>`);
   }

@@ -24,7 +24,8 @@ export function renderUsersPage(ctx: PageContext, users: readonly UserRecord[], 
 <td class="user-actions">
   ${isSelf ? '' : html`<form method="post" action="${action}" class="inline-form">${csrfField(ctx)}<input type="hidden" name="change" value="${user.isDisabled ? 'enable' : 'disable'}"><button type="submit" class="button">${user.isDisabled ? 'Enable' : 'Disable'}</button></form>`}
   <form method="post" action="${action}" class="inline-form">${csrfField(ctx)}<input type="hidden" name="change" value="password">
-    <label class="visually-hidden" for="password-${user.name}">New password for ${user.name}</label>
+    ${isSelf ? html`<label class="visually-hidden" for="current-password">Your current password</label>
+    <input type="password" id="current-password" name="current" autocomplete="current-password" placeholder="current password" required> ` : ''}<label class="visually-hidden" for="password-${user.name}">New password for ${user.name}</label>
     <input type="password" id="password-${user.name}" name="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" placeholder="new password" required> <button type="submit" class="button">Set password</button></form>
   ${isSelf ? '' : html`<form method="post" action="${action}" class="inline-form">${csrfField(ctx)}<input type="hidden" name="change" value="remove"><button type="submit" class="button button-danger">Remove</button></form>`}
 </td>

@@ -38,7 +38,7 @@ ${renderCounts(verdict)}
 ${renderFileIssues(verdict)}
 ${renderSubmit(ctx, verdict, view.submit)}
 ${renderDownloads(verdict)}
-${renderRows(verdict, view)}`;
+${renderRows(verdict, view, mayDo(ctx, 'submit'))}`;
   return layout({ title, section: 'upload', ctx, body });
 }
 
@@ -111,7 +111,7 @@ function renderDownloads(verdict: Verdict): SafeHtml {
  * A sheet that fits one page is rendered whole, the rows the filter leaves out hidden, so the script
  * can filter live in both directions; a longer one is filtered and paged by the server.
  */
-function renderRows(verdict: Verdict, view: { show: RowFilter; q: string; page: number; submit: SubmitState }): SafeHtml {
+function renderRows(verdict: Verdict, view: { show: RowFilter; q: string; page: number; submit: SubmitState }, canCorrect: boolean): SafeHtml {
   const isMatch = (row: VerdictRow) => matchesFilter(row, view.show, view.q);
   const isPaged = verdict.rows.length > ROWS_PER_PAGE;
   const matching: VerdictRow[] = verdict.rows.filter(isMatch);
@@ -141,7 +141,7 @@ function renderRows(verdict: Verdict, view: { show: RowFilter; q: string; page: 
 </form>
 ${leftOff}
 <p class="filter-count" data-filter-count aria-live="polite">Showing ${plural(visible, 'row')} of ${isPaged ? matching.length : verdict.rows.length}${pages > 1 ? ` (page ${page} of ${pages})` : ''}.</p>
-${renderRowsTable(verdict, rendered, view.submit.alreadySubmitted, isPaged ? () => false : (row) => !isMatch(row))}
+${renderRowsTable(verdict, rendered, view.submit.alreadySubmitted, isPaged ? () => false : (row) => !isMatch(row), canCorrect)}
 <p class="empty" data-filter-empty${visible === 0 ? '' : html` hidden`}>No rows match this filter.</p>
 ${pager}
 </section>`;

@@ -41,21 +41,26 @@ export function registerLoginRoutes(app: FastifyInstance, services: AppServices)
     const typed = typeof request.body?.username === 'string' ? request.body.username : '';
     const password = typeof request.body?.password === 'string' ? request.body.password : '';
     const name = accountOf(typed);
-    const limits = await Promise.all([byAddress(request, { increment: false }), byAccount(request, { increment: false })]);
-    const blocked = limits.find((limit) => !limit.isAllowed && limit.remaining === 0);
+    // Counted before the password is judged, in one step of the ledger: parallel attempts cannot
+    // all pass the check before any is counted. A login that succeeds is taken back.
+    const limits = await Promise.all([byAddress(request), byAccount(request)]);
+    const user = name ? await services.ledger.users.get(name) : null;
+    const blocked = limits.find((limit) => !limit.isAllowed && limit.isExceeded);
     if (blocked && !blocked.isAllowed) {
       const minutes = Math.max(1, Math.ceil(blocked.ttl / 60_000));
-      await recordAudit(services, request, { action: 'login_refused', actor: name || '(no name)', detail: `too many failed attempts from ${blocked.key.startsWith('address:') ? 'this address' : 'for this account'}` });
+      // Once per window and per address or account: a flood of refused tries is one line of the trail.
+      if ((await services.ledger.attempts.count(`noted:${blocked.key}`, LOGIN_LIMITS.windowMs)).count === 1) {
+        await recordAudit(services, request, { ...refusedLogin(typed, user !== null), detail: `too many failed attempts ${blocked.key.startsWith('address:') ? 'from this address' : 'for this account'}${user ? '' : `: ${quoted(typed)}`}` });
+      }
       return page(request, reply, 429, { next, username: typed, error: `Too many failed logins: wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` });
     }
-    const user = name ? await services.ledger.users.get(name) : null;
     const isMatch = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !isMatch || user.isDisabled) {
-      await Promise.all([byAddress(request), byAccount(request)]);
-      const why = !user ? 'unknown account' : !isMatch ? 'wrong password' : 'account disabled';
-      await recordAudit(services, request, { action: 'login_refused', actor: name || '(no name)', detail: why });
+      const why = !user ? (typed === '' ? 'no account name given' : `unknown account ${quoted(typed)}`) : !isMatch ? 'wrong password' : 'account disabled';
+      await recordAudit(services, request, { ...refusedLogin(typed, user !== null), detail: why });
       return page(request, reply, 401, { next, username: typed, error: REFUSED });
     }
+    await Promise.all(limits.map((limit) => services.ledger.attempts.forgive(limit.key, LOGIN_LIMITS.windowMs)));
     await request.session.regenerate();
     request.session.user = user.name;
     request.session.csrf = newCsrfToken();
@@ -72,6 +77,21 @@ export function registerLoginRoutes(app: FastifyInstance, services: AppServices)
     request.visitor = null;
     return page(request, reply, 200, { next: '/', notice: 'You have logged out.' });
   });
+}
+
+/** Longest typed name the audit trail quotes. */
+const QUOTED_NAME_CHARS = 40;
+
+/** A refused login's entry: under the account when it exists; else under one "unknown account", the typed name kept in the entry's text only. */
+function refusedLogin(typed: string, isKnown: boolean): { action: 'login_refused'; actor: string } {
+  return { action: 'login_refused', actor: isKnown ? accountOf(typed) : UNKNOWN_ACCOUNT };
+}
+
+export const UNKNOWN_ACCOUNT = '(unknown account)';
+
+function quoted(typed: string): string {
+  const flat = typed.replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return `"${flat.length > QUOTED_NAME_CHARS ? `${flat.slice(0, QUOTED_NAME_CHARS)}…` : flat}"`;
 }
 
 function accountOf(typed: unknown): string {

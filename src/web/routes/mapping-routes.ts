@@ -2,6 +2,7 @@
  * The mapping step's answer (which column feeds each field, saved for the team under a name) and the
  * cells corrected in the verdict table: each is kept beside the upload (reading.json) and the upload
  * is checked again in its turn (checkInTurn), so the page, its downloads and a submission all read the sheet the same way.
+ * Both change what a submission sends, so both need the submit role, and each is in the audit trail.
  */
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -19,7 +20,7 @@ import { checkInTurn, notFound, verdictOf } from './upload-routes.js';
 const MAX_EDIT_CHARS = 32_767;
 
 export function registerMappingRoutes(app: FastifyInstance, services: AppServices): void {
-  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/mapping', async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: Record<string, string> | undefined }>('/uploads/:id/mapping', { config: { access: 'submit' } }, async (request, reply) => {
     const body = request.body ?? {};
     if (!hasValidCsrf(request, body._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     const verdict = await verdictOf(services, request.params.id);
@@ -40,12 +41,20 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
       }
     }
     saveReading(services.workDir, verdict.id, { profile: built.profile });
+    await recordAudit(services, request, {
+      action: 'mapping',
+      fileName: verdict.fileName,
+      fileSha256: verdict.sha256 ?? null,
+      ref: verdict.id,
+      // A mapping saved for the team has its own entry (mapping_save) just before.
+      detail: `${describeColumns(built.profile)}${built.isSaved ? '' : '; for this upload only'}`,
+    });
     await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     await services.files.publish('uploads', verdict.id);
     return reply.redirect(`/uploads/${verdict.id}`, 303);
   });
 
-  app.post<{ Params: { id: string }; Body: { row?: unknown; col?: unknown; value?: unknown } | undefined }>('/uploads/:id/cells', async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: { row?: unknown; col?: unknown; value?: unknown } | undefined }>('/uploads/:id/cells', { config: { access: 'submit' } }, async (request, reply) => {
     if (!hasValidCsrf(request)) return reply.code(403).send({ error: 'Form expired', message: CSRF_MESSAGE });
     const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return reply.code(404).send({ error: 'Not found', message: 'There is no such upload.' });
@@ -57,12 +66,35 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     const reading = loadReading(services.workDir, verdict.id);
     const edit: CellEdit = { row, col, value, by: request.visitor!.name, at: new Date().toISOString() };
     saveReading(services.workDir, verdict.id, { ...reading, edits: [...(reading.edits ?? []), edit] });
+    const before = verdict.rows.find((r) => r.n === row)?.cells[col] ?? '';
+    await recordAudit(services, request, {
+      action: 'cell_edit',
+      fileName: verdict.fileName,
+      fileSha256: verdict.sha256 ?? null,
+      ref: verdict.id,
+      detail: `row ${row}, column ${clip(verdict.headers[col] ?? String(col + 1))}: ${clip(before)} -> ${clip(value)}`,
+    });
     const checked = await checkInTurn(services, { id: verdict.id, fileName: verdict.fileName, file: uploadFileOf(services, verdict), ...(verdict.sheet ? { sheet: verdict.sheet } : {}) });
     await services.files.publish('uploads', verdict.id);
     const order = checked.orders.find((o) => o.rows.includes(row));
     const issues = checked.rows.filter((r) => order?.rows.includes(r.n)).flatMap((r) => r.issues.map((i) => ({ row: r.n, column: i.column, severity: i.severity, message: i.message })));
     return reply.send({ status: order?.status ?? 'invalid', issues, counts: checked.counts });
   });
+}
+
+/** Longest value an audit entry quotes of a cell (a cell may hold 32,767 characters). */
+const AUDIT_VALUE_CHARS = 60;
+
+/** A value as the audit trail quotes it: on one line, cut to a few words. */
+function clip(value: string): string {
+  const flat = value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return JSON.stringify(flat.length > AUDIT_VALUE_CHARS ? `${flat.slice(0, AUDIT_VALUE_CHARS)}…` : flat);
+}
+
+/** "customerOrderId from \"Order #\", ..." for the audit trail. */
+function describeColumns(profile: Profile): string {
+  const rules = Object.entries(profile.fields) as [Field, Rule][];
+  return rules.map(([field, rule]) => ('column' in rule ? `${field} from ${clip(rule.column)}` : 'constant' in rule ? `${field} always ${clip(String(rule.constant))}` : 'generate' in rule ? `${field} generated` : `${field} from several columns`)).join(', ');
 }
 
 /** The upload's copy in this instance's work folder (the verdict names the one of the instance that checked it first). */

@@ -16,8 +16,8 @@ const HISTORY_LIMIT = 100;
 const RUN_ID_PATTERN = /^[0-9a-f-]{36}$/;
 
 export function registerPageRoutes(app: FastifyInstance, services: AppServices): void {
-  app.get('/static/app.css', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(APP_CSS));
-  app.get('/static/app.js', { config: { access: 'public' } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(APP_SCRIPT));
+  app.get('/static/app.css', { config: { access: 'public', isAsset: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(APP_CSS));
+  app.get('/static/app.js', { config: { access: 'public', isAsset: true } }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(APP_SCRIPT));
 
   // The template is written from the configured sourcesOfSale the first time it is asked for.
   const templates = new Map<'xlsx' | 'csv', Promise<string>>();

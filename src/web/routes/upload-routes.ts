@@ -15,7 +15,8 @@ import { renderMappingStep } from '../pages/mapping-step.js';
 import { UsageError } from '../../errors.js';
 import { CSRF_MESSAGE, drainUnread, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
-import { isId, newId, safeFileName } from '../work-dir.js';
+import { countEditedCells, loadReading, readingSha256 } from '../upload-reading.js';
+import { isId, newId, PRIVATE_FILE_MODE, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, the small fields). */
@@ -127,7 +128,21 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
       expected: verdict.counts.valid,
       by: request.visitor!.name,
     });
-    if (!isActive) await recordAudit(services, request, { action: 'submit', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: { valid: verdict.counts.valid }, ref: job.id });
+    if (!isActive) {
+      // What is sent is the sheet as the page read it: its hash, beside the file's own and the count of corrected cells.
+      const reading = loadReading(services.workDir, verdict.id);
+      const cellsEdited = countEditedCells(reading);
+      const sent = verdict.sha256 ? readingSha256(verdict.sha256, reading) : null;
+      const isAsUploaded = sent === (verdict.sha256 ?? null);
+      await recordAudit(services, request, {
+        action: 'submit',
+        fileName: verdict.fileName,
+        fileSha256: sent,
+        counts: { valid: verdict.counts.valid, cells_edited: cellsEdited },
+        ref: job.id,
+        detail: isAsUploaded ? 'read as uploaded' : `read ${[reading.profile ? `with the columns chosen in the page (${reading.profile.name})` : '', cellsEdited > 0 ? `with ${cellsEdited} corrected cell${cellsEdited === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')}; the file as uploaded: sha256 ${verdict.sha256}`,
+      });
+    }
     return reply.redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -165,7 +180,7 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
       }
       const fileName = safeFileName(part.filename);
       const file = join(services.workDir.dirOf('uploads', id), fileName);
-      await pipeline(part.file, createWriteStream(file));
+      await pipeline(part.file, createWriteStream(file, { mode: PRIVATE_FILE_MODE }));
       if (part.file.truncated) throw new UploadRefused(413, 'File too large', tooBig());
       stored = { fileName, file };
     }

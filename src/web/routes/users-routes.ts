@@ -1,8 +1,10 @@
 /** The accounts page (admins only): the same changes as `order-batch users`, recorded under the admin who made them. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { changeAccount, type AccountChange } from '../../accounts/manage.js';
+import { verifyPassword } from '../../accounts/passwords.js';
 import { isRole } from '../../accounts/roles.js';
 import { renderUsersPage } from '../pages/users-page.js';
+import { LOGIN_LIMITS } from './login-routes.js';
 import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } from '../services.js';
 
 type Form = Record<string, string> | undefined;
@@ -16,7 +18,7 @@ export function registerUsersRoutes(app: FastifyInstance, services: AppServices)
     if (typeof change === 'string') return page(request, reply, 400, { error: change });
     const visitor = request.visitor!;
     const result = await changeAccount(services.ledger, { name: visitor.name, via: 'web', address: request.ip }, change, { refuseSelf: true });
-    if (!result.ok) return page(request, reply, result.reason === 'missing' ? 404 : result.reason === 'exists' ? 409 : 400, { error: result.message });
+    if (!result.ok) return page(request, reply, result.reason === 'missing' ? 404 : result.reason === 'exists' || result.reason === 'last-admin' ? 409 : 400, { error: result.message });
     return page(request, reply, 200, { notice: result.message });
   };
 
@@ -44,6 +46,19 @@ export function registerUsersRoutes(app: FastifyInstance, services: AppServices)
       case 'remove':
         return apply(request, reply, { kind: change, name });
       case 'password':
+        // One's own password only with the current one: a session left open must not be enough to take the account over.
+        // Each try counts against the account's login limit, as a login does.
+        if (name === request.visitor?.name && hasValidCsrf(request, request.body?._csrf)) {
+          const key = `account:${name}`;
+          if ((await services.ledger.attempts.count(key, LOGIN_LIMITS.windowMs)).count > LOGIN_LIMITS.perAccount) {
+            return apply(request, reply, 'Too many wrong passwords for this account: wait a few minutes and try again.');
+          }
+          const current = await services.ledger.users.get(name);
+          if (!(await verifyPassword(current?.passwordHash ?? null, request.body?.current ?? ''))) {
+            return apply(request, reply, 'To set your own password, give your current one too: the one given is not it.');
+          }
+          await services.ledger.attempts.forgive(key, LOGIN_LIMITS.windowMs);
+        }
         return apply(request, reply, { kind: 'password', name, password });
       default:
         return apply(request, reply, 'That change is not one this page makes.');
