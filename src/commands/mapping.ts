@@ -5,7 +5,7 @@
 import { basename, extname } from 'node:path';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { formatProfile, type Profile } from '../mapping/profile.js';
-import { suggestProfile, type Draft } from '../mapping/suggest.js';
+import { columnsNamed, suggestProfile, type Draft } from '../mapping/suggest.js';
 import { isBlankCell, toHeaderText } from '../sheet/row-source.js';
 import { openSheet } from '../sheet/read-sheet.js';
 
@@ -52,7 +52,10 @@ function summarize(file: string, columns: number, draft: Draft): string[] {
   }
   const lines = [`${file}: ${columns} columns. A draft mapping profile follows: save it as a .json file, check each guess, fill in what is missing, then use --mapping <file>.`];
   const width = Math.max(...draft.guesses.map((g) => g.field.length), 10);
-  for (const g of draft.guesses) lines.push(`  ${g.field.padEnd(width)} <- "${g.header}" (${g.confidence}${g.confidence === 'weak' ? ': check it' : ''})`);
+  for (const g of draft.guesses) {
+    if (g.confidence === 'ambiguous') lines.push(`  ${g.field.padEnd(width)} <- ${columnsNamed(g, 'or')}? (ambiguous: both fit as well; the draft leaves it out, choose one)`);
+    else lines.push(`  ${g.field.padEnd(width)} <- "${g.header}" (${g.confidence}${g.confidence === 'weak' ? ': check it' : ''})`);
+  }
   if (draft.missing.length > 0) lines.push(`Still missing (every order needs them): ${draft.missing.join(', ')}.`);
   return lines;
 }

@@ -32,6 +32,31 @@ describe('who a column is about', () => {
     expect(guessOf(headers, 'postalOrZipCode')).toBe('Shipping Zip');
   });
 
+  it("never takes the buyer's name for the recipient's, even where the buyer's column comes first (eBay)", () => {
+    const ebay = ['Sales Record Number', 'Order Number', 'Buyer Username', 'Buyer Name', 'Buyer Email', 'Ship To Name', 'Ship To Phone', 'Ship To Address 1', 'Ship To City'];
+    const draft = suggestProfile({ headers: ebay });
+    expect(draft.profile.fields.fullName).toEqual({ column: 'Ship To Name' });
+    expect(draft.guesses.find((g) => g.field === 'fullName')?.confidence).toBe('exact');
+    expect(guessOf(['Order Number', 'Buyer Name', 'BUYER_NAME'], 'fullName')).toBeUndefined();
+    expect(guessOf(['Order Number', 'buyername'], 'fullName')).toBeUndefined();
+    // The email is the one field a buyer's column may feed (the only one most marketplaces export), after any other.
+    expect(guessOf(ebay, 'email')).toBe('Buyer Email');
+    expect(guessOf(['Buyer Email', 'Ship To Email'], 'email')).toBe('Ship To Email');
+  });
+
+  it('names both columns when two fit a field equally well, and picks neither', () => {
+    const draft = suggestProfile({ headers: ['Order Number', 'Ship To Name', 'Recipient Name', 'Qty'] });
+    const guess = draft.guesses.find((g) => g.field === 'fullName')!;
+    expect(guess).toMatchObject({ confidence: 'ambiguous', header: 'Ship To Name', rivals: [{ column: 2, header: 'Recipient Name' }] });
+    expect(draft.profile.fields.fullName).toBeUndefined();
+    expect(draft.missing).not.toContain('fullName');
+    expect(draft.profile.notes).toContain('fullName: AMBIGUOUS, "Ship To Name" and "Recipient Name" fit it equally well; keep the right one: "fullName": { "column": "..." }');
+    // Neither column is offered for another field instead.
+    expect(draft.guesses.filter((g) => g.column === 1 || g.column === 2).map((g) => g.field)).toEqual(['fullName']);
+    // Scored guesses too: two equally good order-date columns.
+    expect(suggestProfile({ headers: ['Created At', 'Date Created'] }).guesses[0]).toMatchObject({ field: 'orderDate', confidence: 'ambiguous' });
+  });
+
   it('never reads a bare Name as the item name; with order numbers in it, it is the order ID', () => {
     expect(guessOf(['Name', 'Lineitem name'], 'name', [['#1041', '#1042'], ['Mug']])).toBe('Lineitem name');
     expect(guessOf(['Name', 'Lineitem name'], 'customerOrderId', [['#1041', '#1042'], ['Mug']])).toBe('Name');
