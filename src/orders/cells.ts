@@ -11,6 +11,7 @@ import { severityOf, type IssueCode } from '../issues/index.js';
 import type { ColumnDef, Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 import type { ClockChange, DateReader } from './dates.js';
+import type { NamedDateFormat } from './types.js';
 import { markEvidenceOf, parseLocaleInteger, parseLocaleMoney, type DecimalMark, type GroupingProblem, type OtherMarkProblem } from './decimal-mark.js';
 import { createEnumMatcher, type EnumMatcher } from './enum-matcher.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
@@ -246,7 +247,8 @@ function checkDate(raw: Exclude<CellValue, null>, header: string, dates: DateRea
   if (Number.isNaN(ms)) {
     const order = typeof raw === 'string' ? dates.explainDateOrder(text) : null;
     if (order !== null) return bad('invalid_date', `${header} ${order}`);
-    const usual = dates.dateOrder === 'dmy' ? 'D.M.YYYY or D/M/YYYY is read as day/month' : 'M/D/YYYY is read as month/day';
+    const byOrder = dates.dateOrder === 'dmy' ? 'D.M.YYYY or D/M/YYYY is read as day/month' : 'M/D/YYYY is read as month/day';
+    const usual = dates.namedFormat === undefined ? byOrder : `${byOrder}; and like ${NAMED_EXAMPLES[dates.namedFormat]} (${dates.namedFormat}, the mapping profile's dateFormat)`;
     return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; ${usual}.`);
   }
   const change = dates.lastClockChange;
@@ -297,6 +299,8 @@ function checkCountry(raw: Exclude<CellValue, null>, header: string): CellCheck 
   if (value !== undefined) return ok(value);
   return bad('invalid_country_code', `${header} ${quote(read.text)} is not a two-letter ISO 3166-1 country code: use a code like US, CA or GB.`, read.text);
 }
+
+const NAMED_EXAMPLES: Record<NamedDateFormat, string> = { 'MMM-DD-YY': 'Nov-18-26', 'MMM-DD-YYYY': 'Nov-18-2026' };
 
 export function tooLong(header: string, length: number, max: number): string {
   return `${header} is ${length} characters long; the limit is ${max}. Shorten it.`;
