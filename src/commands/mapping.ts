@@ -24,10 +24,12 @@ export interface SuggestResult {
 export async function suggestMapping(file: string, options: { sheet?: string; saved?: readonly Profile[] } = {}): Promise<SuggestResult> {
   const sheet = await openSheet(file, options.sheet === undefined ? {} : { sheet: options.sheet });
   const samples: string[][] = sheet.headers.map(() => []);
+  const rows: string[][] = [];
   try {
     let seen = 0;
     for await (const batch of sheet.rows) {
       for (const row of batch) {
+        rows.push(row.cells.map((cell) => (isBlankCell(cell) ? '' : toHeaderText(cell))));
         row.cells.forEach((cell, i) => {
           const list = samples[i];
           if (list === undefined || isBlankCell(cell) || list.length >= SAMPLES_PER_COLUMN) return;
@@ -42,7 +44,7 @@ export async function suggestMapping(file: string, options: { sheet?: string; sa
     await sheet.rows[Symbol.asyncIterator]().return?.();
   }
   const name = slug(basename(file, extname(file)));
-  const draft = suggestProfile({ headers: sheet.headers, samples, known: [...BUILTIN_PROFILES, ...(options.saved ?? [])], name });
+  const draft = suggestProfile({ headers: sheet.headers, samples, known: [...BUILTIN_PROFILES, ...(options.saved ?? [])], name, rows });
   return { draft, json: formatProfile(draft.profile), summary: summarize(file, sheet.headers.length, draft) };
 }
 

@@ -8,7 +8,8 @@
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
 import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, roleOfHeader, tokensOf } from '../sheet/column-roles.js';
 import { detectProfile } from './detect.js';
-import type { Profile, Rule } from './profile.js';
+import type { ColumnRule, Profile, Rule } from './profile.js';
+import { readValueHints } from './suggest-values.js';
 
 /** `ambiguous`: two columns fit the field equally well; neither is chosen, both are named. */
 export type Confidence = 'exact' | 'strong' | 'weak' | 'ambiguous';
@@ -127,6 +128,8 @@ export interface SuggestInput {
   known?: readonly Profile[];
   /** The draft's name (from the file's name). */
   name?: string;
+  /** The first rows' cells as text: the date order, decimal mark and per-line amounts are read from them. */
+  rows?: readonly (readonly string[])[];
 }
 
 export function suggestProfile(input: SuggestInput): Draft {
@@ -172,6 +175,9 @@ export function suggestProfile(input: SuggestInput): Draft {
     fields[g.field] = { column: g.header };
     notes.push(`${g.field}: "${g.header}" (${g.confidence} guess)`);
   }
+  const hints = readValueHints(new Map(guesses.filter((g) => g.confidence !== 'ambiguous').map((g) => [g.field, g.column])), input.rows ?? []);
+  for (const field of hints.summed) fields[field] = { ...(fields[field] as ColumnRule), sum: true };
+  notes.push(...hints.notes);
   if (fields.sourceOfSale === undefined) {
     fields.sourceOfSale = { constant: 'OtherMarketplace' };
     notes.push('sourceOfSale: no column; every order is set to OtherMarketplace (change the constant if another value is configured)');
@@ -183,7 +189,15 @@ export function suggestProfile(input: SuggestInput): Draft {
   const hesitated = new Set(guesses.filter((g) => g.confidence === 'ambiguous').map((g) => g.field));
   const missing = FIELDS.filter((f) => COLUMN_BY_FIELD.get(f)!.requiredColumn && fields[f] === undefined && !hesitated.has(f));
   for (const f of missing) notes.push(`${f}: MISSING, no column looks like it; add "${f}": { "column": "..." }`);
-  const profile: Profile = { name: input.name ?? 'draft', label: `${input.name ?? 'draft'} export`, fields, notes };
+  const profile: Profile = {
+    name: input.name ?? 'draft',
+    label: labelOf(input.name ?? 'draft'),
+    ...(hints.dateOrder && { dateOrder: hints.dateOrder }),
+    ...(hints.dateFormat && { dateFormat: hints.dateFormat }),
+    ...(hints.decimalMark && { decimalMark: hints.decimalMark }),
+    fields,
+    notes,
+  };
   return { profile, guesses, missing };
 }
 
@@ -195,6 +209,13 @@ export function suggestProfile(input: SuggestInput): Draft {
 function roleBonus(field: Field, role: ReturnType<typeof roleOf>): number {
   if (role === 'recipient' && (RECIPIENT_FIELDS.has(field) || field === 'email')) return 1;
   return role === 'buyer' && field === 'email' ? -1 : 0;
+}
+
+/** `etsy-export` -> `Etsy export`: the draft's label, as the output's first line shows it. */
+function labelOf(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  const label = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  return /\bexport$/i.test(label) ? label : `${label} export`;
 }
 
 /** `"Ship To Name" and "Recipient Name"`: the columns an ambiguous guess hesitates between. */

@@ -73,6 +73,34 @@ describe('who a column is about', () => {
   });
 });
 
+describe("what a sheet's values say", () => {
+  const headers = ['Order Number', 'Order Date', 'Ship To Name', 'Qty', 'Unit Price', 'Tax'];
+  const draftOf = (rows: string[][], name = 'shop') => suggestProfile({ headers, rows, name }).profile;
+
+  it('reads the date order and the decimal mark from the values, and writes them into the draft', () => {
+    const eu = draftOf([['A-1', '24.11.2026', 'Ann', '1', '12,50', '2,38'], ['A-2', '05.11.2026', 'Bo', '2', '3,10', '0,59']]);
+    expect(eu).toMatchObject({ dateOrder: 'dmy', decimalMark: 'comma' });
+    expect(eu.notes).toEqual(expect.arrayContaining(['dateOrder: dates such as 24.11.2026 are written day first', 'decimalMark: amounts such as "2,38" are written with a decimal comma']));
+    const us = draftOf([['A-1', '11/24/2026', 'Ann', '1', '12.50', '1.03']]);
+    expect(us.dateOrder).toBe('mdy');
+    expect(us.decimalMark).toBeUndefined();
+    expect(draftOf([['A-1', 'Nov-18-26', 'Ann', '1', '12.50', '1.03']]).dateFormat).toBe('MMM-DD-YY');
+  });
+
+  it("proposes sum for an order's amount that differs between its lines, and nothing when it repeats", () => {
+    const perItem = draftOf([['A-1', '2026-11-18', 'Ann', '1', '5.00', '0.83'], ['A-1', '2026-11-18', 'Ann', '1', '3.00', '0.25']]);
+    expect(perItem.fields.salesTax).toEqual({ column: 'Tax', sum: true });
+    expect(perItem.notes).toContainEqual(expect.stringContaining('salesTax: order A-1 has 0.83 and 0.25 on its lines'));
+    const repeated = draftOf([['A-1', '2026-11-18', 'Ann', '1', '5.00', '1.08'], ['A-1', '2026-11-18', 'Ann', '1', '3.00', '1.08']]);
+    expect(repeated.fields.salesTax).toEqual({ column: 'Tax' });
+  });
+
+  it('labels the draft as its output names it', () => {
+    expect(draftOf([], 'etsy-export').label).toBe('Etsy export');
+    expect(draftOf([], 'acme_orders').label).toBe('Acme orders export');
+  });
+});
+
 /** Ways people write a field's name or alias: as is, spaced words, snake_case, kebab-case, upper case. */
 function spellings(name: string): string[] {
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ');
