@@ -100,3 +100,31 @@ export async function removeSavedMapping(ledgerPath: string, name: string): Prom
     await ledger.close();
   }
 }
+
+/**
+ * Stores an edited profile file in the ledger as a team mapping (as the web app's mapping step saves one),
+ * under its own name or `name`, checked like any profile file; recorded in the audit trail under the
+ * operating-system user. Returns the name saved and whether it replaced a mapping of that name.
+ */
+export async function saveMappingFile(ledgerPath: string, file: string, name?: string): Promise<{ name: string; isReplaced: boolean }> {
+  const { readProfileFile } = await import('../mapping/profile-file.js');
+  const { findBuiltinProfile } = await import('../mapping/builtin/index.js');
+  const { ProfileError, parseProfile } = await import('../mapping/profile.js');
+  const read = readProfileFile(file);
+  const profile = name === undefined ? read : parseProfile({ ...read, name: name.trim() }, `${file} (saved as ${JSON.stringify(name)})`);
+  if (findBuiltinProfile(profile.name) !== undefined) {
+    throw new ProfileError(`${profile.name} is the name of a built-in profile: save ${file} under another name (--name).`);
+  }
+  const { osActor } = await import('../accounts/os-user.js');
+  const { openLedger } = await import('../ledger/index.js');
+  const ledger = await openLedger(ledgerPath);
+  try {
+    const isReplaced = (await ledger.mappings.list()).some((m) => m.name === profile.name);
+    const { name: actor, via, address } = osActor();
+    await ledger.mappings.save({ name: profile.name, profile: JSON.stringify(profile), savedBy: actor });
+    await ledger.audit.record({ actor, via, address, action: 'mapping_save', detail: profile.name });
+    return { name: profile.name, isReplaced };
+  } finally {
+    await ledger.close();
+  }
+}
