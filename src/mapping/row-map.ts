@@ -11,7 +11,7 @@ import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
 import { cleanText, quote } from '../orders/text.js';
 import type { CellValue } from '../sheet/types.js';
 import type { CompiledMapping, DerivedColumn } from './compile.js';
-import { toCountryCode } from './countries.js';
+import { toCountryCode } from '../orders/country-names.js';
 import { isFirstRule, type ColumnRule } from './profile.js';
 
 export interface RowProblem {

@@ -13,6 +13,7 @@ import type { CellValue } from '../sheet/types.js';
 import type { ClockChange, DateReader } from './dates.js';
 import type { NamedDateFormat } from './types.js';
 import { markEvidenceOf, parseLocaleInteger, parseLocaleMoney, type DecimalMark, type GroupingProblem, type OtherMarkProblem } from './decimal-mark.js';
+import { toCountryCode } from './country-names.js';
 import { createEnumMatcher, type EnumMatcher } from './enum-matcher.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
@@ -297,6 +298,10 @@ function checkCountry(raw: Exclude<CellValue, null>, header: string): CellCheck 
   // Lower case is unambiguous for country codes, so it is fixed silently.
   const value = countries.match(read.text.toUpperCase());
   if (value !== undefined) return ok(value);
+  // A country's name is not read as its code here (a template column holds codes; a mapping profile reads
+  // names), but the message names the code, so fixing the cell is a copy.
+  const named = toCountryCode(read.text);
+  if (named !== undefined) return bad('invalid_country_code', `${header} ${quote(read.text)} is a country's name, not its two-letter ISO 3166-1 code: write ${named}.`, read.text);
   return bad('invalid_country_code', `${header} ${quote(read.text)} is not a two-letter ISO 3166-1 country code: use a code like US, CA or GB.`, read.text);
 }
 

@@ -74,6 +74,14 @@ describe('numbers with a comma', () => {
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('(--decimal-comma)')]);
   });
 
+  it('leave a country written by name refused in a template column, the message naming its code', async () => {
+    const named = row('DE-1', '1', '12.50');
+    named[8] = 'États-Unis';
+    const result = await validate('country.csv', [named], ',');
+    const order = ([...result.report.orders] as { status: string; issues: { message: string }[] }[])[0]!;
+    expect(order.issues[0]!.message).toBe('countryCode "États-Unis" is a country\'s name, not its two-letter ISO 3166-1 code: write US.');
+  });
+
   it('keep their thousands comma in a comma-separated CSV', async () => {
     const result = await validate('us.csv', [row('US-1', '1', '1,000.00')], ',');
     expect(result.report.orders.map((o) => (o as { status: string }).status)).toEqual(['valid']);
