@@ -148,7 +148,7 @@ export class DateReader {
       return null;
     }
     if (second > 12 && first <= 12) {
-      return `${quote(text)} has ${second} second, which is no month, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.`;
+      return `${quote(text)} has ${second} in the month's place (the second number), and there is no month ${second}, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.`;
     }
     return null;
   }
