@@ -56,6 +56,19 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     });
 
   mapping
+    .command('save')
+    .description('store a profile file (edited from mapping suggest, or a copy of a built-in) in the ledger as a mapping for the team')
+    .argument('<profile>', 'the profile .json file')
+    .option('--name <name>', 'the name to save it under (default: the profile\'s own "name")')
+    .option('--ledger <path>', 'the ledger to save it in (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file')
+    .action(async (file: string, flags: RawFlags & { name?: string }) => {
+      const { saveMappingFile } = await import('../commands/mapping.js');
+      const saved = await saveMappingFile(resolveFlags(flags).ledgerPath, file, flags.name);
+      run.printLine(`${saved.isReplaced ? 'Replaced' : 'Saved'} the team mapping ${saved.name}: validate, import and the web app read sheets with its columns with it (--mapping ${saved.name} names it).`);
+    });
+
+  mapping
     .command('remove')
     .description('remove a mapping saved for the team (the web app\'s mapping step saves them)')
     .argument('<name>', 'the saved mapping\'s name (mapping list shows them)')

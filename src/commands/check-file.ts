@@ -63,7 +63,11 @@ export async function checkFile(
     const notices: string[] = reading.kind === 'template' ? [...reading.notices] : [];
     notices.push(...(sheet.notices ?? []));
     const profile = reading.kind === 'profile' ? reading.compiled.profile : undefined;
-    const context: CheckContext = profile?.dateOrder !== undefined && !settings.isDateOrderForced ? { ...options.context, dateOrder: profile.dateOrder } : options.context;
+    const context: CheckContext = {
+      ...options.context,
+      ...(profile?.dateOrder !== undefined && !settings.isDateOrderForced && { dateOrder: profile.dateOrder }),
+      ...(profile?.dateFormat !== undefined && { dateFormat: profile.dateFormat }),
+    };
 
     const decision = await decideNumbers(file, read, sheet.csvDelimiter, reading, settings.decimalMark);
     // Said once for the file; an undecided value's own issue points here rather than repeating it.

@@ -5,7 +5,7 @@
 import { basename, extname } from 'node:path';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { formatProfile, type Profile } from '../mapping/profile.js';
-import { suggestProfile, type Draft } from '../mapping/suggest.js';
+import { columnsNamed, suggestProfile, type Draft } from '../mapping/suggest.js';
 import { isBlankCell, toHeaderText } from '../sheet/row-source.js';
 import { openSheet } from '../sheet/read-sheet.js';
 
@@ -24,10 +24,12 @@ export interface SuggestResult {
 export async function suggestMapping(file: string, options: { sheet?: string; saved?: readonly Profile[] } = {}): Promise<SuggestResult> {
   const sheet = await openSheet(file, options.sheet === undefined ? {} : { sheet: options.sheet });
   const samples: string[][] = sheet.headers.map(() => []);
+  const rows: string[][] = [];
   try {
     let seen = 0;
     for await (const batch of sheet.rows) {
       for (const row of batch) {
+        rows.push(row.cells.map((cell) => (isBlankCell(cell) ? '' : toHeaderText(cell))));
         row.cells.forEach((cell, i) => {
           const list = samples[i];
           if (list === undefined || isBlankCell(cell) || list.length >= SAMPLES_PER_COLUMN) return;
@@ -42,7 +44,7 @@ export async function suggestMapping(file: string, options: { sheet?: string; sa
     await sheet.rows[Symbol.asyncIterator]().return?.();
   }
   const name = slug(basename(file, extname(file)));
-  const draft = suggestProfile({ headers: sheet.headers, samples, known: [...BUILTIN_PROFILES, ...(options.saved ?? [])], name });
+  const draft = suggestProfile({ headers: sheet.headers, samples, known: [...BUILTIN_PROFILES, ...(options.saved ?? [])], name, rows });
   return { draft, json: formatProfile(draft.profile), summary: summarize(file, sheet.headers.length, draft) };
 }
 
@@ -52,7 +54,10 @@ function summarize(file: string, columns: number, draft: Draft): string[] {
   }
   const lines = [`${file}: ${columns} columns. A draft mapping profile follows: save it as a .json file, check each guess, fill in what is missing, then use --mapping <file>.`];
   const width = Math.max(...draft.guesses.map((g) => g.field.length), 10);
-  for (const g of draft.guesses) lines.push(`  ${g.field.padEnd(width)} <- "${g.header}" (${g.confidence}${g.confidence === 'weak' ? ': check it' : ''})`);
+  for (const g of draft.guesses) {
+    if (g.confidence === 'ambiguous') lines.push(`  ${g.field.padEnd(width)} <- ${columnsNamed(g, 'or')}? (ambiguous: both fit as well; the draft leaves it out, choose one)`);
+    else lines.push(`  ${g.field.padEnd(width)} <- "${g.header}" (${g.confidence}${g.confidence === 'weak' ? ': check it' : ''})`);
+  }
   if (draft.missing.length > 0) lines.push(`Still missing (every order needs them): ${draft.missing.join(', ')}.`);
   return lines;
 }
@@ -91,6 +96,34 @@ export async function removeSavedMapping(ledgerPath: string, name: string): Prom
       await ledger.audit.record({ actor, via, address, action: 'mapping_remove', detail: name });
     }
     return isRemoved;
+  } finally {
+    await ledger.close();
+  }
+}
+
+/**
+ * Stores an edited profile file in the ledger as a team mapping (as the web app's mapping step saves one),
+ * under its own name or `name`, checked like any profile file; recorded in the audit trail under the
+ * operating-system user. Returns the name saved and whether it replaced a mapping of that name.
+ */
+export async function saveMappingFile(ledgerPath: string, file: string, name?: string): Promise<{ name: string; isReplaced: boolean }> {
+  const { readProfileFile } = await import('../mapping/profile-file.js');
+  const { findBuiltinProfile } = await import('../mapping/builtin/index.js');
+  const { ProfileError, parseProfile } = await import('../mapping/profile.js');
+  const read = readProfileFile(file);
+  const profile = name === undefined ? read : parseProfile({ ...read, name: name.trim() }, `${file} (saved as ${JSON.stringify(name)})`);
+  if (findBuiltinProfile(profile.name) !== undefined) {
+    throw new ProfileError(`${profile.name} is the name of a built-in profile: save ${file} under another name (--name).`);
+  }
+  const { osActor } = await import('../accounts/os-user.js');
+  const { openLedger } = await import('../ledger/index.js');
+  const ledger = await openLedger(ledgerPath);
+  try {
+    const isReplaced = (await ledger.mappings.list()).some((m) => m.name === profile.name);
+    const { name: actor, via, address } = osActor();
+    await ledger.mappings.save({ name: profile.name, profile: JSON.stringify(profile), savedBy: actor });
+    await ledger.audit.record({ actor, via, address, action: 'mapping_save', detail: profile.name });
+    return { name: profile.name, isReplaced };
   } finally {
     await ledger.close();
   }

@@ -5,7 +5,7 @@
 import { severityOf, type Issue } from '../issues/index.js';
 import { COLUMN_BY_FIELD, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
 import { toColumnLetter } from '../sheet/column-letters.js';
-import { isOptionalRule, type Profile, type Rule } from './profile.js';
+import { isOptionalRule, type Profile, type Rule, isFirstRule } from './profile.js';
 
 /** One field the profile feeds: computed from the source row into a column after the source's own. */
 export interface DerivedColumn {
@@ -27,6 +27,8 @@ export interface CompiledMapping {
   derived: DerivedColumn[];
   /** Order-level amounts added up over the order's lines (rules with `sum`). */
   summed: Field[];
+  /** Order-level fields read from the order's first line only (rules with `first`). */
+  firstOnly: Field[];
   /** File-level issues: a column the profile reads that the file lacks; a required field the profile has no rule for. */
   issues: Issue[];
   /** Source columns read by no rule and not in the profile's `ignore` list. */
@@ -65,6 +67,10 @@ export function compileProfile(profile: Profile, headers: readonly string[]): Co
     if (resolved.missing.length > 0 && !isOptionalRule(rule)) {
       const names = resolved.missing.map((m) => `"${m}"`).join(' and ');
       issues.push(fileIssue('missing_column', field, `The file has no ${names} column, which ${who} reads for ${field}: ${resolved.missing.length === 1 ? 'is it' : 'are they'} named differently in this export? Add the column, or change the profile's "${field}" rule.`));
+    }    // An optional column the export may lack (Etsy has no phone), for a field every order needs: say what to do once.
+    else if (!resolved.isUsable && COLUMN_BY_FIELD.get(field)?.requiredColumn === true) {
+      const names = resolved.missing.map((m) => `"${m}"`).join(' or ');
+      issues.push(fileIssue('missing_column', field, `The file has no ${names} column, which ${who} reads for ${field}, and every order needs a ${field}: add the column to the file, or give ${field} a constant in a copy of the profile ("${field}": { "constant": "..." }).`));
     }
     if (resolved.isUsable) derived.push({ field, rule, label: resolved.label, sources: resolved.sources, minusSource: resolved.minusSource });
   }
@@ -86,7 +92,8 @@ export function compileProfile(profile: Profile, headers: readonly string[]): Co
   }
   displayColumns.push(...derived.map((d) => d.field));
   const summed = derived.filter((d) => 'column' in d.rule && d.rule.sum === true).map((d) => d.field);
-  return { profile, width: headers.length, sourceHeaders: headers, derived, summed, issues, unread, displayColumns };
+  const firstOnly = derived.filter((d) => 'column' in d.rule && d.rule.first === true).map((d) => d.field);
+  return { profile, width: headers.length, sourceHeaders: headers, derived, summed, firstOnly, issues, unread, displayColumns };
 }
 
 interface ResolvedRule {
@@ -108,7 +115,7 @@ function resolveRule(field: Field, rule: Rule, find: (name: string) => number, h
     const sources = found.filter((i) => i >= 0);
     return { sources, minusSource: -1, missing, label: sources.map(header).join(' + '), isUsable: sources.length > 0 };
   }
-  if ('first' in rule) {
+  if (isFirstRule(rule)) {
     const found = rule.first.map(find);
     const sources = found.filter((i) => i >= 0);
     return { sources, minusSource: -1, missing: sources.length === 0 ? rule.first : [], label: sources.map(header).join(' or '), isUsable: sources.length > 0 };

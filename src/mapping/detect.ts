@@ -3,7 +3,7 @@
  * with; a near miss or two strong matches are never applied silently, only said.
  */
 import { normalizeHeader } from '../sheet/columns.js';
-import { columnsOfRule, isOptionalRule, type Profile } from './profile.js';
+import { columnsOfRule, isOptionalRule, type Profile, isFirstRule } from './profile.js';
 
 export type Detection =
   | { kind: 'strong'; profile: Profile }
@@ -21,7 +21,7 @@ function neededGroups(profile: Profile): string[][] {
   const groups: string[][] = [];
   for (const rule of Object.values(profile.fields)) {
     if (rule === undefined || isOptionalRule(rule)) continue;
-    if ('first' in rule) groups.push(rule.first);
+    if (isFirstRule(rule)) groups.push(rule.first);
     else for (const column of columnsOfRule(rule)) groups.push([column]);
   }
   return groups;

@@ -58,7 +58,7 @@ export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, n
 
   return {
     sheet,
-    columns: { columns: columnFields, issues: [...compiled.issues, ...(unread ? [unread] : [])], ...(compiled.summed.length > 0 && { summed: compiled.summed }) },
+    columns: { columns: columnFields, issues: [...compiled.issues, ...(unread ? [unread] : [])], ...(compiled.summed.length > 0 && { summed: compiled.summed }), ...(compiled.firstOnly.length > 0 && { firstOnly: compiled.firstOnly }) },
     reviseOrder(verdict, cellsOf) {
       const extra: Issue[] = [];
       let found: Map<number, { problems: RowProblem[] | null; unavailable: number[] | null }> | null = null;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { FIELDS, type Field } from '../sheet/columns.js';
+import { NAMED_DATE_FORMATS } from '../orders/types.js';
+import { COLUMNS, FIELDS, type Field } from '../sheet/columns.js';
 
 const columnName = z.string().trim().min(1, 'a column name cannot be empty');
 
@@ -28,6 +29,8 @@ const columnRule = z.strictObject({
   minus: columnName.optional(),
   /** An order-level amount given per line: the order's value is the sum of its lines' (Amazon's item-tax). */
   sum: z.boolean().optional(),
+  /** An order-level column whose lines may differ: the order's value is its first line's, the others unread. */
+  first: z.boolean().optional(),
   /** Take one part of the cell, split at `split` (1-based `part`; the last part takes the rest). */
   split: z.string().min(1).optional(),
   part: z.number().int().min(1).max(10).optional(),
@@ -59,6 +62,12 @@ const generateRule = z.strictObject({
 export const ruleSchema = z.union([columnRule, joinRule, firstRule, constantRule, generateRule]);
 export type Rule = z.infer<typeof ruleSchema>;
 export type ColumnRule = z.infer<typeof columnRule>;
+export type FirstRule = z.infer<typeof firstRule>;
+
+/** A `first` rule (the first non-blank of columns), not a column rule with `first: true`. */
+export function isFirstRule(rule: Rule): rule is FirstRule {
+  return !('column' in rule) && 'first' in rule;
+}
 
 const fieldsShape = Object.fromEntries(FIELDS.map((f) => [f, ruleSchema.optional()])) as Record<Field, z.ZodOptional<typeof ruleSchema>>;
 
@@ -70,6 +79,8 @@ export const profileSchema = z.strictObject({
   description: z.string().max(2000).optional(),
   /** How `05/11/2026` is read: month first (mdy, the default) or day first (dmy). */
   dateOrder: z.enum(['mdy', 'dmy']).optional(),
+  /** A date form read besides the usual ones: `MMM-DD-YY` (eBay's `Nov-18-26`; the year is 20YY) or `MMM-DD-YYYY`. */
+  dateFormat: z.enum(NAMED_DATE_FORMATS).optional(),
   /** The decimal mark: `auto` (the default) decides from the file's numbers (12,50 or 12.50). */
   decimalMark: z.enum(['auto', 'dot', 'comma']).optional(),
   /**
@@ -135,6 +146,8 @@ function checkRules(profile: Profile, source: string): void {
     if ((rule.perUnit || rule.minus !== undefined || rule.sum) && !MONEY_FIELDS.has(field)) problems.push(`${at}: perUnit, minus and sum are for amounts, and ${field} is not one`);
     if (rule.sum && !ORDER_MONEY_FIELDS.has(field)) problems.push(`${at}.sum: only an order's amounts (salesTax, subTotal, discountTotal, grandTotal) can be added up over its lines`);
     if (rule.perUnit && ORDER_MONEY_FIELDS.has(field)) problems.push(`${at}.perUnit: only a line's amounts (unitPrice, discount) are per unit`);
+    if (rule.sum && rule.first) problems.push(`${at}: sum and first cannot both be set (the order's value is either its lines' sum or its first line's)`);
+    if (rule.first && !ORDER_FIELDS.has(field)) problems.push(`${at}.first: only an order's fields repeat on its lines, and ${field} is a line's`);
     if (rule.part !== undefined && rule.split === undefined) problems.push(`${at}.part: give split too (the text to split the cell at)`);
   }
   if (profile.totals === 'computed') {
@@ -146,6 +159,7 @@ function checkRules(profile: Profile, source: string): void {
 }
 
 const ORDER_MONEY_FIELDS: ReadonlySet<Field> = new Set(['subTotal', 'salesTax', 'discountTotal', 'grandTotal']);
+const ORDER_FIELDS: ReadonlySet<Field> = new Set(COLUMNS.filter((c) => c.level === 'order').map((c) => c.field));
 const MONEY_FIELDS: ReadonlySet<Field> = new Set([...ORDER_MONEY_FIELDS, 'unitPrice', 'discount']);
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -169,7 +183,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function columnsOfRule(rule: Rule): string[] {
   if ('column' in rule) return rule.minus !== undefined ? [rule.column, rule.minus] : [rule.column];
   if ('join' in rule) return rule.join;
-  if ('first' in rule) return rule.first;
+  if (isFirstRule(rule)) return rule.first;
   return [];
 }
 

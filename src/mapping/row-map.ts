@@ -11,8 +11,8 @@ import { integerFromCell, moneyFromCell } from '../orders/numbers.js';
 import { cleanText, quote } from '../orders/text.js';
 import type { CellValue } from '../sheet/types.js';
 import type { CompiledMapping, DerivedColumn } from './compile.js';
-import { toCountryCode } from './countries.js';
-import type { ColumnRule } from './profile.js';
+import { toCountryCode } from '../orders/country-names.js';
+import { isFirstRule, type ColumnRule } from './profile.js';
 
 export interface RowProblem {
   /** Index into CompiledMapping.derived. */
@@ -102,7 +102,7 @@ export class RowMapper {
       const parts = d.sources.map((s) => textOf(cells[s])).filter((t): t is string => t !== null);
       return mapValue(d, parts.length === 0 ? null : parts.join(rule.separator ?? ' '), rule);
     }
-    if ('first' in rule) {
+    if (isFirstRule(rule)) {
       for (const s of d.sources) {
         const cell = sourceCell(cells[s]);
         if (cell !== null) return mapValue(d, cell, rule);

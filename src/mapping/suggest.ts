@@ -6,11 +6,13 @@
  * reverse, the buyer's (`Billing *`) never for the recipient's, and a bare `Name` never for the item.
  */
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
-import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, tokensOf } from '../sheet/column-roles.js';
+import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, roleOfHeader, tokensOf } from '../sheet/column-roles.js';
 import { detectProfile } from './detect.js';
-import type { Profile, Rule } from './profile.js';
+import type { ColumnRule, Profile, Rule } from './profile.js';
+import { readValueHints } from './suggest-values.js';
 
-export type Confidence = 'exact' | 'strong' | 'weak';
+/** `ambiguous`: two columns fit the field equally well; neither is chosen, both are named. */
+export type Confidence = 'exact' | 'strong' | 'weak' | 'ambiguous';
 
 export interface Guess {
   field: Field;
@@ -18,6 +20,8 @@ export interface Guess {
   column: number;
   header: string;
   confidence: Confidence;
+  /** An ambiguous guess: the other columns (0-based) that fit the field as well as this one. */
+  rivals?: { column: number; header: string }[];
 }
 
 export interface Draft {
@@ -124,6 +128,8 @@ export interface SuggestInput {
   known?: readonly Profile[];
   /** The draft's name (from the file's name). */
   name?: string;
+  /** The first rows' cells as text: the date order, decimal mark and per-line amounts are read from them. */
+  rows?: readonly (readonly string[])[];
 }
 
 export function suggestProfile(input: SuggestInput): Draft {
@@ -138,9 +144,10 @@ export function suggestProfile(input: SuggestInput): Draft {
     const tokens = tokensOf(header);
     const role = roleOf(tokens);
     const samples = input.samples?.[column] ?? [];
-    // The template's own names and aliases, except a bare `name`: Shopify's Name is the order number.
+    // The template's own names, and its aliases when the column's role allows the field (eBay's `Buyer Name`
+    // is not the recipient's), except a bare `name`: Shopify's Name is the order number.
     const exact = FIELD_BY_HEADER.get(key);
-    if (exact !== undefined && !(exact === 'name' && key === 'name')) {
+    if (exact !== undefined && !(exact === 'name' && key === 'name') && (key === normalizeHeader(exact) || isRoleAllowed(exact, roleOfHeader(header)))) {
       candidates.push({ field: exact, column, score: 20 });
       return;
     }
@@ -153,8 +160,7 @@ export function suggestProfile(input: SuggestInput): Draft {
     for (const field of FIELDS) {
       if (!isRoleAllowed(field, role)) continue;
       const score = scoreHeader(field, tokens);
-      // A recipient's own column beats a neutral one (`Shipping City` over `City` of a store).
-      if (score > 0) candidates.push({ field, column, score: score + (role === 'recipient' && RECIPIENT_FIELDS.has(field) ? 1 : 0) });
+      if (score > 0) candidates.push({ field, column, score: score + roleBonus(field, role) });
     }
   });
 
@@ -162,9 +168,16 @@ export function suggestProfile(input: SuggestInput): Draft {
   const fields: Partial<Record<Field, Rule>> = {};
   const notes: string[] = [];
   for (const g of guesses) {
+    if (g.confidence === 'ambiguous') {
+      notes.push(`${g.field}: AMBIGUOUS, ${columnsNamed(g)} fit it equally well; keep the right one: "${g.field}": { "column": "..." }`);
+      continue;
+    }
     fields[g.field] = { column: g.header };
     notes.push(`${g.field}: "${g.header}" (${g.confidence} guess)`);
   }
+  const hints = readValueHints(new Map(guesses.filter((g) => g.confidence !== 'ambiguous').map((g) => [g.field, g.column])), input.rows ?? []);
+  for (const field of hints.summed) fields[field] = { ...(fields[field] as ColumnRule), sum: true };
+  notes.push(...hints.notes);
   if (fields.sourceOfSale === undefined) {
     fields.sourceOfSale = { constant: 'OtherMarketplace' };
     notes.push('sourceOfSale: no column; every order is set to OtherMarketplace (change the constant if another value is configured)');
@@ -173,23 +186,65 @@ export function suggestProfile(input: SuggestInput): Draft {
     fields.customerLineItemId = { generate: 'lineNumber' };
     notes.push("customerLineItemId: no column; each line is numbered 1, 2, 3... within its order");
   }
-  const missing = FIELDS.filter((f) => COLUMN_BY_FIELD.get(f)!.requiredColumn && fields[f] === undefined);
+  const hesitated = new Set(guesses.filter((g) => g.confidence === 'ambiguous').map((g) => g.field));
+  const missing = FIELDS.filter((f) => COLUMN_BY_FIELD.get(f)!.requiredColumn && fields[f] === undefined && !hesitated.has(f));
   for (const f of missing) notes.push(`${f}: MISSING, no column looks like it; add "${f}": { "column": "..." }`);
-  const profile: Profile = { name: input.name ?? 'draft', label: `${input.name ?? 'draft'} export`, fields, notes };
+  const profile: Profile = {
+    name: input.name ?? 'draft',
+    label: labelOf(input.name ?? 'draft'),
+    ...(hints.dateOrder && { dateOrder: hints.dateOrder }),
+    ...(hints.dateFormat && { dateFormat: hints.dateFormat }),
+    ...(hints.decimalMark && { decimalMark: hints.decimalMark }),
+    fields,
+    notes,
+  };
   return { profile, guesses, missing };
 }
 
-/** Best candidates first; each column feeds one field and each field takes one column. A tie for a field makes its guess weak. */
+/**
+ * A recipient's own column beats a neutral one (`Shipping City` over `City` of a store). The email is the
+ * one exception buyers' columns may feed (most marketplaces export only the buyer's, and the carrier writes
+ * to it about the delivery), but a recipient's or a neutral one comes first.
+ */
+function roleBonus(field: Field, role: ReturnType<typeof roleOf>): number {
+  if (role === 'recipient' && (RECIPIENT_FIELDS.has(field) || field === 'email')) return 1;
+  return role === 'buyer' && field === 'email' ? -1 : 0;
+}
+
+/** `etsy-export` -> `Etsy export`: the draft's label, as the output's first line shows it. */
+function labelOf(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  const label = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  return /\bexport$/i.test(label) ? label : `${label} export`;
+}
+
+/** `"Ship To Name" and "Recipient Name"`: the columns an ambiguous guess hesitates between. */
+export function columnsNamed(guess: Guess, conjunction: 'and' | 'or' = 'and'): string {
+  const names = [guess.header, ...(guess.rivals ?? []).map((r) => r.header)].map((h) => `"${h}"`);
+  return names.length <= 2 ? names.join(` ${conjunction} `) : `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}`;
+}
+
+/**
+ * Best candidates first; each column feeds one field and each field takes one column. Two columns that fit
+ * a field equally well make an ambiguous guess naming both: neither is picked, and neither is offered for
+ * another field.
+ */
 function assign(candidates: Candidate[], headers: readonly string[]): Guess[] {
   const sorted = [...candidates].sort((a, b) => b.score - a.score || a.column - b.column);
   const takenColumns = new Set<number>();
   const taken = new Map<Field, Guess>();
+  const header = (column: number) => headers[column]!.trim();
   for (const c of sorted) {
     if (taken.has(c.field) || takenColumns.has(c.column)) continue;
     const rivals = sorted.filter((o) => o.field === c.field && o.column !== c.column && o.score === c.score && !takenColumns.has(o.column));
-    const confidence: Confidence = c.score >= 20 ? 'exact' : c.score >= 6 && rivals.length === 0 ? 'strong' : 'weak';
-    taken.set(c.field, { field: c.field, column: c.column, header: headers[c.column]!.trim(), confidence });
     takenColumns.add(c.column);
+    if (rivals.length > 0) {
+      for (const r of rivals) takenColumns.add(r.column);
+      taken.set(c.field, { field: c.field, column: c.column, header: header(c.column), confidence: 'ambiguous', rivals: rivals.map((r) => ({ column: r.column, header: header(r.column) })) });
+      continue;
+    }
+    const confidence: Confidence = c.score >= 20 ? 'exact' : c.score >= 6 ? 'strong' : 'weak';
+    taken.set(c.field, { field: c.field, column: c.column, header: header(c.column), confidence });
   }
   return FIELDS.flatMap((f) => (taken.has(f) ? [taken.get(f)!] : []));
 }

@@ -11,7 +11,9 @@ import { severityOf, type IssueCode } from '../issues/index.js';
 import type { ColumnDef, Field } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';
 import type { ClockChange, DateReader } from './dates.js';
-import { parseLocaleInteger, parseLocaleMoney, type DecimalMark } from './decimal-mark.js';
+import type { NamedDateFormat } from './types.js';
+import { markEvidenceOf, parseLocaleInteger, parseLocaleMoney, type DecimalMark, type GroupingProblem, type OtherMarkProblem } from './decimal-mark.js';
+import { toCountryCode } from './country-names.js';
 import { createEnumMatcher, type EnumMatcher } from './enum-matcher.js';
 import { integerFromCell, moneyFromCell, type IntegerProblem, type MoneyProblem } from './numbers.js';
 import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from './text.js';
@@ -179,9 +181,12 @@ function checkMoney(raw: Exclude<CellValue, null>, def: ColumnDef, header: strin
   return ok(cents);
 }
 
-function moneyMessage(header: string, shownValue: string, why: MoneyProblem, mark?: DecimalMark | null): string {
+function moneyMessage(header: string, shownValue: string, why: MoneyProblem | GroupingProblem | OtherMarkProblem, mark?: DecimalMark | null): string {
   const isComma = mark === 'comma';
   switch (why) {
+    case 'grouping':
+    case 'other_mark':
+      return `${header} ${quote(shownValue)} is not an amount: ${markAdvice(why, mark ?? null, 'amount')}`;
     case 'decimals':
       return `${header} ${quote(shownValue)} has more than 2 decimals${isComma ? ' (the comma is this file\'s decimal mark)' : ''}: amounts are in whole cents, like ${isComma ? '12,35' : '12.35'}.`;
     case 'too_large':
@@ -189,8 +194,29 @@ function moneyMessage(header: string, shownValue: string, why: MoneyProblem, mar
     case 'format':
       return isComma
         ? `${header} ${quote(shownValue)} is not an amount: write it like 1234,50 (a comma before the cents, as in the rest of this file).`
-        : `${header} ${quote(shownValue)} is not an amount: write it like 1234.50 (a dot before the cents; $ and thousands commas are fine).`;
+        : `${header} ${quote(shownValue)} is not an amount: write it like 1234.50 (a dot before the cents; $ and thousands commas are fine)${mark === undefined && markEvidenceOf(shownValue) === 'comma' ? '. If this file writes amounts with a decimal comma (12,50), say so: --decimal-comma, or "decimalMark": "comma" in the mapping profile' : ''}.`;
   }
+}
+
+const MARK_NAMES: Record<DecimalMark, string> = { dot: 'a point', comma: 'a comma' };
+
+/**
+ * What to write instead of a number whose marks are doubled, misplaced or grouped wrong (`12,,50`, `7,0,0`),
+ * or whose decimal mark is not the file's: the file's decimal mark named, with examples in it.
+ */
+function markAdvice(why: GroupingProblem | OtherMarkProblem, mark: DecimalMark | null, kind: 'amount' | 'quantity'): string {
+  const examples = kind === 'amount'
+    ? { comma: '1234,50 or 1.234,50', dot: '1234.50 or 1,234.50' }
+    : { comma: '1200 or 1.200', dot: '1200 or 1,200' };
+  const groups = 'only between groups of three digits';
+  if (mark === null) {
+    return `its marks do not make a number (one decimal mark at most; thousands separators ${groups}). Write it like ${examples.comma} or ${examples.dot}.`;
+  }
+  const other = mark === 'comma' ? 'point' : 'comma';
+  const opening = why === 'other_mark'
+    ? `it uses a ${other} as the decimal mark, but this file's decimal mark is ${MARK_NAMES[mark]}.`
+    : `this file's decimal mark is ${MARK_NAMES[mark]}, and its marks do not make a number with it (one decimal mark at most; ${mark === 'comma' ? 'points or spaces' : 'commas or spaces'} ${groups}).`;
+  return `${opening} Write it like ${examples[mark]}.`;
 }
 
 /** A value the file's decimal mark must decide, in a file whose mark is unknown: the file-level note explains, once. */
@@ -203,12 +229,13 @@ function checkInteger(raw: Exclude<CellValue, null>, header: string, numbers: Ch
   if (typeof raw === 'string' && text === '') return BLANK_CELL;
   const value = numbers !== undefined && typeof raw === 'string' ? parseLocaleInteger(text, numbers.mark) : integerFromCell(raw, text);
   if (value === 'ambiguous') return bad('invalid_integer', ambiguousMessage(header, text));
-  if (typeof value !== 'number') return bad('invalid_integer', integerMessage(header, shown(raw, text), value));
+  if (typeof value !== 'number') return bad('invalid_integer', integerMessage(header, shown(raw, text), value, numbers?.mark));
   if (value <= 0) return bad('not_positive', `${header} is ${value}; it must be 1 or more.`, value);
   return ok(value);
 }
 
-function integerMessage(header: string, shownValue: string, why: IntegerProblem): string {
+function integerMessage(header: string, shownValue: string, why: IntegerProblem | GroupingProblem | OtherMarkProblem, mark?: DecimalMark | null): string {
+  if (why === 'grouping' || why === 'other_mark') return `${header} ${quote(shownValue)} is not a whole number: ${markAdvice(why, mark ?? null, 'quantity')}`;
   if (why === 'too_large') return `${header} ${quote(shownValue)} is too large to be a quantity.`;
   if (why === 'fraction') return `${header} ${quote(shownValue)} is not a whole number: use 1, 2, 3...`;
   return `${header} ${quote(shownValue)} is not a whole number: write digits only, like 2.`;
@@ -221,7 +248,8 @@ function checkDate(raw: Exclude<CellValue, null>, header: string, dates: DateRea
   if (Number.isNaN(ms)) {
     const order = typeof raw === 'string' ? dates.explainDateOrder(text) : null;
     if (order !== null) return bad('invalid_date', `${header} ${order}`);
-    const usual = dates.dateOrder === 'dmy' ? 'D.M.YYYY or D/M/YYYY is read as day/month' : 'M/D/YYYY is read as month/day';
+    const byOrder = dates.dateOrder === 'dmy' ? 'D.M.YYYY or D/M/YYYY is read as day/month' : 'M/D/YYYY is read as month/day';
+    const usual = dates.namedFormat === undefined ? byOrder : `${byOrder}; and like ${NAMED_EXAMPLES[dates.namedFormat]} (${dates.namedFormat}, the mapping profile's dateFormat)`;
     return bad('invalid_date', `${header} ${quote(shown(raw, text))} is not a date: use YYYY-MM-DD (like 2026-11-20) or YYYY-MM-DD HH:mm; ${usual}.`);
   }
   const change = dates.lastClockChange;
@@ -270,8 +298,14 @@ function checkCountry(raw: Exclude<CellValue, null>, header: string): CellCheck 
   // Lower case is unambiguous for country codes, so it is fixed silently.
   const value = countries.match(read.text.toUpperCase());
   if (value !== undefined) return ok(value);
+  // A country's name is not read as its code here (a template column holds codes; a mapping profile reads
+  // names), but the message names the code, so fixing the cell is a copy.
+  const named = toCountryCode(read.text);
+  if (named !== undefined) return bad('invalid_country_code', `${header} ${quote(read.text)} is a country's name, not its two-letter ISO 3166-1 code: write ${named}.`, read.text);
   return bad('invalid_country_code', `${header} ${quote(read.text)} is not a two-letter ISO 3166-1 country code: use a code like US, CA or GB.`, read.text);
 }
+
+const NAMED_EXAMPLES: Record<NamedDateFormat, string> = { 'MMM-DD-YY': 'Nov-18-26', 'MMM-DD-YYYY': 'Nov-18-2026' };
 
 export function tooLong(header: string, length: number, max: number): string {
   return `${header} is ${length} characters long; the limit is ${max}. Shorten it.`;

@@ -87,6 +87,8 @@ export interface MappedColumns {
   issues: Issue[];
   /** Order-level amounts that the rows of an order add up to (PlanOptions.summed). */
   summed?: readonly Field[];
+  /** Order-level fields read from an order's first row only (PlanOptions.firstOnly). */
+  firstOnly?: readonly Field[];
 }
 
 /**
@@ -97,7 +99,7 @@ export interface MappedColumns {
 export async function checkSheet(opened: OpenedSheet, mapped: MappedColumns, ctx: CheckContext, options: CheckSheetOptions = {}): Promise<CheckedSheet> {
   if (!isValidTimezone(ctx.timezone)) throw new UsageError(`Unknown time zone "${ctx.timezone}": use an IANA name like America/New_York or UTC.`);
   const numberFormat = options.numberFormat ?? (isLocaleDelimiter(opened.csvDelimiter) ? { mark: null } : undefined);
-  const plan = planColumns(opened.headers, mapped.columns, ctx, { ...(numberFormat && { numberFormat }), ...(mapped.summed && { summed: mapped.summed }) });
+  const plan = planColumns(opened.headers, mapped.columns, ctx, { ...(numberFormat && { numberFormat }), ...(mapped.summed && { summed: mapped.summed }), ...(mapped.firstOnly && { firstOnly: mapped.firstOnly }) });
   const store = new CompactRowStore({ ...options.rowStore, sharedColumns: sharedColumns(plan), width: opened.headers.length });
   const ids = new OrderIds();
   const verdicts = new OrderVerdicts(options.verdicts);

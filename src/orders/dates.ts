@@ -7,7 +7,7 @@
 import { DateTime, IANAZone, type Zone } from 'luxon';
 import type { CellValue } from '../sheet/types.js';
 import { detach, quote } from './text.js';
-import type { DateOrder } from './types.js';
+import type { DateOrder, NamedDateFormat } from './types.js';
 
 const DAY_MS = 86_400_000;
 /** Serial 61 is 1900-03-01: from there on, serial n is n days after 1899-12-30. */
@@ -24,6 +24,12 @@ const ISO = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::
 /** `11/24/2026` (month first) or `24.11.2026` / `24/11/2026` (day first), by the date order; time optional. */
 const NUMERIC_DATE = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([AaPp])\.?[Mm]\.?)?)?$/;
 const SERIAL = /^\d{1,7}(?:\.\d+)?$/;
+/** The named forms (types.ts NAMED_DATE_FORMATS), strictly: `Nov-18-26`, `Nov-18-2026`. */
+const NAMED_FORMS: Record<NamedDateFormat, RegExp> = {
+  'MMM-DD-YY': /^([A-Za-z]{3})-(\d{1,2})-(\d{2})$/,
+  'MMM-DD-YYYY': /^([A-Za-z]{3})-(\d{1,2})-(\d{4})$/,
+};
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
  * A wall-clock time that the zone's clocks skip (spring forward: 02:30 does not exist) or show twice
@@ -60,8 +66,8 @@ export class DateReader {
    */
   lastClockChange: ClockChange | null = null;
 
-  /** `dateOrder`: how `05/11/2026` is read, month first (the default) or day first. */
-  constructor(readonly timezone: string, readonly dateOrder: DateOrder = 'mdy') {
+  /** `dateOrder`: how `05/11/2026` is read, month first (the default) or day first; `namedFormat`: a named form read too. */
+  constructor(readonly timezone: string, readonly dateOrder: DateOrder = 'mdy', readonly namedFormat?: NamedDateFormat) {
     this.zone = IANAZone.create(timezone);
     this.isUtc = UTC_NAMES.has(timezone.toLowerCase());
   }
@@ -142,7 +148,7 @@ export class DateReader {
       return null;
     }
     if (second > 12 && first <= 12) {
-      return `${quote(text)} has ${second} second, which is no month, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.`;
+      return `${quote(text)} has ${second} in the month's place (the second number), and there is no month ${second}, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.`;
     }
     return null;
   }
@@ -187,6 +193,17 @@ export class DateReader {
   }
 
   private parseText(text: string): number {
+    if (this.namedFormat !== undefined) {
+      const named = NAMED_FORMS[this.namedFormat].exec(text);
+      if (named) {
+        const month = MONTHS.indexOf(named[1]!.toLowerCase()) + 1;
+        if (month === 0) return Number.NaN;
+        // A two-digit year is 20YY: an order date must lie within the last 30 days, and no requested
+        // delivery is a century away, so no other century could pass the date rules anyway.
+        const year = named[3]!.length === 2 ? 2000 + +named[3]! : +named[3]!;
+        return this.fromWallClock(wallClockMs(year, month, +named[2]!, 0, 0, 0, 0));
+      }
+    }
     let m = ISO.exec(text);
     if (m) {
       const offset = m[8];

@@ -19,35 +19,68 @@ const GROUP_SPACES = /[ \u00a0\u202f\u2009]/g;
 /** Currency symbols written before or after an amount. */
 const CURRENCY = /^[$€£]\s*|\s*(?:[$€£]|EUR|USD|GBP)$/gi;
 
-/** The number's text without currency signs, grouping spaces, sign or accounting parentheses: only digits, `,` and `.` remain. */
+/** Why a value with marks is not a number in any locale: marks doubled or misplaced, groups not of three digits. */
+export type GroupingProblem = 'grouping';
+/** A value whose own decimal mark is not the one the file was said to use (`12.50` under --decimal-comma). */
+export type OtherMarkProblem = 'other_mark';
+export type LocaleProblem = AmbiguousProblem | GroupingProblem | OtherMarkProblem;
+
+/**
+ * What a number's digits and marks say, read strictly: `number` with the decimal mark it shows (`none`:
+ * no decimal part, `ambiguous`: `1,234`), `malformed` when its marks cannot be a number in any locale
+ * (`12,,50`, `7,0,0`, `1.23.4`, `12 34,50`), `other` when it is not digits and marks at all.
+ */
+type Shape = { kind: 'number'; mark: MarkEvidence } | { kind: 'malformed' } | { kind: 'other' };
+
+/** The number's text without currency signs, sign or accounting parentheses; grouping spaces become plain spaces. */
 function digitsAndMarks(text: string): string {
   let s = text.trim().replace(CURRENCY, '');
   if (s.startsWith('(') && s.endsWith(')')) s = s.slice(1, -1);
-  s = s.replace(/^[+-]\s*/, '').replace(CURRENCY, '').replace(/^[+-]/, '');
-  return s.replace(GROUP_SPACES, '');
+  s = s.trim().replace(/^[+-]\s*/, '').replace(CURRENCY, '').replace(/^[+-]/, '');
+  return s.trim().replace(GROUP_SPACES, ' ');
 }
 
-/** Groups after the first all of three digits: `1,234,567` or `1.234`. */
-function isGrouped(parts: readonly string[]): boolean {
-  return parts[0]!.length >= 1 && parts[0]!.length <= 3 && parts.slice(1).every((p) => p.length === 3);
+/** Thousands groups: a first of one to three digits (not starting with 0), then groups of exactly three. */
+function isGrouped(runs: readonly string[]): boolean {
+  const first = runs[0]!;
+  return first.length >= 1 && first.length <= 3 && first[0] !== '0' && runs.slice(1).every((r) => r.length === 3);
+}
+
+function shapeOf(text: string): Shape {
+  const s = digitsAndMarks(text);
+  if (!/^[\d., ]+$/.test(s) || !/\d/.test(s)) return { kind: 'other' };
+  const seps = s.replace(/\d/g, '');
+  const runs = s.split(/[., ]/);
+  if (seps.length === 0) return { kind: 'number', mark: 'none' };
+  const last = seps[seps.length - 1]!;
+  const groupRuns = runs.slice(0, -1);
+  if (last === ' ') {
+    // `1 234`: spaces only ever group thousands.
+    return /^ +$/.test(seps) && isGrouped(runs) ? { kind: 'number', mark: 'none' } : { kind: 'malformed' };
+  }
+  const other = last === ',' ? 'dot' : 'comma';
+  if (seps.split(last).length - 1 > 1) {
+    // `1,234,567` / `1.234.567`: a mark written twice only groups thousands, so the other is the decimal mark.
+    return seps.split('').every((c) => c === last) && isGrouped(runs) ? { kind: 'number', mark: other } : { kind: 'malformed' };
+  }
+  const fraction = runs[runs.length - 1]!;
+  if (fraction === '') return { kind: 'malformed' };
+  const mark = last === ',' ? 'comma' : 'dot';
+  if (seps.length === 1) {
+    const whole = runs[0]!;
+    // `1,234` / `1.234`: either three decimals or a thousands group; `12,50`, `,99`, `0,125` can only be decimals.
+    if (fraction.length === 3 && whole.length >= 1 && whole.length <= 3 && !/^0+$/.test(whole)) return { kind: 'number', mark: 'ambiguous' };
+    return { kind: 'number', mark };
+  }
+  // `1.234,50`, `1 234,50`, `1,234.50`: one kind of group mark, other than the decimal one, between groups of three.
+  const group = seps[0]!;
+  if (group === last || !seps.slice(0, -1).split('').every((c) => c === group)) return { kind: 'malformed' };
+  return isGrouped(groupRuns) ? { kind: 'number', mark } : { kind: 'malformed' };
 }
 
 export function markEvidenceOf(text: string): MarkEvidence {
-  const s = digitsAndMarks(text);
-  if (!/^[\d.,]+$/.test(s)) return 'none';
-  const commas = s.split(',').length - 1;
-  const dots = s.split('.').length - 1;
-  if (commas === 0 && dots === 0) return 'none';
-  if (commas > 0 && dots > 0) return s.lastIndexOf(',') > s.lastIndexOf('.') ? 'comma' : 'dot';
-  const mark = commas > 0 ? ',' : '.';
-  const count = commas > 0 ? commas : dots;
-  const parts = s.split(mark);
-  // `1,234,567` / `1.234.567`: several marks can only group thousands, so the other one is the decimal mark.
-  if (count > 1) return isGrouped(parts) ? (mark === ',' ? 'dot' : 'comma') : 'none';
-  // `12,50` / `12.5` / `,99`: not a group of three, so the mark is the decimal mark.
-  if (parts[1]!.length !== 3 || parts[0]!.length === 0 || parts[0]!.length > 3 || /^0+$/.test(parts[0]!)) return mark === ',' ? 'comma' : 'dot';
-  // `1,234` / `1.234`: either three decimals or a thousands group.
-  return 'ambiguous';
+  const shape = shapeOf(text);
+  return shape.kind === 'number' ? shape.mark : 'none';
 }
 
 /** `1.234,50` -> `1234.50`: the text in the form the dot readers take, given the decimal mark. */
@@ -58,31 +91,39 @@ function toDotForm(text: string, mark: DecimalMark): string {
   return s.replace(/€|£|EUR|USD|GBP/gi, '');
 }
 
-/** The mark a value is read with: its own when it shows one, else the file's (null: not decided). */
-function markFor(text: string, fileMark: DecimalMark | null): DecimalMark | 'none' | AmbiguousProblem {
-  const evidence = markEvidenceOf(text);
-  if (evidence === 'dot' || evidence === 'comma') return evidence;
+/**
+ * The mark a value is read with: its own when it shows one (and it is the file's, when the file's is
+ * known), else the file's; `none` for whole numbers. A value whose marks cannot make a number is refused
+ * here, before any reader could drop a stray mark and read `12,,50` as 1250.
+ */
+function markFor(text: string, fileMark: DecimalMark | null): DecimalMark | 'none' | 'other' | LocaleProblem {
+  const shape = shapeOf(text);
+  if (shape.kind === 'other') return 'other';
+  if (shape.kind === 'malformed') return 'grouping';
+  const evidence = shape.mark;
+  if (evidence === 'dot' || evidence === 'comma') return fileMark !== null && fileMark !== evidence ? 'other_mark' : evidence;
   if (evidence === 'none') return 'none';
   return fileMark ?? 'ambiguous';
 }
 
+function isProblem(mark: ReturnType<typeof markFor>): mark is LocaleProblem {
+  return mark === 'ambiguous' || mark === 'grouping' || mark === 'other_mark';
+}
+
 /** Exact cents, reading the decimal mark as described above. */
-export function parseLocaleMoney(text: string, fileMark: DecimalMark | null): number | MoneyProblem | AmbiguousProblem {
+export function parseLocaleMoney(text: string, fileMark: DecimalMark | null): number | MoneyProblem | LocaleProblem {
   const mark = markFor(text, fileMark);
-  if (mark === 'ambiguous') return mark;
-  if (mark === 'none') {
-    const plain = parseMoneyText(text);
-    return typeof plain === 'number' ? plain : parseMoneyText(toDotForm(text, 'dot'));
-  }
-  return parseMoneyText(toDotForm(text, mark));
+  if (isProblem(mark)) return mark;
+  if (mark === 'other') return parseMoneyText(text);
+  return parseMoneyText(toDotForm(text, mark === 'none' ? 'dot' : mark));
 }
 
 /** A whole number, reading the decimal mark as described above (`1.000` is a thousand where the comma is the decimal mark). */
-export function parseLocaleInteger(text: string, fileMark: DecimalMark | null): number | IntegerProblem | AmbiguousProblem {
+export function parseLocaleInteger(text: string, fileMark: DecimalMark | null): number | IntegerProblem | LocaleProblem {
   const mark = markFor(text, fileMark);
-  if (mark === 'ambiguous') return mark;
-  if (mark === 'none') return parseIntegerText(text.trim().replace(GROUP_SPACES, ''));
-  return parseIntegerText(toDotForm(text, mark));
+  if (isProblem(mark)) return mark;
+  if (mark === 'other') return parseIntegerText(text.trim());
+  return parseIntegerText(toDotForm(text, mark === 'none' ? 'dot' : mark));
 }
 
 export interface DecimalMarkCounts {

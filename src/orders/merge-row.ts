@@ -45,6 +45,7 @@ export function mergeRow(d: OrderDraft, row: number, cells: readonly CellValue[]
       addToOrderSum(d, row, f, c.value as number, plan);
       continue;
     }
+    if (f.isFirstOnly && d.refs[f.slot] !== undefined) continue;
     if (confirmed[f.slot] === c) continue;
     if (mergeOrderValue(d, row, f, c.value!, plan, c)) confirmed[f.slot] = c;
   }

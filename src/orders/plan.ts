@@ -23,6 +23,8 @@ export interface PlannedField {
   readonly isAddressLine: boolean;
   /** The order's value is the sum of its rows' values (PlanOptions.summed), not one value repeated. */
   readonly isSummed: boolean;
+  /** The order's value is its first row's; later rows may differ and are not compared (PlanOptions.firstOnly). */
+  readonly isFirstOnly: boolean;
 }
 
 export interface SheetPlan {
@@ -63,6 +65,8 @@ export interface PlanOptions {
    * profile's `sum`, e.g. Amazon's item-tax per line for the order's salesTax).
    */
   summed?: readonly Field[];
+  /** Order-level fields whose later rows may differ: the first row's value is the order's (a profile's `first`). */
+  firstOnly?: readonly Field[];
 }
 
 export type LineField = 'productId' | 'customerLineItemId' | 'name' | 'quantity' | 'unitPrice' | 'discount';
@@ -75,7 +79,7 @@ const KEPT_FIELDS: readonly Field[] = ['orderDate', 'subTotal', 'salesTax', 'dis
 /** `sheet.numberFormat`: how numbers with a comma are read (see CheckerDeps); `sheet.summed`: order-level fields added up over the order's rows. */
 export function planColumns(headers: readonly string[], columns: readonly (Field | null)[], ctx: CheckContext, sheet: PlanOptions = {}): SheetPlan {
   const deps: CheckerDeps = {
-    dates: new DateReader(ctx.timezone, ctx.dateOrder),
+    dates: new DateReader(ctx.timezone, ctx.dateOrder, ctx.dateFormat),
     sourcesOfSale: createEnumMatcher(ctx.sourcesOfSale),
     ...(sheet.numberFormat !== undefined && { numberFormat: sheet.numberFormat }),
   };
@@ -97,6 +101,7 @@ export function planColumns(headers: readonly string[], columns: readonly (Field
       bit: slot >= 0 ? 1 << slot : 0,
       isAddressLine: def.field === 'addressLine1' || def.field === 'addressLine2' || def.field === 'addressLine3',
       isSummed: def.level === 'order' && def.kind === 'money' && (sheet.summed?.includes(def.field) ?? false),
+      isFirstOnly: def.level === 'order' && (sheet.firstOnly?.includes(def.field) ?? false),
     };
     byField.set(def.field, planned);
   }

@@ -13,9 +13,17 @@ export interface CheckContext {
   sourcesOfSale: readonly string[];
   /** How `05/11/2026` is read: month first (the default) or day first (--date-order, a mapping profile). */
   dateOrder?: DateOrder;
+  /** A named date form the sheet writes besides the usual ones (a mapping profile's dateFormat, e.g. eBay's `Nov-18-26`). */
+  dateFormat?: NamedDateFormat;
 }
 
 export type DateOrder = 'mdy' | 'dmy';
+/**
+ * Date forms read only when a profile names them: `MMM-DD-YY` is eBay's Sale Date (`Nov-18-26`),
+ * `MMM-DD-YYYY` the same with the full year. English month abbreviations, any case.
+ */
+export const NAMED_DATE_FORMATS = ['MMM-DD-YY', 'MMM-DD-YYYY'] as const;
+export type NamedDateFormat = (typeof NAMED_DATE_FORMATS)[number];
 
 export type ValidationStatus = 'valid' | 'invalid';
 

@@ -30,6 +30,21 @@ export function roleOf(tokens: readonly string[]): ColumnRole {
   return 'neutral';
 }
 
+/**
+ * The role of a header written as one word (`shippername`, `SHIPTOCITY`, `buyer_name` is two): the role word
+ * it starts with, the shipper's and buyer's before the recipient's (`shipper` starts with `ship`).
+ */
+export function roleOfHeader(header: string): ColumnRole {
+  const tokens = tokensOf(header);
+  if (tokens.length !== 1) return roleOf(tokens);
+  const word = tokens[0]!;
+  const startsWithOne = (words: readonly string[]) => words.some((w) => w.length >= 4 && word.startsWith(w));
+  if (startsWithOne(SHIPPER)) return 'shipper';
+  if (startsWithOne(BUYER)) return 'buyer';
+  if (startsWithOne(RECIPIENT)) return 'recipient';
+  return 'neutral';
+}
+
 /** Fields about the recipient: never from a shipper's or a buyer's column. */
 export const RECIPIENT_FIELDS: ReadonlySet<Field> = new Set(['fullName', 'addressLine1', 'addressLine2', 'addressLine3', 'city', 'provinceOrState', 'postalOrZipCode', 'countryCode', 'phone']);
 /** Fields about the shipper: only from a column that says so. */

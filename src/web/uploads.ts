@@ -168,7 +168,7 @@ function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: rea
     verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
     (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
   if (!helps) return undefined;
-  return { samples, guesses: draft.guesses.map((g) => ({ field: g.field, column: g.column, confidence: g.confidence })), missing: draft.missing };
+  return { samples, guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))), missing: draft.missing };
 }
 
 const SAMPLES_PER_COLUMN = 3;

@@ -33,6 +33,25 @@ describe('numbers with a comma', () => {
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('read with a comma as the decimal mark (12,50 = 12.50), as 3 of its amounts show')]);
   });
 
+  it('are refused, naming the value and the decimal mark, when their marks cannot make a number (never read 100 times too high)', async () => {
+    const result = await validate('typo.csv', [row('EU-1', '1', '12,50'), row('EU-2', '1', '12,,50'), row('EU-3', '7,0,0', '3,10'), row('EU-4', '1', '12 34,50')], ';');
+    const orders = [...result.report.orders] as { status: string; issues: { code: string; column: string; message: string }[] }[];
+    expect(orders.map((o) => o.status)).toEqual(['valid', 'invalid', 'invalid', 'invalid']);
+    expect(orders[1]!.issues).toEqual([expect.objectContaining({ code: 'invalid_number', column: 'unitPrice' })]);
+    expect(orders[1]!.issues[0]!.message).toBe('unitPrice "12,,50" is not an amount: this file\'s decimal mark is a comma, and its marks do not make a number with it (one decimal mark at most; points or spaces only between groups of three digits). Write it like 1234,50 or 1.234,50.');
+    expect(orders[2]!.issues).toEqual([expect.objectContaining({ code: 'invalid_integer', column: 'quantity', message: expect.stringContaining('quantity "7,0,0" is not a whole number: this file\'s decimal mark is a comma') })]);
+    expect(orders[3]!.issues[0]!.message).toContain('unitPrice "12 34,50" is not an amount');
+  });
+
+  it('say so when an amount has a point where the run said the comma is the decimal mark', async () => {
+    const file = at('forced-point.csv');
+    writeFileSync(file, [HEADERS, row('EU-1', '1', '12.50')].map((cells) => cells.join(';')).join('\r\n') + '\r\n');
+    const result = await validateFiles({ files: [file], out: at('forced-point.result.csv'), context, logger: silentLogger, readSettings: { decimalMark: 'comma' } });
+    const order = ([...result.report.orders] as { status: string; issues: { message: string }[] }[])[0]!;
+    expect(order.status).toBe('invalid');
+    expect(order.issues[0]!.message).toBe('unitPrice "12.50" is not an amount: it uses a point as the decimal mark, but this file\'s decimal mark is a comma. Write it like 1234,50 or 1.234,50.');
+  });
+
   it('follow the point when the file writes amounts with one: "1,000" is a thousand there', async () => {
     const result = await validate('dot.csv', [row('EU-1', '1', '1,000'), row('EU-2', '1,000', '2.00'), row('EU-3', '1', '$1,234.50')], ';');
     const orders = [...result.report.orders] as { status: string; issues: unknown[] }[];
@@ -53,6 +72,14 @@ describe('numbers with a comma', () => {
     const result = await validateFiles({ files: [file], out: at('forced.result.csv'), context, logger: silentLogger, readSettings: { decimalMark: 'comma' } });
     expect(([...result.report.orders] as { status: string }[])[0]!.status).toBe('valid');
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining('(--decimal-comma)')]);
+  });
+
+  it('leave a country written by name refused in a template column, the message naming its code', async () => {
+    const named = row('DE-1', '1', '12.50');
+    named[8] = 'États-Unis';
+    const result = await validate('country.csv', [named], ',');
+    const order = ([...result.report.orders] as { status: string; issues: { message: string }[] }[])[0]!;
+    expect(order.issues[0]!.message).toBe('countryCode "États-Unis" is a country\'s name, not its two-letter ISO 3166-1 code: write US.');
   });
 
   it('keep their thousands comma in a comma-separated CSV', async () => {

@@ -48,6 +48,27 @@ describe('order-batch with a marketplace export', () => {
     expect(badProfile.stderr).toContain('--mapping shopfy: no profile of that name and no such file.');
   });
 
+  it('saves an edited profile file for the team, refusing a bad field or a built-in name with what is wrong', async () => {
+    const dir = tempDir();
+    const ledger = join(dir, 'ledger.db');
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ name: 'acme', label: 'Acme export', fields: { fulName: { column: 'Who' }, quantity: { colum: 'Count' } } }));
+    const refused = await runCli(['mapping', 'save', bad, '--ledger', ledger]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Mapping profile ${bad} is not valid: fields.quantity: a rule is one of {"column": ...}`);
+    expect(refused.stderr).toContain('"fulName" is not an order field');
+    const draft = join(dir, 'woo.json');
+    await runCli(['mapping', 'suggest', join(ROOT, 'test', 'fixtures', 'marketplaces', 'woocommerce-one-row-per-item.csv'), '--out', draft]);
+    const builtIn = await runCli(['mapping', 'save', draft, '--ledger', ledger]);
+    expect([builtIn.code, builtIn.stderr]).toEqual([2, expect.stringContaining('woocommerce is the name of a built-in profile: save')]);
+    const saved = await runCli(['mapping', 'save', draft, '--name', 'woo-team', '--ledger', ledger]);
+    expect([saved.code, saved.stdout]).toEqual([0, expect.stringMatching(/^Saved the team mapping woo-team/)]);
+    expect((await runCli(['mapping', 'save', draft, '--name', 'woo-team', '--ledger', ledger])).stdout).toMatch(/^Replaced the team mapping woo-team/);
+    expect((await runCli(['mapping', 'list', '--ledger', ledger])).stdout).toMatch(/woo-team +WooCommerce order export .*\(saved\)/);
+    const audit = (JSON.parse((await runCli(['audit', '--ledger', ledger, '--json'])).stdout) as { entries: { action: string; detail: string }[] }).entries;
+    expect(audit.filter((e) => e.action === 'mapping_save').map((e) => e.detail)).toEqual(['woo-team', 'woo-team']);
+  });
+
   it('knows the mappings saved in the ledger: listed, detected and named with --mapping', async () => {
     const dir = tempDir();
     const sheet = join(dir, 'acme.csv');

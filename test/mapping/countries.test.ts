@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCountryCode } from '../../src/mapping/countries.js';
+import { toCountryCode } from '../../src/orders/country-names.js';
 
 describe('country names to ISO 3166-1 codes', () => {
   it.each([
@@ -13,6 +13,12 @@ describe('country names to ISO 3166-1 codes', () => {
     ['Deutschland', 'DE'],
     ['Canada', 'CA'],
     ['DEU', 'DE'],
+    ['États-Unis', 'US'],
+    ['Etats-Unis', 'US'],
+    ['etats unis', 'US'],
+    ['EE.UU.', 'US'],
+    ['U.K.', 'GB'],
+    ["Côte d'Ivoire", 'CI'],
   ])('%s is %s', (name, code) => {
     expect(toCountryCode(name)).toBe(code);
   });

@@ -32,6 +32,31 @@ describe('who a column is about', () => {
     expect(guessOf(headers, 'postalOrZipCode')).toBe('Shipping Zip');
   });
 
+  it("never takes the buyer's name for the recipient's, even where the buyer's column comes first (eBay)", () => {
+    const ebay = ['Sales Record Number', 'Order Number', 'Buyer Username', 'Buyer Name', 'Buyer Email', 'Ship To Name', 'Ship To Phone', 'Ship To Address 1', 'Ship To City'];
+    const draft = suggestProfile({ headers: ebay });
+    expect(draft.profile.fields.fullName).toEqual({ column: 'Ship To Name' });
+    expect(draft.guesses.find((g) => g.field === 'fullName')?.confidence).toBe('exact');
+    expect(guessOf(['Order Number', 'Buyer Name', 'BUYER_NAME'], 'fullName')).toBeUndefined();
+    expect(guessOf(['Order Number', 'buyername'], 'fullName')).toBeUndefined();
+    // The email is the one field a buyer's column may feed (the only one most marketplaces export), after any other.
+    expect(guessOf(ebay, 'email')).toBe('Buyer Email');
+    expect(guessOf(['Buyer Email', 'Ship To Email'], 'email')).toBe('Ship To Email');
+  });
+
+  it('names both columns when two fit a field equally well, and picks neither', () => {
+    const draft = suggestProfile({ headers: ['Order Number', 'Ship To Name', 'Recipient Name', 'Qty'] });
+    const guess = draft.guesses.find((g) => g.field === 'fullName')!;
+    expect(guess).toMatchObject({ confidence: 'ambiguous', header: 'Ship To Name', rivals: [{ column: 2, header: 'Recipient Name' }] });
+    expect(draft.profile.fields.fullName).toBeUndefined();
+    expect(draft.missing).not.toContain('fullName');
+    expect(draft.profile.notes).toContain('fullName: AMBIGUOUS, "Ship To Name" and "Recipient Name" fit it equally well; keep the right one: "fullName": { "column": "..." }');
+    // Neither column is offered for another field instead.
+    expect(draft.guesses.filter((g) => g.column === 1 || g.column === 2).map((g) => g.field)).toEqual(['fullName']);
+    // Scored guesses too: two equally good order-date columns.
+    expect(suggestProfile({ headers: ['Created At', 'Date Created'] }).guesses[0]).toMatchObject({ field: 'orderDate', confidence: 'ambiguous' });
+  });
+
   it('never reads a bare Name as the item name; with order numbers in it, it is the order ID', () => {
     expect(guessOf(['Name', 'Lineitem name'], 'name', [['#1041', '#1042'], ['Mug']])).toBe('Lineitem name');
     expect(guessOf(['Name', 'Lineitem name'], 'customerOrderId', [['#1041', '#1042'], ['Mug']])).toBe('Name');
@@ -45,6 +70,34 @@ describe('who a column is about', () => {
     expect(draft.missing).toEqual(['orderDate', 'salesTax', 'fullName', 'addressLine1', 'city', 'provinceOrState', 'postalOrZipCode', 'countryCode', 'phone', 'productId', 'name', 'unitPrice']);
     expect(draft.profile.fields.sourceOfSale).toEqual({ constant: 'OtherMarketplace' });
     expect(draft.profile.fields.customerLineItemId).toEqual({ generate: 'lineNumber' });
+  });
+});
+
+describe("what a sheet's values say", () => {
+  const headers = ['Order Number', 'Order Date', 'Ship To Name', 'Qty', 'Unit Price', 'Tax'];
+  const draftOf = (rows: string[][], name = 'shop') => suggestProfile({ headers, rows, name }).profile;
+
+  it('reads the date order and the decimal mark from the values, and writes them into the draft', () => {
+    const eu = draftOf([['A-1', '24.11.2026', 'Ann', '1', '12,50', '2,38'], ['A-2', '05.11.2026', 'Bo', '2', '3,10', '0,59']]);
+    expect(eu).toMatchObject({ dateOrder: 'dmy', decimalMark: 'comma' });
+    expect(eu.notes).toEqual(expect.arrayContaining(['dateOrder: dates such as 24.11.2026 are written day first', 'decimalMark: amounts such as "2,38" are written with a decimal comma']));
+    const us = draftOf([['A-1', '11/24/2026', 'Ann', '1', '12.50', '1.03']]);
+    expect(us.dateOrder).toBe('mdy');
+    expect(us.decimalMark).toBeUndefined();
+    expect(draftOf([['A-1', 'Nov-18-26', 'Ann', '1', '12.50', '1.03']]).dateFormat).toBe('MMM-DD-YY');
+  });
+
+  it("proposes sum for an order's amount that differs between its lines, and nothing when it repeats", () => {
+    const perItem = draftOf([['A-1', '2026-11-18', 'Ann', '1', '5.00', '0.83'], ['A-1', '2026-11-18', 'Ann', '1', '3.00', '0.25']]);
+    expect(perItem.fields.salesTax).toEqual({ column: 'Tax', sum: true });
+    expect(perItem.notes).toContainEqual(expect.stringContaining('salesTax: order A-1 has 0.83 and 0.25 on its lines'));
+    const repeated = draftOf([['A-1', '2026-11-18', 'Ann', '1', '5.00', '1.08'], ['A-1', '2026-11-18', 'Ann', '1', '3.00', '1.08']]);
+    expect(repeated.fields.salesTax).toEqual({ column: 'Tax' });
+  });
+
+  it('labels the draft as its output names it', () => {
+    expect(draftOf([], 'etsy-export').label).toBe('Etsy export');
+    expect(draftOf([], 'acme_orders').label).toBe('Acme orders export');
   });
 });
 

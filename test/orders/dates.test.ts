@@ -168,3 +168,17 @@ describe('the date order', () => {
     expect(reader.explainDateOrder('11/24/2026')).toBeNull();
   });
 });
+
+describe('a month-first date read day first', () => {
+  it("says which number is in the month's place, in plain words", () => {
+    const reader = new DateReader('UTC', 'dmy');
+    expect(reader.explainDateOrder('11/25/2026')).toBe('"11/25/2026" has 25 in the month\'s place (the second number), and there is no month 25, but dates in this file are read day first (date order dmy, from --date-order or the mapping profile). If the file writes the month first, read it with --date-order mdy.');
+  });
+
+  it('reads a named form strictly, only when the profile names it', () => {
+    expect(new DateReader('UTC', 'mdy', 'MMM-DD-YY').read('Nov-18-26', 'Nov-18-26')).toBe(Date.UTC(2026, 10, 18));
+    expect(new DateReader('UTC', 'mdy', 'MMM-DD-YY').read('Nox-18-26', 'Nox-18-26')).toBeNaN();
+    expect(new DateReader('UTC', 'mdy', 'MMM-DD-YY').read('Nov-31-26', 'Nov-31-26')).toBeNaN();
+    expect(new DateReader('UTC', 'mdy').read('Nov-18-26', 'Nov-18-26')).toBeNaN();
+  });
+});

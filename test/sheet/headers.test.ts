@@ -17,6 +17,11 @@ describe('mapping header row to fields', () => {
     expect(columns).toEqual(['customerOrderId', 'postalOrZipCode', 'provinceOrState', 'addressLine1', 'quantity', 'unitPrice', 'fullName']);
   });
 
+  it("reads no buyer's column as the recipient's, and no shipping column as the shipper's", () => {
+    const { columns } = mapHeaders(['Order ID', 'Buyer Name', 'Buyer Email', 'Ship To Name', 'Shipping Contact', 'Shipping Contact Phone']);
+    expect(columns).toEqual(['customerOrderId', null, null, 'fullName', null, null]);
+  });
+
   it('names the first ten columns that are not order fields and counts the rest in one warning', () => {
     const extra = Array.from({ length: 1_000 }, (_, i) => (i % 100 === 99 ? '' : `Extra ${i}`));
     const { columns, issues } = mapHeaders([...REQUIRED, ...extra]);

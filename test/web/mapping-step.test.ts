@@ -42,6 +42,17 @@ describe('the mapping step over HTTP', () => {
     expect(page).toMatch(/Not covered yet \(every order needs them\): <strong data-missing>productId<\/strong>/);
   });
 
+  it('preselects neither of two columns that fit a field equally well, and names the other beside each', async () => {
+    const sheet = SHEET.replace('Recipient,', 'Ship To Name,Recipient Name,').replace('Ann Lee,', 'Ann Lee,Ann Lee,');
+    const response = await request(`${web.app.url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName: 'two-names.csv', content: sheet }), headers: { cookie: session.cookie, origin: web.app.url } });
+    const location = response.headers.location as string;
+    await response.body.text();
+    const page = await (await request(`${web.app.url}${location}`, { headers: { cookie: session.cookie } })).body.text();
+    expect(page).not.toMatch(/<option value="fullName" selected>/);
+    expect(page).toContain('could be fullName, as could &quot;Recipient Name&quot;: choose one');
+    expect(page).toContain('could be fullName, as could &quot;Ship To Name&quot;: choose one');
+  });
+
   it('refuses a field chosen twice, and a field every order needs left out, saying which', async () => {
     const twice = await form({ ...guesses, 'col-9': 'name' });
     expect(twice.statusCode).toBe(400);

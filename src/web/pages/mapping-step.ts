@@ -21,8 +21,15 @@ const REQUIRED: readonly Field[] = COLUMNS.filter((c) => c.requiredColumn).map((
 
 export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: MappingStepView = {}): SafeHtml {
   const step = verdict.mappingStep!;
-  const chosen = view.chosen ?? new Map(step.guesses.map((g) => [g.column, g.field]));
+  // An ambiguous guess (two columns fit a field as well) is shown, never preselected.
+  const chosen = view.chosen ?? new Map(step.guesses.filter((g) => g.confidence !== 'ambiguous').map((g) => [g.column, g.field]));
   const confidenceOf = new Map(step.guesses.map((g) => [g.column, g.confidence]));
+  const hesitation = (i: number): SafeHtml | '' => {
+    const guess = step.guesses.find((g) => g.column === i && g.confidence === 'ambiguous');
+    if (guess === undefined || view.chosen !== undefined) return '';
+    const others = step.guesses.filter((g) => g.field === guess.field && g.confidence === 'ambiguous' && g.column !== i).map((g) => `"${verdict.headers[g.column]?.trim() ?? ''}"`);
+    return html` <span class="guess-ambiguous">could be ${guess.field}, as could ${others.join(' or ')}: choose one</span>`;
+  };
   const rows = verdict.headers.map((header, i) => {
     const field = chosen.get(i);
     const confidence = confidenceOf.get(i);
@@ -31,7 +38,7 @@ export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: Mapp
     return html`<tr>
 <th scope="row"><label for="col-${i}">${header || `(column ${i + 1})`}</label></th>
 <td><ul class="samples">${samples.length ? samples : html`<li class="blank">(blank)</li>`}</ul></td>
-<td><select id="col-${i}" name="col-${i}" data-field-choice><option value="">— not used —</option>${options}</select>${field !== undefined && confidence === 'weak' && view.chosen === undefined ? html` <span class="guess-weak">a guess: check it</span>` : ''}</td>
+<td><select id="col-${i}" name="col-${i}" data-field-choice><option value="">— not used —</option>${options}</select>${field !== undefined && confidence === 'weak' && view.chosen === undefined ? html` <span class="guess-weak">a guess: check it</span>` : ''}${hesitation(i)}</td>
 </tr>`;
   });
   const covered = new Set(chosen.values());

@@ -137,7 +137,7 @@ td.cell-edited { box-shadow: inset 4px 0 0 var(--info); }
 .mapping-form .table-wrap { max-height: none; }
 .mapping-table select { max-width: 18em; }
 .samples { margin: 0; padding-left: 1.1em; font-size: 0.85rem; }
-.guess-weak { font-size: 0.82rem; color: var(--warn); }
+.guess-weak, .guess-ambiguous { font-size: 0.82rem; color: var(--warn); }
 .blank { font-style: italic; font-weight: 400; color: var(--muted); }
 .num { text-align: right; }
 .pager { display: flex; gap: 16px; margin: 8px 0; }

@@ -1,5 +1,5 @@
 /**
- * Country names and common forms (`United States`, `USA`, `U.S.`, `Deutschland`) to ISO 3166-1 alpha-2
+ * Country names and common forms (`United States`, `USA`, `U.S.`, `Deutschland`, `États-Unis`, `EE.UU.`) to ISO 3166-1 alpha-2
  * codes, through i18n-iso-countries: its names and aliases in the languages exports are written in.
  */
 import { createRequire } from 'node:module';
@@ -34,5 +34,34 @@ function lookUp(text: string): string | undefined {
     const code = countries.getAlpha2Code(name, lang);
     if (code !== undefined) return code;
   }
-  return undefined;
+  const code = byLooseName().get(looseKey(name));
+  return code === null ? undefined : code;
+}
+
+/** `États-Unis`, `Etats Unis` and `etats-unis` alike: no accents, case, spaces or punctuation. */
+function looseKey(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Short forms the library does not list, as exports write them. */
+const SHORT_FORMS: Record<string, string> = { us: 'US', usa: 'US', etatsunis: 'US', eeuu: 'US', eua: 'US', statiuniti: 'US', uk: 'GB', gb: 'GB', rfa: 'DE', brd: 'DE', uae: 'AE' };
+
+let looseNames: Map<string, string | null> | undefined;
+
+/** Every name of every language, by loose key; null where two countries share one (never guessed). */
+function byLooseName(): Map<string, string | null> {
+  if (looseNames !== undefined) return looseNames;
+  const map = new Map<string, string | null>();
+  for (const lang of LANGUAGES) {
+    for (const [code, names] of Object.entries(countries.getNames(lang, { select: 'all' }))) {
+      for (const n of names) {
+        const key = looseKey(n);
+        const earlier = map.get(key);
+        map.set(key, earlier === undefined || earlier === code ? code : null);
+      }
+    }
+  }
+  for (const [key, code] of Object.entries(SHORT_FORMS)) map.set(key, code);
+  looseNames = map;
+  return map;
 }
