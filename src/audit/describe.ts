@@ -20,13 +20,14 @@ const VERBS: Record<AuditAction, string> = {
   user_password: 'set a new password for',
   mapping_save: 'saved the column mapping',
   mapping_remove: 'removed the column mapping',
+  ledger_setting: 'changed the ledger setting',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */
 export function describeAuditAction(entry: Pick<AuditRecord, 'action' | 'fileName' | 'fileSha256' | 'counts' | 'detail'>): string {
   const parts = [VERBS[entry.action]];
   if (entry.fileName) parts.push(entry.fileSha256 ? `${entry.fileName} (sha256 ${entry.fileSha256.slice(0, 12)}…)` : entry.fileName);
-  if (entry.detail) parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') || entry.action === 'login_refused' ? entry.detail : `(${entry.detail})`);
+  if (entry.detail) parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') || entry.action === 'ledger_setting' || entry.action === 'login_refused' ? entry.detail : `(${entry.detail})`);
   const counts = describeCounts(entry.counts);
   return counts ? `${parts.join(' ')}: ${counts}` : parts.join(' ');
 }

@@ -97,6 +97,7 @@ export const AUDIT_ACTIONS = [
   'user_password',
   'mapping_save',
   'mapping_remove',
+  'ledger_setting',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
