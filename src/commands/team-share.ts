@@ -20,7 +20,7 @@ function describeNote(note: ShareNote, ledger: string): { level: 'info' | 'warn'
     case 'run_only':
       return {
         level: 'warn',
-        message: `--team-concurrency ${note.share} bounds this run only: the ledger ${ledger} holds no team cap. To cap every run on it: order-batch ledger set team-concurrency ${note.share}`,
+        message: `--team-concurrency ${note.share} is shared only by the runs that give a value: the ledger ${ledger} holds no team cap, so runs without one are not held back. To cap every run on it: order-batch ledger set team-concurrency ${note.share}`,
       };
     case 'cap_changed':
       return {

@@ -90,6 +90,26 @@ describe.each(BACKENDS)('the team cap on the $name ledger', (backend) => {
       await (await fourth)();
     });
 
+    it('with no cap stored, keeps the runs that give a value of their own within it together, and holds none that gives none', async () => {
+      const first = await openGate(2);
+      const second = await openGate(2);
+      const unbounded = await openGate();
+      expect([first.caps, second.caps, unbounded.caps]).toEqual([[null], [null], [null]]);
+      const leave = [await first.gate.enter(), await second.gate.enter()];
+      // Two runs at --team-concurrency 2 share two places, not two each.
+      const third = first.gate.enter();
+      const fourth = second.gate.enter();
+      expect(await isStillWaiting(third)).toBe(true);
+      expect(await isStillWaiting(fourth)).toBe(true);
+      const free = await Promise.all([1, 2, 3].map(() => unbounded.gate.enter()));
+      for (const l of free) await l();
+      await leave[0]!();
+      await (await Promise.race([third, fourth]))();
+      await leave[1]!();
+      await (await third)();
+      await (await fourth)();
+    });
+
     it("lowers no one's cap with a run's own share: that share bounds only its own run", async () => {
       await (await open()).setSetting(TEAM_CAP_SETTING, '3');
       const small = await openGate(1);

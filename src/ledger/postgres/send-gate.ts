@@ -12,9 +12,12 @@
  * in flight never exceed a lowered cap once the POSTs that were in flight when it was lowered end. When all are taken, the waiter tries again when this process gives one back,
  * or after a short pause (another process may have given one back), growing to POLL_MAX_MS.
  *
- * With no cap stored, the gate lets every POST through and looks again every CAP_REREAD_MS; its
- * connection is opened only once there is a cap. The run's own share (`--team-concurrency`) is a
- * local gate in front of the team's places.
+ * With no cap stored, a run that gives `--team-concurrency N` takes its places among N, the same
+ * places every other run giving a value takes: those runs together keep within the largest value any
+ * of them gives, as the flag promises, while runs that give none are not held (the run warns, naming
+ * `ledger set`). A run giving no value lets every POST through and looks again every CAP_REREAD_MS;
+ * its connection is opened only once there is a cap. The run's own share is also a local gate in
+ * front of the team's places.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -23,7 +26,7 @@ import { CAP_REREAD_MS, MAX_TEAM_CAP, TEAM_CAP_SETTING } from '../team-cap.js';
 import type { SendGate, SendGateOptions } from '../types.js';
 
 /**
- * $1 the setting's name, $2 a random number in [0, 1) (where the search starts), $3 the places this
+ * $1 the setting's name, $5 the cap when none is stored (the run's own value, or null), $2 a random number in [0, 1) (where the search starts), $3 the places this
  * process holds, $4 whether places at or above the cap may still be held (the cap was lowered, or
  * this gate has just opened): then none is taken while any is, so the team's POSTs in flight come
  * down to a lowered cap before another starts. Reading pg_locks takes the lock manager's locks, so it
@@ -32,9 +35,11 @@ import type { SendGate, SendGateOptions } from '../types.js';
  * planner from trying the lock before that test. The first key of the team's advisory locks is
  * hashtext('order-batch team ' || schema); the second is the place.
  */
-const TAKE = `WITH cap AS (
+const TAKE = `WITH stored AS (
     SELECT (SELECT CASE WHEN value ~ '^[0-9]{1,4}$' THEN CASE WHEN value::int BETWEEN 1 AND ${MAX_TEAM_CAP} THEN value::int END END
       FROM settings WHERE name = $1) AS n
+  ), cap AS (
+    SELECT COALESCE(stored.n, $5::int) AS n, stored.n AS stored FROM stored
   ), drain AS (
     SELECT $4::bool AND cap.n IS NOT NULL AND EXISTS (
       SELECT 1 FROM pg_locks l
@@ -43,7 +48,7 @@ const TAKE = `WITH cap AS (
         AND l.classid = hashtext('order-batch team ' || current_schema())::oid AND l.objid >= cap.n::oid) AS busy
     FROM cap
   )
-  SELECT cap.n AS cap, drain.busy AS draining,
+  SELECT cap.n AS cap, cap.stored AS stored, drain.busy AS draining,
     CASE WHEN cap.n IS NULL OR drain.busy OR cardinality($3::int[]) >= cap.n THEN NULL ELSE (
       SELECT place FROM (SELECT (floor($2::float8 * cap.n)::int + s) % cap.n AS place FROM generate_series(0, cap.n - 1) s) p
       WHERE CASE WHEN place = ANY($3::int[]) THEN false
@@ -65,7 +70,10 @@ export interface PostgresSendGateOptions extends SendGateOptions {
 
 type Leave = () => Promise<void>;
 interface Taken {
+  /** The cap in force: the stored one, or else the run's own value. */
   cap: number | null;
+  /** The cap the ledger's settings hold. */
+  stored: number | null;
   place: number | null;
   draining: boolean;
 }
@@ -82,7 +90,7 @@ interface TeamPlaces {
   close(): Promise<void>;
 }
 
-async function connectPlaces(config: pg.ClientConfig): Promise<TeamPlaces> {
+async function connectPlaces(config: pg.ClientConfig, unstoredCap: number | null): Promise<TeamPlaces> {
   const client = new pg.Client({ ...config, application_name: 'order-batch team gate' });
   // An idle connection's failure is reported by the next query; without a listener it would crash the process.
   client.on('error', () => undefined);
@@ -99,10 +107,10 @@ async function connectPlaces(config: pg.ClientConfig): Promise<TeamPlaces> {
   return {
     take: (checkAbove) =>
       serial(async () => {
-        const { rows } = await client.query<Taken>(TAKE, [TEAM_CAP_SETTING, Math.random(), [...held], checkAbove]);
-        const { cap = null, place = null, draining = false } = rows[0] ?? {};
+        const { rows } = await client.query<Taken>(TAKE, [TEAM_CAP_SETTING, Math.random(), [...held], checkAbove, unstoredCap]);
+        const { cap = null, stored = null, place = null, draining = false } = rows[0] ?? {};
         if (place !== null) held.add(place);
-        return { cap, place, draining };
+        return { cap, stored, place, draining };
       }),
     give: (place) =>
       serial(async () => {
@@ -120,23 +128,31 @@ async function connectPlaces(config: pg.ClientConfig): Promise<TeamPlaces> {
 export async function openPostgresSendGate(options: PostgresSendGateOptions): Promise<SendGate> {
   const { clock, onError } = options;
   const share = options.share === undefined ? undefined : createLocalGate(options.share);
-  let cap = await options.readCap();
+  const unstoredCap = options.share ?? null;
+  let stored = await options.readCap();
+  let cap = stored ?? unstoredCap;
   let capReadAt = clock();
-  options.onCap?.(cap);
-  // Places at or above the cap may be held: by runs that took them under a higher cap, before this gate opened or since.
-  let mayBeAbove = true;
-  const noteCap = (next: number | null): void => {
+  options.onCap?.(stored);
+  // Places at or above a stored cap may be held: by runs that took them under a higher cap, before
+  // this gate opened or since. Without a stored cap, runs giving different values of their own hold
+  // places up to their own value by right, so none waits for the others' places to empty.
+  let mayBeAbove = stored !== null;
+  const noteCap = (nextStored: number | null): void => {
     capReadAt = clock();
+    if (nextStored !== stored) {
+      stored = nextStored;
+      options.onCap?.(nextStored);
+    }
+    const next = nextStored ?? unstoredCap;
     if (next === cap) return;
-    if (next !== null && (cap === null || next < cap)) mayBeAbove = true;
+    if (nextStored !== null && (cap === null || nextStored < cap)) mayBeAbove = true;
     cap = next;
-    options.onCap?.(next);
   };
 
   let closed = false;
   let places: Promise<TeamPlaces> | undefined;
   const placesOf = (): Promise<TeamPlaces> => {
-    places ??= connectPlaces(options.config).catch((error: unknown) => {
+    places ??= connectPlaces(options.config, unstoredCap).catch((error: unknown) => {
       places = undefined;
       throw error;
     });
@@ -168,7 +184,7 @@ export async function openPostgresSendGate(options: PostgresSendGateOptions): Pr
       } catch (error) {
         throw onError(error);
       }
-      noteCap(taken.cap);
+      noteCap(taken.stored);
       if (taken.cap === null) return passThrough;
       const { place } = taken;
       if (isChecked && !taken.draining) mayBeAbove = false;
