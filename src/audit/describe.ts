@@ -23,6 +23,7 @@ const VERBS: Record<AuditAction, string> = {
   cell_edit: 'corrected a cell of',
   mapping: 'chose the columns of',
   refused: 'was refused',
+  ledger_setting: 'changed the ledger setting',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */
@@ -31,7 +32,7 @@ export function describeAuditAction(entry: Pick<AuditRecord, 'action' | 'fileNam
   if (entry.fileName) parts.push(entry.fileSha256 ? `${entry.fileName} (sha256 ${entry.fileSha256.slice(0, 12)}…)` : entry.fileName);
   if (entry.detail) {
     if (entry.action === 'login_refused' || entry.action === 'refused') parts[parts.length - 1] += `: ${entry.detail}`;
-    else parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') ? entry.detail : `(${entry.detail})`);
+    else parts.push(entry.action.startsWith('user_') || entry.action.startsWith('mapping_') || entry.action === 'ledger_setting' ? entry.detail : `(${entry.detail})`);
   }
   const counts = describeCounts(entry.counts);
   return counts ? `${parts.join(' ')}: ${counts}` : parts.join(' ');

@@ -18,7 +18,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--dry-run', 'do everything but send the orders')
       .option('--sandbox', 'start the embedded sandbox and send the orders there')
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
-      .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
+      .option('--team-concurrency <n>', "this run's share: at most n orders sent at once, within the team's cap the ledger holds (ledger set team-concurrency); it can lower the run's share, never raise the cap")
       .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),

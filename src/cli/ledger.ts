@@ -1,6 +1,11 @@
-/** `order-batch ledger copy <from> <to>`: move a ledger between SQLite and PostgreSQL, and print what moved. */
+/**
+ * `order-batch ledger copy <from> <to>`: move a ledger between SQLite and PostgreSQL, and print what
+ * moved. `ledger show`: what a ledger is and holds. `ledger set team-concurrency N|off`: the team's cap.
+ */
 import type { Command } from 'commander';
+import type { LedgerShow, TeamCapSet } from '../commands/ledger-settings.js';
 import type { CopyCounts, CopyResult } from '../ledger/copy/copy-ledger.js';
+import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { loggerFor, resolveFlags } from './command-options.js';
@@ -28,8 +33,81 @@ export function formatCopy(result: CopyResult): string {
   ].join('\n');
 }
 
+function describeTeamCap(show: LedgerShow): string {
+  const cap = show.teamConcurrency;
+  if (show.backend === 'sqlite') {
+    const kept = cap === null ? 'none' : `${cap} kept from a PostgreSQL ledger, not applied`;
+    return `${kept} (a file ledger runs one import at a time: --concurrency bounds it)`;
+  }
+  if (cap === null) return 'none: each run is bounded by its own --concurrency (set one: order-batch ledger set team-concurrency N)';
+  return `${cap} POSTs in flight across every run on the ledger, whatever their own options`;
+}
+
+export function formatShow(show: LedgerShow): string {
+  const orders = Object.entries(show.orders).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`).join(', ') || 'none';
+  const lines = [
+    `Ledger ${show.ledger}`,
+    `  backend           ${show.backend === 'postgres' ? 'PostgreSQL (shared by every host: several runs at once)' : 'SQLite file (one run at a time)'}`,
+    `  schema version    ${show.schemaVersion}`,
+    `  team concurrency  ${describeTeamCap(show)}`,
+    `  claim lease       ${show.backend === 'postgres' ? `${show.claimLeaseSeconds} s for this host's runs (each run's own: --claim-lease, config claimLeaseSeconds)` : 'none (the run lock keeps other runs out)'}`,
+    `  API               ${show.endpoint ?? 'none yet (the first run binds the ledger to its API)'}`,
+    `  orders            ${orders}`,
+    `  runs              ${show.runs}${show.liveRuns === null ? '' : ` (${show.liveRuns} going now)`}`,
+    `  accounts          ${show.accounts}`,
+    `  saved mappings    ${show.mappings}`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function formatTeamCapSet(result: TeamCapSet): string {
+  const was = result.previous === null ? 'none' : String(result.previous);
+  if (result.teamConcurrency === null) {
+    return `Removed the team's concurrency cap from the ledger ${result.ledger} (it was ${was}): each run is bounded by its own --concurrency. Runs going now apply it to their next request.`;
+  }
+  return (
+    `The team's concurrency cap on the ledger ${result.ledger} is ${result.teamConcurrency} POSTs in flight across every run (it was ${was}). ` +
+    "Runs going now apply it to their next request; a run's own --team-concurrency can only lower its share."
+  );
+}
+
 export function addLedgerCommand(program: Command, run: CliRun): void {
-  const ledger = program.command('ledger').description('work on a ledger itself (see `ledger copy --help`)');
+  const ledger = program.command('ledger').description('work on a ledger itself: copy, show, set (see `ledger copy --help`)');
+  ledger
+    .command('show')
+    .description("what the ledger is and holds: backend, schema version, the team's concurrency cap, claim lease, counts")
+    .option('--ledger <path|url>', 'the ledger (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file (its ledger key)')
+    .option('--json', 'print it as JSON on stdout')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .action(async (flags: RawFlags) => {
+      const options = resolveFlags(flags);
+      const { showLedger } = await import('../commands/ledger-settings.js');
+      const { redactLedgerLocation } = await import('../ledger/location.js');
+      const show = await showLedger(options.ledgerPath, { claimLeaseMs: options.claimLeaseMs, logger: loggerFor(options) });
+      if (show === null) throw new UsageError(`There is no ledger at ${redactLedgerLocation(options.ledgerPath)} yet: the first import creates it.`);
+      if (options.json) await run.printJson({ command: 'ledger show', ...show });
+      else process.stdout.write(formatShow(show));
+    });
+  ledger
+    .command('set <setting> <value>')
+    .description(
+      "change a setting the ledger holds for every run on it, recorded in the audit trail. team-concurrency N|off: the POSTs in flight across every run " +
+        "on a PostgreSQL ledger, on every host, whatever their own options (a run's --team-concurrency can only lower its share)",
+    )
+    .option('--ledger <path|url>', 'the ledger (default .order-batch/ledger.db, or a postgres:// URL)')
+    .option('--config <file>', 'JSON config file (its ledger key)')
+    .option('--json', 'print the result as JSON on stdout')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .action(async (setting: string, value: string, flags: RawFlags) => {
+      if (setting !== 'team-concurrency') throw new UsageError(`ledger set knows the setting team-concurrency, not "${setting}".`);
+      const options = resolveFlags(flags);
+      const [{ setTeamConcurrency }, { osActor }] = await Promise.all([import('../commands/ledger-settings.js'), import('../accounts/os-user.js')]);
+      const result = await setTeamConcurrency(options.ledgerPath, value, { actor: osActor(), logger: loggerFor(options) });
+      if (options.json) await run.printJson({ command: 'ledger set', ...result });
+      else run.printLine(formatTeamCapSet(result));
+    });
   ledger
     .command('copy <from> <to>')
     .description(

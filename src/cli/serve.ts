@@ -31,7 +31,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--retention-days <n>', 'remove uploads, results and reconciliations older than this (default 90)')
       .option('--sandbox', "send orders to one embedded sandbox for the server's lifetime")
       .option('--ledger <path|url>', 'the ledger: a file (default .order-batch/ledger.db; the sandbox has its own) or a postgres:// URL shared by a team')
-      .option('--team-concurrency <n>', 'orders sent at once across every run on the ledger (a PostgreSQL ledger: every host)')
+      .option('--team-concurrency <n>', "this run's share: at most n orders sent at once, within the team's cap the ledger holds (ledger set team-concurrency); it can lower the run's share, never raise the cap")
       .option('--claim-lease <seconds>', "how long a dead run's orders wait before another run takes them over (PostgreSQL; default 120)")
       .option('--concurrency <n>', 'orders sent at once (default 8)')
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')

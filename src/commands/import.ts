@@ -24,6 +24,7 @@ import type { OrderProgress, Progress } from './progress.js';
 import { countByStatus } from './result-rows.js';
 import { candidatesToSend, idsToLookUp, judgeOnline, ledgerJudge, outcomeView, type FileState, type Job } from './import-judging.js';
 import { markNotSentForLedger, writeResults, type WrittenResults } from './import-results.js';
+import { createShareNotes } from './team-share.js';
 
 export interface ImportOptions {
   files: readonly string[];
@@ -54,7 +55,7 @@ export interface ImportOptions {
   onRunStarted?: (runId: string) => void;
   /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
   signal?: AbortSignal;
-  /** At most this many POSTs in flight across every run on the ledger (a shared ledger's team cap); none: `concurrency` alone. */
+  /** This run's share of the team's POSTs in flight (--team-concurrency): it can lower the run's share of the ledger's team cap, never raise the cap. */
   teamConcurrency?: number;
 }
 
@@ -239,9 +240,12 @@ async function sendJobs(
 ): Promise<StopReason | undefined> {
   options.orderProgress?.start(jobs.length);
   let done = 0;
-  const gate = options.teamConcurrency === undefined ? undefined : await options.ledger.openSendGate(options.teamConcurrency);
+  // Every run passes the gate: a team cap stored in the ledger holds it whatever its own options, and may be set while it goes.
+  const share = options.teamConcurrency;
+  const onCap = createShareNotes({ share, isShared: options.ledger.backend === 'postgres', ledger: options.ledger.location, logger: options.logger });
+  const gate = await options.ledger.openSendGate({ ...(share === undefined ? {} : { share }), onCap });
   const result = await submitOrders(jobs, {
-    ...(gate ? { gate } : {}),
+    gate,
     client: options.client,
     ledger: options.ledger,
     run: options.run,
@@ -255,7 +259,7 @@ async function sendJobs(
       options.orderProgress?.tick(outcome.status);
       options.onOrderDone?.(done, jobs.length, outcome.status);
     },
-  }).finally(() => gate?.close());
+  }).finally(() => gate.close());
   options.orderProgress?.stop();
   jobs.forEach((job, i) => {
     const outcome: SubmitOutcome = result.outcomes[i]!;

@@ -45,7 +45,7 @@ export interface SubmitOptions {
   guard?: FailureGuard;
   backoff?: { baseMs: number; maxMs: number };
   onOutcome?: (job: SubmissionJob, outcome: SubmitOutcome) => void;
-  /** Bounds the POSTs in flight across every run on the ledger (--team-concurrency); none: only `concurrency`. */
+  /** Bounds the POSTs in flight: the run's share within the ledger's team cap (SendGate); none: only `concurrency`. */
   gate?: SendGate;
   /**
    * Aborted: send nothing more. Orders in flight get their answer (or their lookup) and are

@@ -55,3 +55,19 @@ export function createLocalGate(limit: number): SendGate {
     },
   };
 }
+
+/** A gate that bounds nothing (a run with neither a share of its own nor a team cap): enter resolves at once until it is closed. */
+export function createOpenGate(): SendGate {
+  let isClosed = false;
+  const leave = async (): Promise<void> => {};
+  return {
+    async enter(signal) {
+      if (isClosed) throw new Error('The send gate is closed.');
+      signal?.throwIfAborted();
+      return leave;
+    },
+    async close() {
+      isClosed = true;
+    },
+  };
+}

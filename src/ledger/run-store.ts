@@ -26,6 +26,8 @@ export class RunStore {
   private readonly upsertWatermark: Statement;
   private readonly selectSetting: Statement<[string], { value: string }>;
   private readonly upsertSetting: Statement;
+  private readonly deleteSetting: Statement<[string]>;
+  private readonly countRuns: Statement<[], { n: number }>;
   private readonly selectHolder: Statement<[], { pid: number; host: string; started_at: string; command: string | null }>;
   private readonly upsertHolder: Statement;
   private readonly deleteHolder: Statement;
@@ -47,6 +49,8 @@ export class RunStore {
     this.selectSetting = db.prepare('SELECT value FROM settings WHERE name = ?');
     this.upsertSetting = db.prepare(`INSERT INTO settings (name, value, updated_at) VALUES (@name, @value, @now)
       ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+    this.deleteSetting = db.prepare('DELETE FROM settings WHERE name = ?');
+    this.countRuns = db.prepare('SELECT count(*) AS n FROM runs');
     this.selectHolder = db.prepare('SELECT pid, host, started_at, command FROM run_lock WHERE id = 1');
     this.upsertHolder = db.prepare(`INSERT OR REPLACE INTO run_lock (id, pid, host, started_at, command)
       VALUES (1, @pid, @host, @startedAt, @command)`);
@@ -85,6 +89,14 @@ export class RunStore {
 
   setSetting(name: string, value: string): void {
     this.upsertSetting.run({ name, value, now: this.timestamp() });
+  }
+
+  removeSetting(name: string): boolean {
+    return this.deleteSetting.run(name).changes > 0;
+  }
+
+  runCount(): number {
+    return this.countRuns.get()!.n;
   }
 
   getWatermark(name: string): string | null {

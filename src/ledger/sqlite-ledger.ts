@@ -11,10 +11,11 @@ import type Database from 'better-sqlite3';
 import { silentLogger, type Logger } from '../log.js';
 import { LedgerBusyError, LedgerError } from './errors.js';
 import { guardLedger } from './guard.js';
-import { createLocalGate } from './local-gate.js';
+import { createLocalGate, createOpenGate } from './local-gate.js';
 import { OrderStore } from './order-store.js';
 import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
 import { RunStore } from './run-store.js';
+import { readSchemaVersion } from './schema.js';
 import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
@@ -124,8 +125,14 @@ class SqliteLedger implements Ledger {
     return started;
   }
 
-  // One run at a time per file: the run's own places are the team's.
-  openSendGate: Ledger['openSendGate'] = async (limit) => createLocalGate(limit);
+  /**
+   * One run at a time per file: there is no team to cap, so only the run's own share bounds it. A cap
+   * in the settings (carried by `ledger copy` from PostgreSQL) is kept for a copy back, not applied.
+   */
+  openSendGate: Ledger['openSendGate'] = async (options = {}) => {
+    options.onCap?.(null);
+    return options.share === undefined ? createOpenGate() : createLocalGate(options.share);
+  };
 
   get: Ledger['get'] = async (id) => this.orders.get(id);
   getMany: Ledger['getMany'] = async (ids) => this.orders.getMany(ids);
@@ -147,7 +154,9 @@ class SqliteLedger implements Ledger {
   getRun: Ledger['getRun'] = async (runId) => this.runs.getRun(runId);
   getSetting: Ledger['getSetting'] = async (name) => this.runs.getSetting(name);
   setSetting: Ledger['setSetting'] = async (name, value) => this.runs.setSetting(name, value);
+  removeSetting: Ledger['removeSetting'] = async (name) => this.runs.removeSetting(name);
   getWatermark: Ledger['getWatermark'] = async (name) => this.runs.getWatermark(name);
+  describe: Ledger['describe'] = async () => ({ schemaVersion: String(readSchemaVersion(this.db)), runs: this.runs.runCount(), liveRuns: null });
   setWatermark: Ledger['setWatermark'] = async (name, iso) => this.runs.setWatermark(name, iso);
 
   async close(): Promise<void> {

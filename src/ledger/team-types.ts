@@ -103,6 +103,7 @@ export const AUDIT_ACTIONS = [
   'mapping',
   /** A role-protected action refused to an account (403). */
   'refused',
+  'ledger_setting',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -175,15 +175,33 @@ export interface LedgerOptions {
   claimLeaseMs?: number;
   /**
    * A monotonic clock in ms (default performance.now), by which a run knows how long ago its lease was
-   * last renewed (confirmHold). Tests advance it to play a stalled process.
+   * last renewed (confirmHold), and a send gate when to look again for a team cap (CAP_REREAD_MS).
+   * Tests advance it to play a stalled process or the passing of time.
    */
   leaseClock?: () => number;
 }
 
+/** What a run's send gate is opened with. */
+export interface SendGateOptions {
+  /**
+   * This run's own share (`--team-concurrency`): at most this many of its POSTs in flight, never
+   * more than the ledger's team cap allows. None: the run is bounded by the team cap alone.
+   */
+  share?: number;
+  /**
+   * Told the ledger's team cap (null: none stored) when the gate opens, and again each time the gate
+   * reads another one (it was changed while the run went on).
+   */
+  onCap?: (cap: number | null) => void;
+}
+
 /**
- * A place among the POSTs in flight across every run on one ledger (`--team-concurrency`). Entering
- * waits while `limit` places are taken; a run that dies gives its places back (PostgreSQL: with its
- * session). On SQLite, whose file admits one run at a time, the run's own places are the team's.
+ * A place among the POSTs in flight across every run on one ledger. Entering waits while the run's
+ * own share is taken, or while the team's cap (the ledger's TEAM_CAP_SETTING) is taken by all the
+ * runs on the ledger together; a run that dies gives its places back (PostgreSQL: with its session).
+ * The cap is read as the run goes, so a cap changed meanwhile applies to the POSTs that start after
+ * (those in flight finish). On SQLite, whose file admits one run at a time, there is no team: only
+ * the run's share bounds it.
  */
 export interface SendGate {
   /** Waits for a free place; resolves with its release (safe to call twice). Rejects when `signal` aborts the wait. */
@@ -246,6 +264,15 @@ export interface LedgerRun {
   finish(result: { summary: unknown; resultFiles?: readonly string[] }): Promise<void>;
 }
 
+export interface LedgerDescription {
+  /** SQLite: the schema's user_version; PostgreSQL: how many migrations are applied, and the last one's name. */
+  schemaVersion: string;
+  /** Runs in the history. */
+  runs: number;
+  /** Runs going now: unfinished with a live lease (PostgreSQL); null where that is not known (SQLite keeps no lease). */
+  liveRuns: number | null;
+}
+
 /** The team stores (team-types.ts): accounts, sessions, audit trail, jobs and files of the web app. */
 export interface Ledger extends TeamStores {
   readonly backend: LedgerBackend;
@@ -262,8 +289,8 @@ export interface Ledger extends TeamStores {
   /** Registers a run (history) and starts its lease. Its transitions go through the LedgerRun. */
   startRun(run: { command: string; files: readonly (string | RunFile)[] }): Promise<LedgerRun>;
 
-  /** A gate of `limit` places shared by every run on this ledger; see SendGate. */
-  openSendGate(limit: number): Promise<SendGate>;
+  /** The gate a run's POSTs pass through: its own share, within the team's cap; see SendGate. */
+  openSendGate(options?: SendGateOptions): Promise<SendGate>;
 
   // Reading orders.
   get(customerOrderId: string): Promise<OrderRecord | null>;
@@ -301,6 +328,10 @@ export interface Ledger extends TeamStores {
   /** Facts about the ledger itself (e.g. which API it records orders for). */
   getSetting(name: string): Promise<string | null>;
   setSetting(name: string, value: string): Promise<void>;
+  /** Removes a setting; false when there was none. */
+  removeSetting(name: string): Promise<boolean>;
+  /** What `ledger show` tells of the ledger itself, read cheaply. */
+  describe(): Promise<LedgerDescription>;
   getWatermark(name: string): Promise<string | null>;
   setWatermark(name: string, iso: string): Promise<void>;
 

@@ -51,7 +51,7 @@ export interface SandboxStats {
   postsReceived: number;
   /** Creations refused because the customerOrderId already existed (409). */
   duplicatesRejected: number;
-  /** The most POST /api/v0/orders in flight at once (arrival to the end of the answer) since start or reset. */
+  /** The most POST /api/v0/orders in flight at once (arrival to the end of the answer) since start, reset or reset-max. */
   maxPostsInFlight: number;
   /** Line items (original and added) by their status at the sandbox's now. */
   byStatus: Record<string, number>;

@@ -30,7 +30,7 @@ export interface WebAppOptions {
   useSandbox: boolean;
   connection: ConnectionSettings;
   ledgerPath: string;
-  /** POSTs in flight across every run on the ledger (--team-concurrency). */
+  /** Each import's share of the team's POSTs in flight (--team-concurrency), within the cap the ledger holds. */
   teamConcurrency?: number;
   /** How long a submission's claims on a PostgreSQL ledger outlive its last sign of life. */
   claimLeaseMs?: number;

@@ -12,6 +12,8 @@ export interface SandboxProcess {
   env: Record<string, string>;
   stats(): Promise<{ orders: number; postsReceived: number; duplicatesRejected: number; maxPostsInFlight: number; byStatus: Record<string, number> }>;
   setFaults(faults: Record<string, unknown>): Promise<void>;
+  /** The most POSTs in flight counts again from now (what is in flight now stays counted). */
+  resetMaxInFlight(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,9 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
     stats: () => control('/sandbox/stats'),
     setFaults: async (faults) => {
       await control('/sandbox/faults', faults);
+    },
+    resetMaxInFlight: async () => {
+      await control('/sandbox/stats/reset-max', {});
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -2,37 +2,21 @@
  * A team on one PostgreSQL ledger (PRODUCT.md section 8), with the real CLI in processes of their
  * own: three imports of one 3,000-order sheet at once against a sandbox that loses 10% of its
  * replies and resets 5% of its connections; one of them killed with SIGKILL twice mid-run and started
- * again. Every order ends stored exactly once, the team's concurrency cap held, and a reconcile from
+ * again. Every order ends stored exactly once, the team's concurrency cap (stored in the ledger) held, and a reconcile from
  * a fourth process sees every order.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { asSuperuser, createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { writeOrdersCsv } from './make-sheet.js';
-import { CLI, ROOT, cleanEnv, runCli, tempDir } from './run-cli.js';
+import { runCli, tempDir } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { ordersOfProcess as ordersInLedger, startImport, type ImportProcess } from './team-processes.js';
 
 const ORDERS = 3000;
 const TEAM_CONCURRENCY = 12;
-
-interface ImportProcess {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-function startImport(args: string[], env: Record<string, string>): ImportProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const done = once(child, 'close').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr }));
-  return { child, done };
-}
 
 describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their own)', () => {
   let db: TestDatabase;
@@ -48,15 +32,7 @@ describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their 
     await db?.drop();
   });
 
-  /** How many orders the process's current run holds or has settled: its own progress, read in the ledger. */
-  const ordersOfProcess = (pid: number) =>
-    asSuperuser(async (c) => {
-      const { rows } = await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM orders o JOIN runs r ON r.run_id = o.run_id WHERE r.pid = $1 AND r.finished_at IS NULL`,
-        [pid],
-      );
-      return rows[0]!.n;
-    }, db.name);
+  const ordersOfProcess = (pid: number) => ordersInLedger(db.name, pid);
 
   /** Waits until the process has done `orders` orders' worth of work, then SIGKILLs it. */
   async function killWhenBusy(target: ImportProcess, orders: number): Promise<void> {
@@ -78,8 +54,9 @@ describePostgres('a team on one PostgreSQL ledger (real CLI, processes of their 
     await sandbox.setFaults({ latencyMs: 10, lostReplyRate: 0.1, resetRate: 0.05 });
     const importArgs = (name: string) => [
       'import', sheet, '--ledger', db.url, '--out', join(dir, `result-${name}.xlsx`), '--json',
-      '--concurrency', '8', '--team-concurrency', String(TEAM_CONCURRENCY), '--max-attempts', '12', '--claim-lease', '10',
+      '--concurrency', '8', '--max-attempts', '12', '--claim-lease', '10',
     ];
+    expect((await runCli(['ledger', 'set', 'team-concurrency', String(TEAM_CONCURRENCY), '--ledger', db.url])).code).toBe(0);
     const others = [startImport(importArgs('b'), sandbox.env), startImport(importArgs('c'), sandbox.env)];
     let restarted = startImport(importArgs('a'), sandbox.env);
     for (const progress of [40, 40]) {

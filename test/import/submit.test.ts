@@ -172,7 +172,7 @@ describe('submitOrders and the ledger', () => {
         return null;
       },
     } as unknown as ApiClient;
-    const gate = await ledger.openSendGate(2);
+    const gate = await ledger.openSendGate({ share: 2 });
     const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
     const jobs = Array.from({ length: 40 }, (_, i) => jobOf(buildOrderPayload(`G-${i}`)));
     const result = await submitOrders(jobs, { client, ledger, run, gate, concurrency: 8, maxAttempts: 2, logger: silentLogger });

@@ -391,30 +391,11 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       // Not taken by anyone while the lease had lapsed: the run holds it again, its lease renewed.
       await expect(stalled.confirmHold('S-2')).resolves.toBeUndefined();
     });
-
-    it('shares one send gate between the runs of every process', async () => {
-      const first = await (await open()).openSendGate(2);
-      const second = await (await open()).openSendGate(2);
-      const leave = [await first.enter(), await first.enter()];
-      let hasEntered = false;
-      const entering = second.enter().then((release) => {
-        hasEntered = true;
-        return release;
-      });
-      // However long it is given, it cannot get in while both places are taken.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(hasEntered).toBe(false);
-      await leave[0]!();
-      await (await entering)();
-      await leave[1]!();
-      await first.close();
-      await second.close();
-    });
   });
 
   describe('the send gate', () => {
-    it('lets `limit` in at once, the next when one leaves, and no one once it is closed', async () => {
-      const gate = await (await open()).openSendGate(2);
+    it('lets the run\'s share in at once, the next when one leaves, and no one once it is closed', async () => {
+      const gate = await (await open()).openSendGate({ share: 2 });
       const leave = [await gate.enter(), await gate.enter()];
       let hasEntered = false;
       const entering = gate.enter().then((release) => {
@@ -467,7 +448,11 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       await ledger.setWatermark('reconcile.updated', '2031-01-01T00:00:00.000Z');
       await ledger.setWatermark('reconcile.updated', '2031-01-02T00:00:00.000Z');
       await ledger.setSetting('api', 'https://api.example.com');
+      await ledger.setSetting('gone', 'soon');
+      expect(await ledger.removeSetting('gone')).toBe(true);
+      expect(await ledger.removeSetting('gone')).toBe(false);
       const other = await open();
+      expect(await other.getSetting('gone')).toBeNull();
       expect(await other.getWatermark('reconcile.updated')).toBe('2031-01-02T00:00:00.000Z');
       expect(await other.getSetting('api')).toBe('https://api.example.com');
       expect(await other.getSetting('nothing')).toBeNull();

@@ -21,3 +21,13 @@ it('counts the most order POSTs in flight at once, from arrival to the end of th
   expect(sb.stats()).toMatchObject({ postsReceived: 6, maxPostsInFlight: 5 });
   expect((await sb.call('GET', '/sandbox/stats')).body).toMatchObject({ maxPostsInFlight: 5 });
 });
+
+it('counts the most in flight again from a moment a test chooses, keeping the orders', async () => {
+  const token = await sb.token();
+  await sb.call('POST', '/sandbox/faults', { body: { latencyMs: 1000, paths: ['/api/v0/orders'] } });
+  await Promise.all(['M-1', 'M-2', 'M-3'].map((id) => sb.call('POST', '/api/v0/orders', { body: buildOrder(id), token })));
+  await sb.call('POST', '/sandbox/faults', { body: {} });
+  expect((await sb.call('POST', '/sandbox/stats/reset-max')).body).toMatchObject({ orders: 3, maxPostsInFlight: 0 });
+  expect((await sb.create(buildOrder('M-4'))).status).toBe(201);
+  expect(sb.stats()).toMatchObject({ orders: 4, maxPostsInFlight: 1 });
+});

@@ -9,7 +9,8 @@ import pg from 'pg';
 import { silentLogger, type Logger } from '../../log.js';
 import { LedgerError } from '../errors.js';
 import { redactLedgerLocation } from '../location.js';
-import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock, SendGate } from '../types.js';
+import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock, SendGate, SendGateOptions } from '../types.js';
+import { parseTeamCap, TEAM_CAP_SETTING } from '../team-cap.js';
 import { classifyPostgresError } from './errors.js';
 import { isProcessAlive, machineIdentity } from '../machine.js';
 import { ForeignDatabaseError, migrateLedger, PostgresSchemaTooNewError } from './migrate.js';
@@ -148,8 +149,14 @@ class PostgresLedger implements Ledger {
     return started;
   }
 
-  async openSendGate(limit: number): Promise<SendGate> {
-    const gate = await openPostgresSendGate(this.config, limit, (error) => classifyPostgresError(error, this.location, 'run') ?? (error as Error));
+  async openSendGate(options: SendGateOptions = {}): Promise<SendGate> {
+    const gate = await openPostgresSendGate({
+      config: this.config,
+      readCap: async () => parseTeamCap(await this.getSetting(TEAM_CAP_SETTING)),
+      clock: this.context.leaseClock,
+      onError: (error) => classifyPostgresError(error, this.location, 'run') ?? (error as Error),
+      ...options,
+    });
     this.gates.add(gate);
     return { enter: (signal) => gate.enter(signal), close: async () => (this.gates.delete(gate), gate.close()) };
   }
@@ -167,6 +174,12 @@ class PostgresLedger implements Ledger {
   getRun: Ledger['getRun'] = (runId) => this.reads.getRun(runId);
   getSetting: Ledger['getSetting'] = (name) => this.reads.getSetting(name);
   getWatermark: Ledger['getWatermark'] = (name) => this.reads.getWatermark(name);
+  describe: Ledger['describe'] = () => this.reads.describe();
+
+  async removeSetting(name: string): Promise<boolean> {
+    const { rowCount } = await this.guard(() => this.pool.query('DELETE FROM settings WHERE name = $1', [name]));
+    return (rowCount ?? 0) > 0;
+  }
 
   async setSetting(name: string, value: string): Promise<void> {
     await this.upsert('settings', name, value);

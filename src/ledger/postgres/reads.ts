@@ -3,10 +3,11 @@
  * the partial index on accepted orders), run history, settings and watermarks.
  */
 import type pg from 'pg';
-import { ORDER_STATES, type OrderRecord, type OrderState, type RunRecord, type SubmittedOrder } from '../types.js';
+import { ORDER_STATES, type LedgerDescription, type OrderRecord, type OrderState, type RunRecord, type SubmittedOrder } from '../types.js';
 import type { CreateOrderPayload } from '../../contract/schemas.js';
 import { toRecord, type OrderRow } from '../order-row.js';
 import { toRun, type RunRow } from '../run-store.js';
+import { MIGRATIONS_TABLE } from './schema.js';
 
 type Query = pg.Pool['query'];
 type SubmittedRow = { customer_order_id: string; payload: string; submitted_at: string };
@@ -125,5 +126,15 @@ export class PostgresReads {
   async getWatermark(name: string): Promise<string | null> {
     const { rows } = await this.query<{ value: string }>('SELECT value FROM watermarks WHERE name = $1', [name]);
     return rows[0]?.value ?? null;
+  }
+
+  async describe(): Promise<LedgerDescription> {
+    const { rows } = await this.query<{ migrations: number; last: string | null; runs: number; live: number }>(
+      `SELECT (SELECT count(*)::int FROM ${MIGRATIONS_TABLE}) AS migrations, (SELECT max(name) FROM ${MIGRATIONS_TABLE}) AS last,
+        (SELECT count(*)::int FROM runs) AS runs,
+        (SELECT count(*)::int FROM runs WHERE finished_at IS NULL AND lease_expires_at > clock_timestamp()) AS live`,
+    );
+    const row = rows[0]!;
+    return { schemaVersion: row.last === null ? String(row.migrations) : `${row.migrations} (${row.last})`, runs: row.runs, liveRuns: row.live };
   }
 }

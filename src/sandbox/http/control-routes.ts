@@ -95,6 +95,12 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get('/sandbox/stats', async (request, reply) => sendJson(request, reply, 200, { ...ctx.stats() }));
 
+  // Forgets the most seen so far, keeping the orders: a test counts from a moment of its choosing (what is in flight then stays counted).
+  app.post('/sandbox/stats/reset-max', async (request, reply) => {
+    ctx.postsInFlight.resetMax();
+    return sendJson(request, reply, 200, { ...ctx.stats() });
+  });
+
   app.post('/sandbox/reset', async (request, reply) => {
     ctx.state.reset();
     ctx.postsInFlight.resetMax();
