@@ -101,7 +101,13 @@ export function createUploadChecker(options: {
         const fixRows = await writeFixCsv(join(dir, fixName), sheet, issuesOf);
         const built = buildVerdict(sheet, meta, undefined, issuesOf);
         const notices = [...checked.notices, ...(online.notice ? [online.notice] : [])];
-        const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
+        // A sheet read with a profile can have it changed in the page (what a CLI user does in the profile file).
+        const current = checked.mapping ? (reading.profile ?? [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)].find((p) => p.name === checked.mapping!.profile)) : undefined;
+        const mappingStep = current
+          ? { ...buildMappingStep(built, saved, sheet.columns, true)!, current }
+          : !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column')
+            ? buildMappingStep(built, saved, sheet.columns, false)
+            : undefined;
         // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
         sheet.release?.();
         verdict = {
@@ -151,7 +157,7 @@ async function askTheApi(sheet: CheckedSheet, online: NonNullable<ValidateOption
  * Undefined when the step cannot help (a template sheet that simply lacks a column, and has no other): then
  * the verdict says what to add.
  */
-function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[]): MappingStep | undefined {
+function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[], isAsked: boolean): MappingStep | undefined {
   const samples: string[][] = verdict.headers.map(() => []);
   for (const row of verdict.rows) {
     row.cells.forEach((cell, i) => {
@@ -167,7 +173,7 @@ function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: rea
     draft.guesses.some((g) => isMissing(g.field)) ||
     verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
     (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
-  if (!helps) return undefined;
+  if (!helps && !isAsked) return undefined;
   return { samples, guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))), missing: draft.missing };
 }
 

@@ -3,7 +3,8 @@
  * source column with a few of its values and a choice of field, the best guess preselected; the
  * required fields not yet covered; the constants; a name to save the mapping under for the team.
  */
-import { COLUMNS, type Field } from '../../sheet/columns.js';
+import type { Profile, Rule } from '../../mapping/profile.js';
+import { COLUMNS, normalizeHeader, type Field } from '../../sheet/columns.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Verdict } from '../verdict.js';
 import { csrfField, layout, type PageContext } from './layout.js';
@@ -22,7 +23,7 @@ const REQUIRED: readonly Field[] = COLUMNS.filter((c) => c.requiredColumn).map((
 export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: MappingStepView = {}): SafeHtml {
   const step = verdict.mappingStep!;
   // An ambiguous guess (two columns fit a field as well) is shown, never preselected.
-  const chosen = view.chosen ?? new Map(step.guesses.filter((g) => g.confidence !== 'ambiguous').map((g) => [g.column, g.field]));
+  const chosen = view.chosen ?? (step.current ? columnsOf(step.current, verdict.headers) : new Map(step.guesses.filter((g) => g.confidence !== 'ambiguous').map((g) => [g.column, g.field])));
   const confidenceOf = new Map(step.guesses.map((g) => [g.column, g.confidence]));
   const hesitation = (i: number): SafeHtml | '' => {
     const guess = step.guesses.find((g) => g.column === i && g.confidence === 'ambiguous');
@@ -45,7 +46,7 @@ export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: Mapp
   const missing = REQUIRED.filter((f) => !covered.has(f) && f !== 'sourceOfSale' && f !== 'customerLineItemId');
   const notices = (verdict.notices ?? []).map((n) => html`<div class="notice notice-info"><p>${n}</p></div>`);
   const body = html`<h1>${verdict.fileName}: which column is which?</h1>
-<p>The columns of this sheet are not the template's, and no saved mapping fits them. Tell which column feeds each order field; the best guesses are chosen already. The recipient is whoever the order is shipped to (columns such as <em>Shipping Name</em>), never the buyer (<em>Billing</em>) or the shipper.</p>
+${step.current ? html`<p>The sheet was read as ${step.current.label === 'sheet mapped in the web app' ? 'mapped in this page' : `a ${step.current.label}`}: its choices are shown. Change which column feeds each field, and read the sheet again.` : html`<p>The columns of this sheet are not the template's, and no saved mapping fits them. Tell which column feeds each order field; the best guesses are chosen already.`} The recipient is whoever the order is shipped to (columns such as <em>Shipping Name</em>), never the buyer (<em>Billing</em>) or the shipper.</p>
 ${notices}
 ${view.error ? html`<div class="notice notice-bad" role="alert"><p>${view.error}</p></div>` : ''}
 <form method="post" action="/uploads/${verdict.id}/mapping" class="mapping-form" data-mapping-form data-required="${REQUIRED.join(' ')}">
@@ -74,6 +75,17 @@ ${csrfField(ctx)}
 </fieldset>
 <button type="submit" class="button button-primary">Read the sheet with these columns</button>
 </form>
-<p><a href="/uploads/${verdict.id}?columns=as-is">Check the sheet with its columns as they are</a> (every column the template lacks is then an error).</p>`;
+${step.current ? html`<p><a href="/uploads/${verdict.id}">Back to the check, the mapping unchanged</a></p>` : html`<p><a href="/uploads/${verdict.id}?columns=as-is">Check the sheet with its columns as they are</a> (every column the template lacks is then an error).</p>`}`;
   return layout({ title: `Columns of ${verdict.fileName}`, section: 'upload', ctx, body });
+}
+
+/** The columns a profile reads for each field (a column rule), as the form's choices. */
+function columnsOf(profile: Profile, headers: readonly string[]): Map<number, Field> {
+  const chosen = new Map<number, Field>();
+  for (const [field, rule] of Object.entries(profile.fields) as [Field, Rule | undefined][]) {
+    if (rule === undefined || !('column' in rule)) continue;
+    const i = headers.findIndex((h) => normalizeHeader(h) === normalizeHeader(rule.column));
+    if (i >= 0 && !chosen.has(i)) chosen.set(i, field);
+  }
+  return chosen;
 }
