@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { userMessage } from './user-message.js';
 import { writeFixCsv } from './fix-csv.js';
+import { MAX_MAPPED_VALUES } from './mapping-form.js';
 import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { suggestProfile } from '../mapping/suggest.js';
@@ -159,10 +160,13 @@ async function askTheApi(sheet: CheckedSheet, online: NonNullable<ValidateOption
  */
 function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[], isAsked: boolean): MappingStep | undefined {
   const samples: string[][] = verdict.headers.map(() => []);
+  const values: string[][] = verdict.headers.map(() => []);
   for (const row of verdict.rows) {
     row.cells.forEach((cell, i) => {
       const list = samples[i];
       if (list !== undefined && cell.trim() !== '' && list.length < SAMPLES_PER_COLUMN && !list.includes(cell)) list.push(cell);
+      const seen = values[i];
+      if (seen !== undefined && cell.trim() !== '' && seen.length < MAX_MAPPED_VALUES && !seen.includes(cell.trim())) seen.push(cell.trim());
     });
   }
   const draft = suggestProfile({ headers: verdict.headers, samples, known: [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)] });
@@ -174,7 +178,15 @@ function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: rea
     verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
     (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
   if (!helps && !isAsked) return undefined;
-  return { samples, guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))), missing: draft.missing };
+  const indexOf = (name: string) => verdict.headers.findIndex((h) => h.trim() === name.trim());
+  const joins = Object.entries(draft.profile.fields).flatMap(([field, rule]) => (rule !== undefined && 'join' in rule ? [{ field: field as Field, columns: rule.join.map(indexOf).filter((i) => i >= 0) }] : []));
+  return {
+    samples,
+    values,
+    ...(joins.length > 0 && { joins }),
+    guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))),
+    missing: draft.missing,
+  };
 }
 
 const SAMPLES_PER_COLUMN = 3;

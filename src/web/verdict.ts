@@ -22,6 +22,10 @@ export interface MappingStep {
   samples: string[][];
   /** The best guess for each field. */
   guesses: { field: Field; column: number; confidence: Confidence }[];
+  /** The distinct values seen in each column (a few dozen at most), for a value map. */
+  values?: string[][];
+  /** Fields guessed as columns joined (`Vorname` + `Nachname` -> fullName). */
+  joins?: { field: Field; columns: number[] }[];
   /** Required fields no column was guessed for. */
   missing: Field[];
   /** The profile the sheet was read with, when one was: the step then changes it (its choices shown), on request. */
