@@ -72,11 +72,11 @@ export function renderMappingStep(ctx: PageContext, verdict: Verdict, view: Mapp
     const parts = Array.from({ length: JOIN_WIDTH }, (_, k) => html`<label for="join-${j}-${k}" class="visually-hidden">Joined columns, row ${j + 1}: column ${k + 1}</label><select id="join-${j}-${k}" name="join-${j}-${k}"${control.attrs(`join-${j}-${k}`)}><option value="">—</option>${columnOptions(join.columns[k])}</select>${control.note(`join-${j}-${k}`)}${k < JOIN_WIDTH - 1 ? ' + ' : ''}`);
     const separators = (Object.keys(SEPARATORS) as SeparatorName[]).map((name) => html`<option value="${name}"${name === join.separator ? html` selected` : ''}>${SEPARATOR_LABELS[name]}</option>`);
     return html`<p class="join-row"><label for="join-${j}-field" class="field-label">Joined columns, row ${j + 1}: the field</label>
-<select id="join-${j}-field" name="join-${j}-field"${control.attrs(`join-${j}-field`)}><option value="">— none —</option>${fieldOptions(JOINABLE_FIELDS, join.field)}</select>${control.note(`join-${j}-field`)} is ${parts}
+<select id="join-${j}-field" name="join-${j}-field" data-field-choice${control.attrs(`join-${j}-field`)}><option value="">— none —</option>${fieldOptions(JOINABLE_FIELDS, join.field)}</select>${control.note(`join-${j}-field`)} is ${parts}
 <label for="join-${j}-sep">joined with</label> <select id="join-${j}-sep" name="join-${j}-sep">${separators}</select></p>`;
   });
   const constants = form.constants.map((constant, j) => html`<p class="constant-row"><label for="const-${j}-field" class="field-label">Constant, row ${j + 1}: the field</label>
-<select id="const-${j}-field" name="const-${j}-field"${control.attrs(`const-${j}-field`)}><option value="">— none —</option>${fieldOptions(CONSTANT_FIELDS, constant.field)}</select>${control.note(`const-${j}-field`)}
+<select id="const-${j}-field" name="const-${j}-field" data-field-choice${control.attrs(`const-${j}-field`)}><option value="">— none —</option>${fieldOptions(CONSTANT_FIELDS, constant.field)}</select>${control.note(`const-${j}-field`)}
 <label for="const-${j}-value">is, on every order,</label> <input id="const-${j}-value" name="const-${j}-value" value="${constant.value}" autocomplete="off"${control.attrs(`const-${j}-value`)}>${control.note(`const-${j}-value`)}</p>`);
   const intro = step.current
     ? html`<p>The sheet was read as ${step.current.label === 'sheet mapped in the web app' ? 'mapped in this page' : `a ${step.current.label}`}: its choices are shown. Change which column feeds each field, and read the sheet again.`
