@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { applyCellEdits, type CellEdit } from '../mapping/cell-edits.js';
 import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
+import type { Audience } from '../mapping/compile.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
 import { checkRoomForRows, checkSheet, isLocaleDelimiter, type CheckSheetOptions } from '../orders/check-sheet.js';
 import { countEvidence, decideDecimalMark, emptyCounts, type DecimalMark, type DecimalMarkDecision } from '../orders/decimal-mark.js';
@@ -33,6 +34,8 @@ export interface ReadSettings {
   isDateOrderForced?: boolean;
   /** Cells corrected by hand (the web app's verdict table), laid over the file's. */
   edits?: readonly CellEdit[];
+  /** Who reads the file's messages (default: a CLI user): the web app's say what to do in the page. */
+  audience?: Audience;
 }
 
 export async function checkFile(
@@ -81,7 +84,7 @@ export async function checkFile(
     };
     let checked: CheckedSheet;
     if (reading.kind === 'profile') {
-      const mapped = mapOpenedSheet(sheet, reading.compiled, { isLocaleAware: numberFormat !== undefined, mark: numberFormat?.mark ?? null });
+      const mapped = mapOpenedSheet(sheet, reading.compiled, { isLocaleAware: numberFormat !== undefined, mark: numberFormat?.mark ?? null }, settings.audience);
       checked = mapped.rebase(await checkSheet(mapped.sheet, mapped.columns, context, { ...checking, reviseOrder: mapped.reviseOrder }));
     } else {
       checked = await checkSheet(sheet, reading.mapped, context, checking);

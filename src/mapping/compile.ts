@@ -139,11 +139,18 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "3 columns are not read (A, B and C)": one warning for the columns no rule reads. */
-export function describeUnread(compiled: CompiledMapping): Issue | null {
+/** Who reads a file-level message: a CLI user edits the profile file; a web user chooses in the page. */
+export type Audience = 'cli' | 'web';
+
+/** "3 columns are not read (A, B and C)": one warning for the columns no rule reads, with what to do where the reader is. */
+export function describeUnread(compiled: CompiledMapping, audience: Audience = 'cli'): Issue | null {
   const n = compiled.unread.length;
   if (n === 0) return null;
   const names = compiled.unread.slice(0, 8).map((i) => `"${compiled.sourceHeaders[i]!.trim()}" (${toColumnLetter(i)})`);
   const more = n > 8 ? ` and ${n - 8} more` : '';
-  return fileIssue('unknown_column', null, `${n} column${n === 1 ? ' is' : 's are'} not read by the ${compiled.profile.label} profile: ${names.join(', ')}${more}. Add a rule to the profile if one holds order data.`);
+  const todo =
+    audience === 'web'
+      ? `If ${n === 1 ? 'it holds' : 'one holds'} order data, choose its field with "Change which column feeds each field" on this page.`
+      : 'Add a rule to the profile if one holds order data.';
+  return fileIssue('unknown_column', null, `${n} column${n === 1 ? ' is' : 's are'} not read by the ${compiled.profile.label} profile: ${names.join(', ')}${more}. ${todo}`);
 }

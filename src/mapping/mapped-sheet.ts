@@ -14,7 +14,7 @@ import type { MappedColumns, OrderVerdict } from '../orders/check-sheet.js';
 import type { CheckedSheet } from '../orders/types.js';
 import type { Field } from '../sheet/columns.js';
 import type { CellValue, OpenedSheet, RawRow } from '../sheet/types.js';
-import { describeUnread, type CompiledMapping } from './compile.js';
+import { describeUnread, type Audience, type CompiledMapping } from './compile.js';
 import { RowMapper, type NumberReading, type RowProblem } from './row-map.js';
 
 export interface MappedSheet {
@@ -27,7 +27,7 @@ export interface MappedSheet {
   rebase(checked: CheckedSheet): CheckedSheet;
 }
 
-export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, numbers: NumberReading): MappedSheet {
+export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, numbers: NumberReading, audience: Audience = 'cli'): MappedSheet {
   const mapper = new RowMapper(compiled, numbers);
   const flagged = new RowFlags();
   const width = compiled.width;
@@ -45,7 +45,7 @@ export function mapOpenedSheet(opened: OpenedSheet, compiled: CompiledMapping, n
   }
 
   const columnFields: (Field | null)[] = [...opened.headers.map(() => null), ...compiled.derived.map((d) => d.field)];
-  const unread = describeUnread(compiled);
+  const unread = describeUnread(compiled, audience);
   const sheet: OpenedSheet = {
     ...opened,
     headers: [...opened.headers, ...compiled.derived.map((d) => d.label)],

@@ -6,8 +6,9 @@
  * reverse, the buyer's (`Billing *`) never for the recipient's, and a bare `Name` never for the item.
  */
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, FIELDS, normalizeHeader, type Field } from '../sheet/columns.js';
-import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, roleOfHeader, tokensOf } from '../sheet/column-roles.js';
+import { isRoleAllowed, RECIPIENT_FIELDS, roleOf, roleOfHeader, tokensOf, type ColumnRole } from '../sheet/column-roles.js';
 import { detectProfile } from './detect.js';
+import { readForeignHeader, type NamePart } from './foreign-headers.js';
 import type { ColumnRule, Profile, Rule } from './profile.js';
 import { readValueHints } from './suggest-values.js';
 
@@ -115,6 +116,30 @@ function scoreHeader(field: Field, t: readonly string[]): number {
   }
 }
 
+/** A German, French or Spanish header's table entry is as sure as a plain English one. */
+const FOREIGN_SCORE = 8;
+
+interface NamePartColumn {
+  column: number;
+  part: NamePart;
+  role: ColumnRole;
+}
+
+function isNamePart(target: Field | NamePart): target is NamePart {
+  return target === 'given' || target === 'family' || target === 'given-or-full' || target === 'family-or-full';
+}
+
+/** The given-name and family-name columns (the recipient's before neutral ones), when the sheet has both. */
+function pairNames(parts: readonly NamePartColumn[]): [number, number] | undefined {
+  const pick = (kind: 'given' | 'family') => {
+    const fits = parts.filter((p) => p.part.startsWith(kind));
+    return (fits.find((p) => p.role === 'recipient') ?? fits[0])?.column;
+  };
+  const given = pick('given');
+  const family = pick('family');
+  return given !== undefined && family !== undefined && given !== family ? [given, family] : undefined;
+}
+
 /** Values like `#1041` or `1041`: an order number, not an item's name. */
 function looksLikeOrderNumbers(samples: readonly string[]): boolean {
   return samples.length > 0 && samples.every((s) => /^#?[A-Z]{0,4}[-\d]{3,}$/i.test(s.trim()));
@@ -138,6 +163,7 @@ export function suggestProfile(input: SuggestInput): Draft {
   if (detection.kind === 'strong') return draftOfKnown(detection.profile, headers);
 
   const candidates: Candidate[] = [];
+  const nameParts: NamePartColumn[] = [];
   headers.forEach((header, column) => {
     const key = normalizeHeader(header);
     if (key === '') return;
@@ -157,6 +183,15 @@ export function suggestProfile(input: SuggestInput): Draft {
       else if (headers.some((h) => FIELD_BY_HEADER.get(normalizeHeader(h)) === 'customerOrderId')) candidates.push({ field: 'name', column, score: 20 });
       return;
     }
+    const foreign = readForeignHeader(header);
+    if (foreign !== undefined) {
+      if (isNamePart(foreign.target)) {
+        if (isRoleAllowed('fullName', foreign.role)) nameParts.push({ column, part: foreign.target, role: foreign.role });
+      } else if (isRoleAllowed(foreign.target, foreign.role)) {
+        candidates.push({ field: foreign.target, column, score: FOREIGN_SCORE + roleBonus(foreign.target, foreign.role) });
+      }
+      return;
+    }
     for (const field of FIELDS) {
       if (!isRoleAllowed(field, role)) continue;
       const score = scoreHeader(field, tokens);
@@ -164,9 +199,17 @@ export function suggestProfile(input: SuggestInput): Draft {
     }
   });
 
+  const names = pairNames(nameParts);
+  // `Nom` or `Nombre` with no other part of a name beside it may be the whole name: a guess to check.
+  if (names === undefined) for (const p of nameParts) if (p.part.endsWith('-or-full')) candidates.push({ field: 'fullName', column: p.column, score: 5 + roleBonus('fullName', p.role) });
   const guesses = assign(candidates, headers);
   const fields: Partial<Record<Field, Rule>> = {};
   const notes: string[] = [];
+  if (names !== undefined && !guesses.some((g) => g.field === 'fullName')) {
+    const joined = names.map((c) => headers[c]!.trim());
+    fields.fullName = { join: joined };
+    notes.push(`fullName: "${joined[0]}" and "${joined[1]}" joined with a space (given and family name)`);
+  }
   for (const g of guesses) {
     if (g.confidence === 'ambiguous') {
       notes.push(`${g.field}: AMBIGUOUS, ${columnsNamed(g)} fit it equally well; keep the right one: "${g.field}": { "column": "..." }`);

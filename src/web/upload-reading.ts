@@ -33,6 +33,7 @@ export function readSettingsFor(reading: UploadReading, saved: readonly SavedMap
   return {
     mapping: reading.profile ? { kind: 'profile', profile: reading.profile } : { kind: 'auto', profiles: known },
     ...(reading.edits?.length && { edits: reading.edits }),
+    audience: 'web',
   };
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { userMessage } from './user-message.js';
 import { writeFixCsv } from './fix-csv.js';
+import { MAX_MAPPED_VALUES } from './mapping-form.js';
 import { buildVerdict, type MappingStep, type Verdict } from './verdict.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { suggestProfile } from '../mapping/suggest.js';
@@ -101,7 +102,13 @@ export function createUploadChecker(options: {
         const fixRows = await writeFixCsv(join(dir, fixName), sheet, issuesOf);
         const built = buildVerdict(sheet, meta, undefined, issuesOf);
         const notices = [...checked.notices, ...(online.notice ? [online.notice] : [])];
-        const mappingStep = !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column') ? buildMappingStep(built, saved, sheet.columns) : undefined;
+        // A sheet read with a profile can have it changed in the page (what a CLI user does in the profile file).
+        const current = checked.mapping ? (reading.profile ?? [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)].find((p) => p.name === checked.mapping!.profile)) : undefined;
+        const mappingStep = current
+          ? { ...buildMappingStep(built, saved, sheet.columns, true)!, current }
+          : !checked.mapping && sheet.fileIssues.some((i) => i.code === 'missing_column')
+            ? buildMappingStep(built, saved, sheet.columns, false)
+            : undefined;
         // The verdict holds what the pages show: what the sheet kept on disk goes (the server runs on).
         sheet.release?.();
         verdict = {
@@ -151,12 +158,15 @@ async function askTheApi(sheet: CheckedSheet, online: NonNullable<ValidateOption
  * Undefined when the step cannot help (a template sheet that simply lacks a column, and has no other): then
  * the verdict says what to add.
  */
-function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[]): MappingStep | undefined {
+function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: readonly SavedMapping[], templateColumns: readonly (Field | null)[], isAsked: boolean): MappingStep | undefined {
   const samples: string[][] = verdict.headers.map(() => []);
+  const values: string[][] = verdict.headers.map(() => []);
   for (const row of verdict.rows) {
     row.cells.forEach((cell, i) => {
       const list = samples[i];
       if (list !== undefined && cell.trim() !== '' && list.length < SAMPLES_PER_COLUMN && !list.includes(cell)) list.push(cell);
+      const seen = values[i];
+      if (seen !== undefined && cell.trim() !== '' && seen.length < MAX_MAPPED_VALUES && !seen.includes(cell.trim())) seen.push(cell.trim());
     });
   }
   const draft = suggestProfile({ headers: verdict.headers, samples, known: [...BUILTIN_PROFILES, ...saved.map((m) => m.profile)] });
@@ -167,8 +177,16 @@ function buildMappingStep(verdict: Pick<Verdict, 'headers' | 'rows'>, saved: rea
     draft.guesses.some((g) => isMissing(g.field)) ||
     verdict.headers.some((h, i) => h.trim() !== '' && templateColumns[i] === null) ||
     (['sourceOfSale', 'customerLineItemId'] as const).some(isMissing);
-  if (!helps) return undefined;
-  return { samples, guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))), missing: draft.missing };
+  if (!helps && !isAsked) return undefined;
+  const indexOf = (name: string) => verdict.headers.findIndex((h) => h.trim() === name.trim());
+  const joins = Object.entries(draft.profile.fields).flatMap(([field, rule]) => (rule !== undefined && 'join' in rule ? [{ field: field as Field, columns: rule.join.map(indexOf).filter((i) => i >= 0) }] : []));
+  return {
+    samples,
+    values,
+    ...(joins.length > 0 && { joins }),
+    guesses: draft.guesses.flatMap((g) => [g, ...(g.rivals ?? [])].map((c) => ({ field: g.field, column: c.column, confidence: g.confidence }))),
+    missing: draft.missing,
+  };
 }
 
 const SAMPLES_PER_COLUMN = 3;

@@ -10,6 +10,7 @@ import { buildResultRows } from '../commands/result-rows.js';
 import { validationOutcome } from '../commands/validate.js';
 import type { CellEdit } from '../mapping/cell-edits.js';
 import type { FileMapping } from '../mapping/choose.js';
+import type { Profile } from '../mapping/profile.js';
 import type { Confidence } from '../mapping/suggest.js';
 import type { Field } from '../sheet/columns.js';
 import { excelSerialToWallClock } from '../orders/dates.js';
@@ -21,8 +22,14 @@ export interface MappingStep {
   samples: string[][];
   /** The best guess for each field. */
   guesses: { field: Field; column: number; confidence: Confidence }[];
+  /** The distinct values seen in each column (a few dozen at most), for a value map. */
+  values?: string[][];
+  /** Fields guessed as columns joined (`Vorname` + `Nachname` -> fullName). */
+  joins?: { field: Field; columns: number[] }[];
   /** Required fields no column was guessed for. */
   missing: Field[];
+  /** The profile the sheet was read with, when one was: the step then changes it (its choices shown), on request. */
+  current?: Profile;
 }
 
 export interface VerdictRow {

@@ -81,6 +81,47 @@ describe.skipIf(!canRunChromium)('mapping and correcting in a browser', () => {
     expect(await page.locator('[data-count="valid"]').innerText()).toBe('2');
   });
 
+  it('maps a carrier column value by value, joins first and last names, sets a constant country, saves it, and the next upload uses it', async () => {
+    const sheet = [
+      'Order No,Placed,First Name,Last Name,Street,Town,State,Zip,Tel,SKU,Item Name,Qty,Price,Tax,Ship Method',
+      'WS-1,2026-11-18 10:00,Ann,Lee,1 Main St,Springfield,IL,62704,217-555-0134,PRD-1001,Mug,2,5.00,0.80,Standard',
+      'WS-2,2026-11-18 11:00,Kim,Park,8 Ocean Ave,San Diego,CA,92101,619-555-0101,PRD-1002,Towel,1,9.00,0.70,Express',
+    ].join('\n');
+    const file = join(dir, 'westshop.csv');
+    writeFileSync(file, sheet);
+    await upload(file);
+    await page.getByRole('heading', { name: /which column is which/ }).waitFor();
+    expect(await page.getByLabel('Ship Method').inputValue()).toBe('carrierId');
+    expect(await page.locator('[data-missing]').innerText()).toBe('fullName, countryCode');
+    // Each carrier value seen in the file, with the carrier ID it stands for.
+    await page.getByLabel('Standard', { exact: true }).selectOption('CarrierXGround');
+    await page.getByLabel('Express', { exact: true }).selectOption('CarrierXOvernight');
+    await page.getByLabel('Joined columns, row 1: the field').selectOption('fullName');
+    await page.getByLabel('Joined columns, row 1: column 1').selectOption({ label: 'First Name' });
+    await page.getByLabel('Joined columns, row 1: column 2').selectOption({ label: 'Last Name' });
+    await page.getByLabel('Constant, row 1: the field').selectOption('countryCode');
+    await page.getByLabel('is, on every order,').first().fill('US');
+    await page.locator('[data-missing-box]').waitFor({ state: 'hidden' });
+    await page.getByLabel(/^Name \(letters/).fill('westshop');
+    await shot('mapping-05-maps-joins-constants');
+    await Promise.all([page.waitForURL(/\/uploads\/[A-Za-z0-9_-]{16}$/), page.getByRole('button', { name: 'Read the sheet with these columns' }).click()]);
+    await page.locator('[data-read-as]').waitFor();
+    expect(await page.locator('[data-read-as]').innerText()).toContain('read as a westshop export (mapping profile westshop, chosen for this file)');
+    expect(await page.locator('[data-count="valid"]').innerText()).toBe('2');
+
+    const again = join(dir, 'westshop-2.csv');
+    writeFileSync(again, sheet.replace(/WS-/g, 'WT-'));
+    await upload(again);
+    expect(await page.locator('[data-read-as]').innerText()).toContain('read as a westshop export (mapping profile westshop, detected from its columns)');
+    expect(await page.locator('[data-count="valid"]').innerText()).toBe('2');
+    // The saved mapping, shown again to change, holds the value map, the join and the constant.
+    await page.getByRole('link', { name: 'Change which column feeds each field' }).click();
+    await page.getByRole('heading', { name: /which column is which/ }).waitFor();
+    expect(await page.getByLabel('Express', { exact: true }).inputValue()).toBe('CarrierXOvernight');
+    expect(await page.getByLabel('Joined columns, row 1: column 2').inputValue()).toBe('3');
+    expect(await page.getByLabel('is, on every order,').first().inputValue()).toBe('US');
+  });
+
   it('corrects a bad cell in the page, checks the order again at once and submits it without another upload', async () => {
     await upload(SHOPIFY);
     expect(await page.locator('[data-read-as]').innerText()).toContain('read as a Shopify orders export');

@@ -56,10 +56,10 @@ describe('the mapping step over HTTP', () => {
   it('refuses a field chosen twice, and a field every order needs left out, saying which', async () => {
     const twice = await form({ ...guesses, 'col-9': 'name' });
     expect(twice.statusCode).toBe(400);
-    expect(await twice.body.text()).toContain('Each field takes one column: name is chosen for &quot;Article&quot; and for &quot;Item Title&quot;');
+    expect(await twice.body.text()).toContain('Each field takes one source: name is chosen for &quot;Article&quot; and for &quot;Item Title&quot;. Keep one of them.');
     const missing = await form(guesses);
     expect(missing.statusCode).toBe(400);
-    expect(await missing.body.text()).toContain('Every order needs productId: choose the column that feeds it.');
+    expect(await missing.body.text()).toContain('Every order needs productId: choose the column that feeds it, or give a constant.');
     const badName = await form({ ...guesses, 'col-9': 'productId', name: 'my mapping!' });
     expect(badName.statusCode).toBe(400);
     expect(await badName.body.text()).toContain('Mapping profile mapping &quot;my mapping!&quot; is not valid: name: use letters, digits, - and _');
@@ -98,6 +98,35 @@ describe('the mapping step over HTTP', () => {
     } finally {
       await ledger.close();
     }
+  });
+
+  it('says what to do in the page about a column the mapping leaves unread, and changes the mapping there', async () => {
+    const sheet = SHEET.split('\n').map((line, i) => `${line},${i === 0 ? 'Gift Note' : 'Leave at the door'}`).join('\n');
+    const response = await request(`${web.app.url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName: 'note.csv', content: sheet }), headers: { cookie: session.cookie, origin: web.app.url } });
+    const uploadPath = response.headers.location as string;
+    await response.body.text();
+    const post = (fields: Record<string, string>) =>
+      request(`${web.app.url}${uploadPath}/mapping`, {
+        method: 'POST',
+        body: new URLSearchParams({ _csrf: session.csrf, ...fields }).toString(),
+        headers: { cookie: session.cookie, origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const done = await post({ ...guesses, 'col-9': 'productId' });
+    expect(done.statusCode).toBe(303);
+    await done.body.text();
+    const page = await (await request(`${web.app.url}${uploadPath}`, { headers: { cookie: session.cookie } })).body.text();
+    expect(page).toContain('1 column is not read by the sheet mapped in the web app profile: &quot;Gift Note&quot; (O). If it holds order data, choose its field with &quot;Change which column feeds each field&quot; on this page.');
+    expect(page).not.toContain('Add a rule to the profile');
+    expect(page).toMatch(new RegExp(`<a href="${uploadPath}\\?columns=choose" data-change-mapping>Change which column feeds each field</a>`));
+    const step = await (await request(`${web.app.url}${uploadPath}?columns=choose`, { headers: { cookie: session.cookie } })).body.text();
+    expect(step).toContain('The sheet was read as mapped in this page: its choices are shown.');
+    expect(step).toMatch(/<select id="col-9" name="col-9" data-field-choice>.*<option value="productId" selected>/s);
+    expect(step.match(/<select id="col-14" name="col-14" data-field-choice>(.*?)<\/select>/s)?.[1]).not.toContain(' selected');
+    const again = await post({ ...guesses, 'col-9': 'productId', 'col-14': 'addressLine2' });
+    expect(again.statusCode).toBe(303);
+    await again.body.text();
+    const fixed = await (await request(`${web.app.url}${uploadPath}`, { headers: { cookie: session.cookie } })).body.text();
+    expect(fixed).not.toContain('is not read by');
   });
 
   it('is not offered for a sheet in template form that only lacks a column: the verdict says what to add', async () => {

@@ -11,6 +11,7 @@ import { LedgerError } from '../errors.js';
 import { redactLedgerLocation } from '../location.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock, SendGate, SendGateOptions } from '../types.js';
 import { parseTeamCap, TEAM_CAP_SETTING } from '../team-cap.js';
+import { connectionConfigOf } from './connection-config.js';
 import { classifyPostgresError } from './errors.js';
 import { isProcessAlive, machineIdentity } from '../machine.js';
 import { ForeignDatabaseError, migrateLedger, PostgresSchemaTooNewError } from './migrate.js';
@@ -41,14 +42,16 @@ const MAX_TRIES = 5;
 export async function openPostgresLedger(url: string, options: LedgerOptions = {}): Promise<Ledger> {
   const location = redactLedgerLocation(url);
   const logger = options.logger ?? silentLogger;
+  const connection = connectionConfigOf(url, location);
+  if (connection.weakness !== undefined) logger.warn({ ledger: location }, connection.weakness);
   const config: pg.PoolConfig = {
-    connectionString: url,
     application_name: 'order-batch',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     types: ROW_TYPES,
     // Server settings the URL gives (?options=...) are the user's; otherwise ours.
     ...(/[?&]options=/.test(url) ? {} : { options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}` }),
+    ...connection.config,
   };
   // allowExitOnIdle: idle connections never keep a finished command's process alive.
   const pool = new pg.Pool({ ...config, max: POOL_MAX, allowExitOnIdle: true });

@@ -30,7 +30,8 @@ export function renderVerdictPage(ctx: PageContext, verdict: Verdict, view: { sh
 <p><a class="button" href="/">Check another sheet</a> <a href="/template.xlsx" download>Download the blank template</a></p>`;
     return layout({ title, section: 'upload', ctx, body });
   }
-  const read = verdict.mapping ? [html`<div class="notice notice-info" data-read-as><p><strong>${verdict.mapping.description}</strong></p></div>`] : [];
+  const change = verdict.mappingStep?.current ? html` <a href="/uploads/${verdict.id}?columns=choose" data-change-mapping>Change which column feeds each field</a>` : '';
+  const read = verdict.mapping ? [html`<div class="notice notice-info" data-read-as><p><strong>${verdict.mapping.description}</strong>${change}</p></div>`] : [];
   const notices = [...read, ...(verdict.notices ?? []).map((n) => html`<div class="notice notice-info"><p>${n}</p></div>`)];
   const body = html`${intro}
 ${notices}

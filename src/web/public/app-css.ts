@@ -136,6 +136,11 @@ td.cell-warning .cell-msg { color: var(--warn); }
 td.cell-edited { box-shadow: inset 4px 0 0 var(--info); }
 .mapping-form .table-wrap { max-height: none; }
 .mapping-table select { max-width: 18em; }
+.value-map { border: 1px solid var(--line); border-radius: 4px; margin: 8px 0 0; padding: 4px 10px; }
+.value-map legend { font-size: 0.82rem; }
+.value-map ul { list-style: none; margin: 0; padding: 0; }
+.field-error { display: block; font-size: 0.85rem; color: var(--bad); }
+[aria-invalid="true"] { border-color: var(--bad); outline: 1px solid var(--bad); }
 .samples { margin: 0; padding-left: 1.1em; font-size: 0.85rem; }
 .guess-weak, .guess-ambiguous { font-size: 0.82rem; color: var(--warn); }
 .blank { font-style: italic; font-weight: 400; color: var(--muted); }

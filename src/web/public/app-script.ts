@@ -236,7 +236,7 @@ export const APP_SCRIPT = String.raw`
     });
   });
 
-  // The mapping step: the required fields not covered yet, as columns are chosen.
+  // The mapping step: the required fields not covered yet, as columns, joins and constants are chosen.
   var mappingForm = document.querySelector('form[data-mapping-form]');
   if (mappingForm) {
     var required = (mappingForm.getAttribute('data-required') || '').split(' ');

@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors.js';
-import { findBuiltinProfile } from '../../mapping/builtin/index.js';
 import type { CellEdit } from '../../mapping/cell-edits.js';
-import { parseProfile, type Profile, type Rule } from '../../mapping/profile.js';
-import { COLUMNS, FIELDS, type Field } from '../../sheet/columns.js';
+import type { Profile, Rule } from '../../mapping/profile.js';
+import type { Field } from '../../sheet/columns.js';
+import { profileFromForm, readForm } from '../mapping-form.js';
 import { renderMappingStep } from '../pages/mapping-step.js';
 import { CSRF_MESSAGE, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 import { loadReading, saveReading } from '../upload-reading.js';
@@ -25,19 +25,20 @@ export function registerMappingRoutes(app: FastifyInstance, services: AppService
     if (!hasValidCsrf(request, body._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error || !verdict.headers.length) return notFound(services, request, reply);
-    const built = profileFromForm(body, verdict.headers, verdict.id);
-    if ('error' in built) {
-      const shown = verdict.mappingStep ? verdict : { ...verdict, mappingStep: { samples: verdict.headers.map(() => []), guesses: [], missing: [] } };
-      return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { error: built.error, chosen: built.chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 400);
-    }
+    const step = verdict.mappingStep ?? { samples: verdict.headers.map(() => []), guesses: [], missing: [] };
+    const shown = { ...verdict, mappingStep: step };
+    const sourcesOfSale = services.options.context.sourcesOfSale;
+    const sheet = { headers: verdict.headers, values: step.values ?? [], uploadId: verdict.id, sourcesOfSale, ...(step.current && { base: step.current }) };
+    const form = readForm(body, sheet);
+    const built = profileFromForm(form, sheet);
+    if ('errors' in built) return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { errors: built.errors, form, sourcesOfSale }), 400);
     if (built.isSaved) {
       try {
         await services.mappings.save({ profile: built.profile, savedBy: request.visitor!.name });
         await recordAudit(services, request, { action: 'mapping_save', fileName: verdict.fileName, ref: verdict.id, detail: built.profile.name });
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
-        const chosen = new Map(verdict.headers.flatMap((_, i) => (body[`col-${i}`] ? [[i, body[`col-${i}`] as Field] as const] : [])));
-        return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { error: error.message, chosen, sourcesOfSale: services.options.context.sourcesOfSale }), 409);
+        return sendHtml(reply, renderMappingStep(services.pageContext(request), shown, { errors: [{ control: 'mapping-name', message: error.message }], form, sourcesOfSale }), 409);
       }
     }
     saveReading(services.workDir, verdict.id, { profile: built.profile });
@@ -100,43 +101,4 @@ function describeColumns(profile: Profile): string {
 /** The upload's copy in this instance's work folder (the verdict names the one of the instance that checked it first). */
 function uploadFileOf(services: AppServices, verdict: { id: string; fileName: string }): string {
   return join(services.workDir.dirOf('uploads', verdict.id), verdict.fileName);
-}
-
-type Built = { profile: Profile; isSaved: boolean } | { error: string; chosen: Map<number, Field> };
-
-/** The profile the mapping form describes, or why it cannot be one. */
-function profileFromForm(body: Record<string, string>, headers: readonly string[], uploadId: string): Built {
-  const chosen = new Map<number, Field>();
-  const columnOf = new Map<Field, number>();
-  const twice: string[] = [];
-  headers.forEach((header, i) => {
-    const field = body[`col-${i}`];
-    if (field === undefined || field === '' || !(FIELDS as readonly string[]).includes(field)) return;
-    chosen.set(i, field as Field);
-    const earlier = columnOf.get(field as Field);
-    if (earlier !== undefined) twice.push(`${field} is chosen for "${headers[earlier]}" and for "${header}"`);
-    else columnOf.set(field as Field, i);
-  });
-  if (twice.length > 0) return { error: `Each field takes one column: ${twice.join('; ')}. Choose one of them.`, chosen };
-  const fields: Partial<Record<Field, Rule>> = {};
-  for (const [field, i] of columnOf) fields[field] = { column: headers[i]! };
-  const source = (body['const-sourceOfSale'] ?? '').trim();
-  if (fields.sourceOfSale === undefined && source !== '') fields.sourceOfSale = { constant: source };
-  if (fields.customerLineItemId === undefined && body.lineNumbers === '1') fields.customerLineItemId = { generate: 'lineNumber' };
-  const missing = COLUMNS.filter((c) => c.requiredColumn && fields[c.field] === undefined).map((c) => c.field);
-  if (missing.length > 0) return { error: `Every order needs ${missing.join(', ')}: choose the column that feeds ${missing.length === 1 ? 'it' : 'each'}.`, chosen };
-  const name = (body.name ?? '').trim();
-  if (findBuiltinProfile(name) !== undefined) return { error: `${name} is the name of a built-in profile: choose another name for this mapping.`, chosen };
-  const json = {
-    name: name === '' ? `upload-${uploadId.slice(0, 8).replace(/[^A-Za-z0-9]/g, 'x')}` : name,
-    label: name === '' ? 'sheet mapped in the web app' : `${name} export`,
-    ...(body.dateOrder === 'dmy' ? { dateOrder: 'dmy' } : {}),
-    ...(body.decimalMark === 'dot' || body.decimalMark === 'comma' ? { decimalMark: body.decimalMark } : {}),
-    fields,
-  };
-  try {
-    return { profile: parseProfile(json, name === '' ? 'the mapping form' : `mapping "${name}"`), isSaved: name !== '' };
-  } catch (error) {
-    return { error: (error as Error).message, chosen };
-  }
 }

@@ -86,8 +86,10 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
       if (check.state === 'failed') return sendError(services, request, reply, 500, `${check.fileName} could not be checked`, check.message);
       return sendHtml(reply, renderWaitingPage(services.pageContext(request), { fileName: check.fileName, ahead: check.state === 'waiting' ? check.ahead : null }));
     }
-    // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway).
-    if (verdict.mappingStep && !verdict.error && request.query.columns !== 'as-is') return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
+    // Columns no profile fits: which column is which comes before a verdict (?columns=as-is shows the check anyway);
+    // a sheet read with a profile shows the step when asked (?columns=choose), with the profile's choices.
+    const isStepShown = verdict.mappingStep?.current ? request.query.columns === 'choose' : request.query.columns !== 'as-is';
+    if (verdict.mappingStep && !verdict.error && isStepShown) return sendHtml(reply, renderMappingStep(services.pageContext(request), verdict, { sourcesOfSale: services.options.context.sourcesOfSale }));
     const page = Number.parseInt(request.query.page ?? '1', 10);
     return sendHtml(
       reply,
