@@ -4,33 +4,18 @@
  * ship-to columns (never the buyer's), per-item tax added up to the order's, and each good order sent
  * with the right products, quantities and prices.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFiles } from '../../src/commands/import.js';
-import { validateFiles } from '../../src/commands/validate.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
-import { silentLogger } from '../../src/log.js';
+import { describe, expect, it } from 'vitest';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { sandboxImportOptions } from '../import/sandbox-import-options.js';
 import { useTempDir } from '../support/temp-dir.js';
+import { importExports, MARKETPLACE_FIXTURES, validateExport } from './exports-support.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'marketplaces');
-const EBAY = join(FIXTURES, 'ebay-orders-report.csv');
-const ETSY = join(FIXTURES, 'etsy-sold-order-items.csv');
+const EBAY = join(MARKETPLACE_FIXTURES, 'ebay-orders-report.csv');
+const ETSY = join(MARKETPLACE_FIXTURES, 'etsy-sold-order-items.csv');
 const at = useTempDir('ebay-etsy-exports');
-const NOW = new Date('2026-11-20T12:00:00Z');
-const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
 
-async function validate(file: string) {
-  const result = await validateFiles({ files: [file], out: at(`${file.split('/').pop()}.result.csv`), context, logger: silentLogger });
-  const byId = new Map<string | null, { status: string; issues: [number | null, string | null, string][] }>();
-  for (const order of [...result.report.orders] as JsonOrder[]) {
-    byId.set(order.customerOrderId, { status: order.status, issues: order.issues.filter((i) => i.severity === 'error').map((i) => [i.row, i.column, i.code]) });
-  }
-  return { result, byId };
-}
+const validate = (file: string) => validateExport(at, file, `${file.split('/').pop()}.result.csv`);
 
 /** Etsy's export with a phone column added, as a shop that has the numbers would add it. */
 function etsyWithPhones(): string {
@@ -73,21 +58,9 @@ describe("an Etsy Sold Order Items export", () => {
 });
 
 describe('eBay and Etsy exports imported with no option', () => {
-  let sandbox: SandboxHandle;
-  const statePath = at('sandbox-state.json');
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, startTime: NOW, statePath });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
-
   it("sends the recipient from the ship-to columns, never the buyer's, and the order's tax as the sum of its items'", async () => {
-    mkdirSync(at('imported'));
-    const result = await importFiles(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: [EBAY, etsyWithPhones()], out: at('imported') }));
+    const { result, orders } = await importExports(at, [EBAY, etsyWithPhones()]);
     expect(result.report.summary).toEqual({ accepted: 4, invalid: 4 });
-    await sandbox.close();
-    const orders = new Map((JSON.parse(readFileSync(statePath, 'utf8')) as { orders: { payload: CreateOrderPayload }[] }).orders.map((o) => [o.payload.orderDetails.customerOrderId, o.payload]));
 
     const gift = orders.get('01-13579-24680')!;
     expect(gift.customerDetails.shippingAddress).toEqual({

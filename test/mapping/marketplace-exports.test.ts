@@ -4,39 +4,21 @@
  * imported with no option but detection: good orders valid and sent with the recipient, products,
  * quantities and prices from the right columns; every planted problem on its source row and column.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFiles } from '../../src/commands/import.js';
+import { describe, expect, it } from 'vitest';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { formatValidateText } from '../../src/run-report/text.js';
-import { validateFiles } from '../../src/commands/validate.js';
-import type { CreateOrderPayload } from '../../src/contract/schemas.js';
-import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { sandboxImportOptions } from '../import/sandbox-import-options.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { readWorkbook, sheet } from '../support/xlsx-files.js';
-
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'marketplaces');
-const SHOPIFY = join(FIXTURES, 'shopify-orders.csv');
-const AMAZON = join(FIXTURES, 'amazon-order-report.txt');
-const WOO = join(FIXTURES, 'woocommerce-one-row-per-item.csv');
+import { silentLogger } from '../../src/log.js';
+import { importExports, MARKETPLACE_FIXTURES, validateExport } from './exports-support.js';
+const SHOPIFY = join(MARKETPLACE_FIXTURES, 'shopify-orders.csv');
+const AMAZON = join(MARKETPLACE_FIXTURES, 'amazon-order-report.txt');
+const WOO = join(MARKETPLACE_FIXTURES, 'woocommerce-one-row-per-item.csv');
 const at = useTempDir('marketplace-exports');
-const NOW = new Date('2026-11-20T12:00:00Z');
-const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
 
-type Found = { status: string; issues: [number | null, string | null, string][] };
-
-async function validate(file: string, out: string) {
-  const result = await validateFiles({ files: [file], out: at(out), context, logger: silentLogger });
-  const byId = new Map<string | null, Found>();
-  for (const order of [...result.report.orders] as JsonOrder[]) {
-    byId.set(order.customerOrderId, { status: order.status, issues: order.issues.filter((i) => i.severity === 'error').map((i) => [i.row, i.column, i.code]) });
-  }
-  return { result, byId };
-}
+const validate = (file: string, out: string) => validateExport(at, file, out);
 
 describe('a Shopify orders export', () => {
   it('is detected, said on the first line, and every planted problem is on its source row and column', async () => {
@@ -101,21 +83,9 @@ describe('a WooCommerce export, Default - One Row per Item', () => {
 });
 
 describe('imported with no option', () => {
-  let sandbox: SandboxHandle;
-  const statePath = at('sandbox-state.json');
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, startTime: NOW, statePath });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
-
   it('sends every good order with the recipient, products, quantities and prices from the right columns', async () => {
-    mkdirSync(at('imported'));
-    const result = await importFiles(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: [SHOPIFY, AMAZON, WOO], out: at('imported') }));
+    const { result, orders } = await importExports(at, [SHOPIFY, AMAZON, WOO]);
     expect(result.report.summary).toEqual({ accepted: 7, invalid: 10 });
-    await sandbox.close();
-    const orders = new Map((JSON.parse(readFileSync(statePath, 'utf8')) as { orders: { payload: CreateOrderPayload }[] }).orders.map((o) => [o.payload.orderDetails.customerOrderId, o.payload]));
 
     const shopify = orders.get('#1041')!;
     expect(shopify.customerDetails.shippingAddress).toEqual({
