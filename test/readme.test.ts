@@ -72,7 +72,8 @@ function helpOf(path: string[]): string {
 }
 
 function subcommandsOf(help: string): string[] {
-  const section = help.split(/^Commands:\n/m)[1];
+  // The Commands: list ends at its first blank line; the text after it (examples) is no command.
+  const section = help.split(/^Commands:\n/m)[1]?.split(/\n\s*\n/)[0];
   if (section === undefined) return [];
   return [...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
 }

@@ -55,6 +55,18 @@ function jsonCommandOf(argv: readonly string[]): string | null {
   return command !== undefined && JSON_COMMANDS.has(command) && args.includes('--json') ? command : null;
 }
 
+/**
+ * Commander answers `--help` before it looks at the command, so `order-batch archive --help` would show
+ * the top-level help and exit 0 as if `archive` were a command. Refused here as commander refuses it
+ * without `--help` (exit 2).
+ */
+function refuseUnknownCommand(program: Command, argv: readonly string[]): void {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || first === 'help') return;
+  if (program.commands.some((c) => c.name() === first || c.aliases().includes(first))) return;
+  program.error(`error: unknown command '${first}'`, { code: 'commander.unknownCommand', exitCode: 2 });
+}
+
 async function main(argv: string[]): Promise<number> {
   const run = new CliRun();
   const program = new Command()
@@ -79,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
   addMappingCommand(program, run);
 
   try {
+    refuseUnknownCommand(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return run.exitCode;
   } catch (err) {

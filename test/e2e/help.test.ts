@@ -57,4 +57,13 @@ describe('--help', () => {
     }
     for (const [flag, text] of optionsOf(await helpOf('sandbox'))) if (flag !== '--help') expect(text, flag).toMatch(/default/);
   });
+
+  it('refuses a command that does not exist, even with --help, instead of showing the top-level help as if it did', async () => {
+    for (const args of [['archive', '--help'], ['archive'], ['archive', '-h']]) {
+      const res = await runCli(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toContain("unknown command 'archive'");
+    }
+  });
 });
