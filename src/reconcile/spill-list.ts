@@ -1,5 +1,6 @@
 /** A list of a run's items (its matched orders) that moves to disk past the run's window (spill.ts). */
 import type Database from 'better-sqlite3';
+import { IterableItems } from '../iterable-items.js';
 import { walk, type RunSpill } from './spill.js';
 
 /**
@@ -22,13 +23,14 @@ export interface ItemSequence<T> extends Iterable<T> {
  * An append-only list (with items replaceable in place) that moves to disk past the spill's window of
  * orders; without a spill it stays in memory.
  */
-export class SpillList<T> implements ItemSequence<T> {
+export class SpillList<T> extends IterableItems<T> implements ItemSequence<T> {
   private memory: T[] | null = [];
   private disk: DiskList | null = null;
   private count = 0;
   private readonly window: number;
 
   constructor(private readonly spill?: RunSpill) {
+    super();
     this.window = spill?.window.orders ?? Number.POSITIVE_INFINITY;
   }
 
@@ -66,51 +68,6 @@ export class SpillList<T> implements ItemSequence<T> {
   *[Symbol.iterator](): Generator<T> {
     if (this.memory) yield* this.memory;
     else for (const row of walk(this.disk!.walk)) yield JSON.parse(row.json) as T;
-  }
-
-  map<U>(fn: (item: T, index: number) => U): U[] {
-    const out: U[] = [];
-    this.forEach((item, i) => out.push(fn(item, i)));
-    return out;
-  }
-
-  flatMap<U>(fn: (item: T, index: number) => U | readonly U[]): U[] {
-    const out: U[] = [];
-    this.forEach((item, i) => {
-      const value = fn(item, i);
-      if (Array.isArray(value)) out.push(...(value as U[]));
-      else out.push(value as U);
-    });
-    return out;
-  }
-
-  filter(fn: (item: T, index: number) => boolean): T[] {
-    const out: T[] = [];
-    this.forEach((item, i) => {
-      if (fn(item, i)) out.push(item);
-    });
-    return out;
-  }
-
-  find(fn: (item: T, index: number) => boolean): T | undefined {
-    let i = 0;
-    for (const item of this) if (fn(item, i++)) return item;
-    return undefined;
-  }
-
-  some(fn: (item: T, index: number) => boolean): boolean {
-    let i = 0;
-    for (const item of this) if (fn(item, i++)) return true;
-    return false;
-  }
-
-  every(fn: (item: T, index: number) => boolean): boolean {
-    return !this.some((item, i) => !fn(item, i));
-  }
-
-  forEach(fn: (item: T, index: number) => void): void {
-    let i = 0;
-    for (const item of this) fn(item, i++);
   }
 
   private moveToDisk(): void {

@@ -2,6 +2,7 @@
  * The run report of PRODUCT.md section 4: what validate, import and reconcile found, as --json prints
  * it (text.ts words it for a person). The web app keeps it per job.
  */
+import { IterableItems } from '../iterable-items.js';
 import { issueToJson, type Issue } from '../issues/index.js';
 import type { FileMapping } from '../mapping/choose.js';
 
@@ -111,52 +112,16 @@ export interface ReportOrders<T = unknown> extends Iterable<T> {
 }
 
 /** A ReportOrders that builds each order from its position when read; `parts` are read in turn. */
-export class LazyOrders<T> implements ReportOrders<T> {
+export class LazyOrders<T> extends IterableItems<T> implements ReportOrders<T> {
   readonly length: number;
 
   constructor(private readonly parts: readonly { length: number; at(index: number): T }[]) {
+    super();
     this.length = parts.reduce((n, part) => n + part.length, 0);
   }
 
   *[Symbol.iterator](): Iterator<T> {
     for (const part of this.parts) for (let i = 0; i < part.length; i++) yield part.at(i);
-  }
-
-  map<U>(fn: (order: T, index: number) => U): U[] {
-    const out: U[] = [];
-    let i = 0;
-    for (const order of this) out.push(fn(order, i++));
-    return out;
-  }
-
-  filter(fn: (order: T, index: number) => boolean): T[] {
-    return this.map((order, i) => (fn(order, i) ? [order] : [])).flat() as T[];
-  }
-
-  find(fn: (order: T, index: number) => boolean): T | undefined {
-    let i = 0;
-    for (const order of this) if (fn(order, i++)) return order;
-    return undefined;
-  }
-
-  every(fn: (order: T, index: number) => boolean): boolean {
-    let i = 0;
-    for (const order of this) if (!fn(order, i++)) return false;
-    return true;
-  }
-
-  some(fn: (order: T, index: number) => boolean): boolean {
-    return this.find(fn) !== undefined;
-  }
-
-  slice(start = 0, end = this.length): T[] {
-    const out: T[] = [];
-    let i = 0;
-    for (const order of this) {
-      if (i >= end) break;
-      if (i++ >= start) out.push(order);
-    }
-    return out;
   }
 
   /** JSON.stringify of a whole report (tests, small reports); the CLI prints with writeJsonReport instead. */
