@@ -3,6 +3,7 @@
  * of each (sent by this tool, with these very contents, aged since), then the API's facts (online
  * checks). Outcomes other than "send" are set on the file's state; the rest become jobs.
  */
+import type { Profile } from '../mapping/profile.js';
 import type { SubmissionJob, StopReason } from '../import/submit.js';
 import { checkOrderOnline, isInvalidOnlyByAge, isSentAsIs, isSentByThisTool, payloadOfAgedOrder, withoutAgeErrors, type OnlineFacts } from '../import/online-checks.js';
 import { contentsChangedIssue } from '../import/outcomes.js';
@@ -18,6 +19,8 @@ import type { OrderOutcomeView } from './result-rows.js';
 export interface FileState {
   file: string;
   sheet: CheckedSheet;
+  /** The profile the sheet was read with, when one was. */
+  profile?: Profile;
   /** Outcome per order (same index as sheet.orders). */
   outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
 }

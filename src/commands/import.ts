@@ -10,6 +10,7 @@ import { apiUnusableOf } from '../api/unusable.js';
 import { ledgerStopOf } from '../import/send-decision.js';
 import type { LedgerStop } from '../import/types.js';
 import { openLedger } from '../ledger/index.js';
+import { recordMarketplaceLines } from '../mapping/marketplace-lines.js';
 import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
@@ -111,6 +112,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
       });
       run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) });
       options.onRunStarted?.(run.runId);
+      if (!options.dryRun) await recordMarketplaceLines(ledger, states);
 
       // What the ledger knows comes before verdicts that depend on when the check runs: look up every
       // order that may go out, and every order invalid only because its date has aged since.
@@ -224,7 +226,7 @@ async function checkInputs(files: readonly string[], options: ImportOptions): Pr
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices, ...(checked.mapping && { mapping: checked.mapping }) });
-    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
+    states.push({ file, sheet, ...(checked.profile && { profile: checked.profile }), outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };
 }

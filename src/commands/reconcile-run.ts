@@ -31,7 +31,8 @@ import { DEFAULT_MEMORY_WINDOW, RunSpill, type MemoryWindow } from '../reconcile
 import type { ItemSequence } from '../reconcile/spill-list.js';
 import { describeSpillFailure } from '../reconcile/spill-failure.js';
 import type { ReconciledOrder } from '../reconcile/types.js';
-import { writeConfirmationsCsv } from '../reconcile/confirmations.js';
+import type { ConfirmationFile } from '../reconcile/confirmations/write-files.js';
+import { writeConfirmations } from '../reconcile/confirmations/index.js';
 import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from '../reconcile/window.js';
 import { writeReconcileWorkbook } from '../reconcile/workbook.js';
 
@@ -58,6 +59,8 @@ export interface ReconcileOptions {
   /** Workbook path (.xlsx) or an existing folder; default reconcile-<UTC time>.xlsx here. */
   out?: string;
   confirmationsPath?: string;
+  /** --confirmations-all: a folder's files list every confirmable package, not only those not written before. */
+  confirmationsAll?: boolean;
   concurrency?: number;
   maxAttempts?: number;
   logger: Logger;
@@ -94,7 +97,7 @@ export interface ReconcileOptions {
 }
 
 export interface ReconcileResult {
-  report: JsonReport & { confirmations?: string };
+  report: JsonReport & { confirmations?: string; confirmationFiles?: ConfirmationFile[]; confirmationNotes?: string[] };
   /** Some order's status is exception or not_found. */
   hasExceptions: boolean;
   output: string;
@@ -155,7 +158,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
       await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw describeSpillFailure(error, spill) ?? apiUnusable(error);
     }
-    const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
+    const written = [result.report.output, ...(result.report.confirmationFiles?.map((f) => f.path) ?? [result.report.confirmations])].filter((f): f is string => typeof f === 'string');
     await run?.finish({ summary: result.report.summary, resultFiles: written });
     return result;
   } finally {
@@ -248,8 +251,13 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore, spill:
     writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES }),
   );
   const confirmationsPath = options.confirmationsPath;
-  const confirmations =
-    confirmationsPath === undefined ? undefined : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () => writeConfirmationsCsv(confirmationsPath, orders));
+  const confirmationsWritten =
+    confirmationsPath === undefined
+      ? undefined
+      : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () =>
+          writeConfirmations(confirmationsPath, orders, { ...(ledger ? { store: ledger.marketplace } : {}), isAll: options.confirmationsAll === true, logger }),
+        );
+  const confirmations = confirmationsWritten?.path;
   const t4 = performance.now();
 
   // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
@@ -276,6 +284,8 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore, spill:
       orders: reportOrdersOf(orders),
       output: workbook ?? null,
       ...(confirmations ? { confirmations } : {}),
+      ...(confirmationsWritten?.files ? { confirmationFiles: confirmationsWritten.files } : {}),
+      ...(confirmationsWritten?.notes?.length ? { confirmationNotes: confirmationsWritten.notes } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
     hasExceptions: (summary.exception ?? 0) + (summary.not_found ?? 0) > 0,

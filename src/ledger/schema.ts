@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { parseApiInstant } from '../contract/instant.js';
 import { readPragma } from './sqlite.js';
 import { createSqliteMappingsTable } from './team/sqlite-mappings.js';
+import { SQLITE_MARKETPLACE_TABLES } from './marketplace/sqlite-marketplace.js';
 import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
 import { ORDER_STATES } from './types.js';
 
@@ -111,6 +112,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'saved column mappings: one row per name, carried over from the setting that held them all',
     up(db) {
       createSqliteMappingsTable(db);
+    },
+  },
+  {
+    description: 'marketplace lines and written confirmations: what confirms each shipment back to its marketplace, once',
+    up(db) {
+      db.exec(SQLITE_MARKETPLACE_TABLES);
     },
   },
 ];

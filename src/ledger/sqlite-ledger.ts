@@ -21,6 +21,8 @@ import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
 import { createSqliteMappings } from './team/sqlite-mappings.js';
+import { createSqliteMarketplace } from './marketplace/sqlite-marketplace.js';
+import type { MarketplaceStore } from './marketplace/types.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
@@ -80,6 +82,7 @@ class SqliteLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly marketplace: MarketplaceStore;
 
   constructor(
     readonly location: string,
@@ -97,6 +100,7 @@ class SqliteLedger implements Ledger {
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
     this.mappings = createSqliteMappings(db, now);
+    this.marketplace = createSqliteMarketplace(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

@@ -21,6 +21,8 @@ import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
+import { createPostgresMarketplace } from '../marketplace/postgres-marketplace.js';
+import type { MarketplaceStore } from '../marketplace/types.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
@@ -98,6 +100,7 @@ class PostgresLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly marketplace: MarketplaceStore;
 
   constructor(
     readonly location: string,
@@ -118,6 +121,7 @@ class PostgresLedger implements Ledger {
     this.files = createPostgresFiles(team);
     this.attempts = createPostgresAttempts(team);
     this.mappings = createPostgresMappings(team);
+    this.marketplace = createPostgresMarketplace(team);
     this.context = {
       pool,
       location,
