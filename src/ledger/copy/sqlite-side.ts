@@ -7,6 +7,7 @@ import { type OrderRow, toRecord } from '../order-row.js';
 import { MIGRATIONS, orderDateColumn, readSchemaVersion } from '../schema.js';
 import { openDatabase } from '../sqlite.js';
 import { openSqliteLedger } from '../sqlite-ledger.js';
+import { createSqliteMarketplace } from '../marketplace/sqlite-marketplace.js';
 import { toRun, type RunRow } from '../run-store.js';
 import type { LedgerOptions } from '../types.js';
 import type { StoredUser } from '../team-types.js';
@@ -68,6 +69,7 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
     watermarks: async () => namedValues(db, 'watermarks'),
     mappings: async () =>
       hasTable(db, 'mappings') ? (db.prepare('SELECT * FROM mappings ORDER BY name').all() as MappingRow[]).map(toMapping) : mappingsOfUnmigrated(namedValues(db, 'settings')).mappings,
+    marketplace: async () => (hasTable(db, 'marketplace_lines') ? createSqliteMarketplace(db, () => new Date()) : null),
     users: async () => (hasTable(db, 'users') ? (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser) : []),
     async *audit(batchSize) {
       if (!hasTable(db, 'audit')) return;
@@ -169,6 +171,7 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
         ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`);
       for (const m of mappings) upsert.run(m.name, m.profile, m.savedBy, m.savedAt);
     },
+    marketplace: createSqliteMarketplace(db, () => new Date()),
     async commit() {
       db.exec('COMMIT');
       await end();
