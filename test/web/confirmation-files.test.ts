@@ -39,7 +39,7 @@ describe('the confirmation files of a reconciliation in the web app', () => {
     for (const hours of [96, 96]) await (await post('/sandbox/advance', `${csrf()}&hours=${hours}`)).body.text();
     await (await post('/reconcile', csrf())).body.text();
     const page = await get('/reconcile');
-    const links = [...page.text.matchAll(/href="(\/reconcile\/[A-Za-z0-9_-]{16}\/confirmations\/([^"]+))"/g)].map((m) => [m[1]!, m[2]!]);
+    const links = [...page.text.matchAll(/href="(\/reconcile\/[A-Za-z0-9_-]{16}\/confirmations\/([^"]+))"/g)].map((m) => [m[1]!, m[2]!] as const);
     expect(links.map(([, name]) => name)).toEqual(['confirmations.csv', 'amazon-shipping-confirmation.txt']);
     const amazon = await get(links[1]![0]);
     expect(amazon.status).toBe(200);

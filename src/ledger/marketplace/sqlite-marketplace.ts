@@ -46,13 +46,6 @@ export const toLine = (r: LineRow): StoredMarketplaceLine => ({
 
 const toWritten = (r: WrittenRow): WrittenConfirmation => ({ file: r.file, packageId: r.package_id, trackingNumber: r.tracking_number, writtenAt: r.written_at });
 
-/** SQLite's limit on bound parameters is far above this; chunks keep each statement small. */
-const CHUNK = 500;
-
-function* chunks<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
-}
-
 export function createSqliteMarketplace(db: Database, now: () => Date): MarketplaceStore {
   const sql = preparedOnce(db);
   const insertLines = db.transaction((lines: readonly StoredMarketplaceLine[]) => {
@@ -71,20 +64,15 @@ export function createSqliteMarketplace(db: Database, now: () => Date): Marketpl
       insertLines(lines);
     },
     async linesOf(ids) {
-      const found: StoredMarketplaceLine[] = [];
-      for (const part of chunks(ids)) {
-        const rows = db.prepare(`SELECT * FROM marketplace_lines WHERE customer_order_id IN (${part.map(() => '?').join(',')})`).all(...part) as LineRow[];
-        for (const r of rows) found.push(toLine(r));
-      }
-      return found;
+      if (ids.length === 0) return [];
+      // One statement whatever the number of ids: they travel as one JSON array.
+      const rows = sql('SELECT * FROM marketplace_lines WHERE customer_order_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LineRow[];
+      return rows.map(toLine);
     },
     async writtenOf(packageIds) {
-      const keys = new Set<string>();
-      for (const part of chunks(packageIds)) {
-        const rows = db.prepare(`SELECT * FROM confirmations_written WHERE package_id IN (${part.map(() => '?').join(',')})`).all(...part) as WrittenRow[];
-        for (const r of rows) keys.add(writtenKey(r.file, r.package_id, r.tracking_number));
-      }
-      return keys;
+      if (packageIds.length === 0) return new Set();
+      const rows = sql('SELECT file, package_id, tracking_number FROM confirmations_written WHERE package_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(packageIds)) as WrittenRow[];
+      return new Set(rows.map((r) => writtenKey(r.file, r.package_id, r.tracking_number)));
     },
     async recordWritten(entries) {
       insertWritten(entries, now().toISOString());

@@ -5,7 +5,6 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
 
 /** Bytes gathered before one write: few large writes, memory bounded. */
 const FLUSH_AT = 64 * 1024;
@@ -35,16 +34,30 @@ export class FileSink {
     const text = this.buffer;
     this.buffer = '';
     if (text === '') return;
-    if (!this.out.write(text)) await Promise.race([once(this.out, 'drain'), once(this.out, 'error')]);
+    if (!this.out.write(text)) await this.until('drain');
     if (this.failure) throw this.failure;
   }
 
   async finish(): Promise<void> {
     await this.flush();
     this.out.end();
-    await Promise.race([once(this.out, 'finish'), once(this.out, 'error')]);
+    await this.until('finish');
     if (this.failure) throw this.failure;
     await rename(this.tmp, this.path);
+  }
+
+  /** Resolves on `event`, or on a stream error (kept in `failure`); no listener outlives the wait. */
+  private until(event: 'drain' | 'finish'): Promise<void> {
+    if (this.failure) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.out.off(event, done);
+        this.out.off('error', done);
+        resolve();
+      };
+      this.out.on(event, done);
+      this.out.on('error', done);
+    });
   }
 
   async discard(): Promise<void> {

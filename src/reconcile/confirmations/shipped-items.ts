@@ -36,6 +36,8 @@ export interface ShippedItem {
   line: MarketplaceLine | null;
 }
 
+const NO_LINES: ReadonlyMap<string, string> = new Map();
+
 /** The packages a confirmation covers: live, with a tracking number. */
 export function confirmablePackages(order: ReconciledOrder): ReconciledPackage[] {
   return order.packages.filter((p) => p.isLive && p.trackingNumber);
@@ -47,7 +49,7 @@ export function confirmablePackages(order: ReconciledOrder): ReconciledPackage[]
  */
 export function shippedItemsOf(order: ReconciledOrder, pkg: ReconciledPackage, lineOf: (customerOrderId: string, customerLineItemId: string) => MarketplaceLine | null): ShippedItem[] {
   if (!pkg.trackingNumber) return [];
-  const standsFor = new Map(order.lines.filter((l) => l.isAddedByNetwork && l.relatedLineId).map((l) => [l.customerLineItemId, l.relatedLineId!]));
+  const standsFor = order.lines.some((l) => l.isAddedByNetwork) ? new Map(order.lines.filter((l) => l.isAddedByNetwork && l.relatedLineId).map((l) => [l.customerLineItemId, l.relatedLineId!])) : NO_LINES;
   const perLine = new Map<string, { productId: string; units: number; isBundle: boolean }>();
   for (const item of pkg.items) {
     const lineId = standsFor.get(item.customerLineItemId) ?? item.customerLineItemId;
