@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { Schedule } from '../schedules/schedule-config.js';
 import type { RunOccurrence, RunRequest, RunResult } from '../schedules/scheduler.js';
+import { keepRunResults } from '../schedules/keep-results.js';
 import { recordScheduledRun } from '../schedules/record-audit.js';
 import { CliRun } from './cli-run.js';
 import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options.js';
@@ -88,6 +89,7 @@ async function runImport(files: string[], options: ResolvedOptions, request: Run
     signal: request.signal,
     onRunStarted: request.onRunStarted,
   });
+  if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
