@@ -38,7 +38,8 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
   const scheduler = createScheduler({
     schedules: options.schedules,
     store: ledger.schedules,
-    runOccurrence: createScheduledRunner({ base: flags, env: process.env, clock, logger }),
+    // The runs use the ledger the occurrences are claimed in, whatever the command's own default would be.
+    runOccurrence: createScheduledRunner({ base: { ...flags, ledger: options.ledgerPath }, env: process.env, clock, logger }),
     clock,
     leaseMs: options.claimLeaseMs,
     host: `${hostname()} ${process.pid}`,

@@ -56,6 +56,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
     const maxUploadMb = Number(flags.maxUploadMb ?? '50');
     if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    // The schedules' args are checked before the app listens: a bad one stops serve at start.
+    const schedules = flags.schedules !== false && options.schedules.length > 0 ? await startSchedules(options, flags, loggerFor(options)) : null;
     const { runServe } = await import('../web/server.js');
     const app = await runServe({
       ...apiSettingsOf(options),
@@ -74,8 +76,10 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sessionMaxMs: options.sessionMaxMs,
       retentionDays: options.retentionDays,
       print: (line: string) => run.printLine(line),
+    }).catch(async (error: unknown) => {
+      await schedules?.stop();
+      throw error;
     });
-    const schedules = flags.schedules !== false && options.schedules.length > 0 ? await startSchedules(options, flags, loggerFor(options)) : null;
     schedules?.scheduler.start();
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
     // flight come back (the submission's result is written); a second one quits at once.
