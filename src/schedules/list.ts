@@ -1,5 +1,6 @@
 /** `schedules list`: each schedule, its next occurrences, and its last outcome and where it ran (pure). */
 import type { OccurrenceRecord } from '../ledger/team-types.js';
+import { redactUrlsIn } from '../redact.js';
 import { nextOccurrences } from './occurrences.js';
 import type { Schedule } from './schedule-config.js';
 
@@ -24,15 +25,29 @@ export function describeSchedule(schedule: Schedule, recent: readonly Occurrence
   return {
     name: schedule.name,
     command: schedule.command,
-    args: [...schedule.args],
+    args: schedule.args.map(redactUrlsIn),
     cron: schedule.cron,
     timezone: schedule.timezone,
     catchUp: schedule.catchUp,
-    notify: [...schedule.notify],
+    notify: schedule.notify.map(describeNotifyTarget),
     next: nextOccurrences(schedule, now, count).map((d) => d.toISOString()),
     last: recent.find((o) => o.state !== 'running') ?? null,
     running: recent.find((o) => o.state === 'running') ?? null,
   };
+}
+
+/**
+ * A notification target as it may be shown: a webhook's address is often its secret (a chat's
+ * incoming-webhook path, a token in the query), so only its origin is; an address to mail is shown.
+ */
+export function describeNotifyTarget(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname === '/' && url.search === '' ? url.origin : `${url.origin}/…`;
+  } catch {
+    return 'a webhook';
+  }
 }
 
 /** The list for a person: one block per schedule. */
