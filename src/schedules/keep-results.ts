@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 /** The file store's area for scheduled runs' results (owner: the run id). */
 export const SCHEDULE_FILES_AREA = 'schedules';
 /** Larger results stay only where the run wrote them. */
-const MAX_KEPT_BYTES = 200 * 1024 * 1024;
+const MAX_KEPT_BYTES = 100 * 1024 * 1024;
 
 /** The stored name of a run's `index`th result file (two sheets' results may share a base name). */
 export function keptResultName(index: number, file: string): string {

@@ -1,15 +1,14 @@
 /**
- * The scheduler's loop on a real SQLite ledger, with the clock and the timer in the test's hands: each
- * `open()` is another instance on the same ledger, and time moves without sleeping.
+ * The scheduler's loop on each ledger backend, with the clock and the timer in the test's hands: each
+ * instance opens the same ledger, and time moves without sleeping (a lease that lapses on PostgreSQL's
+ * own clock is made to lapse in the database).
  */
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/ledger/open-ledger.js';
-import type { Ledger } from '../../src/ledger/types.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { toSchedules } from '../../src/schedules/schedule-config.js';
 import { createScheduler, type RunRequest, type RunResult, type SchedulerTimer } from '../../src/schedules/scheduler.js';
-import { buildClock, makeTempDir } from '../ledger/builders.js';
+import { BACKENDS } from '../ledger/backends.js';
+import { useLedgers } from '../ledger/team-support.js';
 
 const LEASE = 60_000;
 const [NIGHTLY] = toSchedules([{ name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', command: 'import', args: ['inbox/'], notify: [], catchUp: '6h' }]);
@@ -34,15 +33,18 @@ function buildTimer(): SchedulerTimer & { fire(): void; count(): number } {
   };
 }
 
-describe('the scheduler', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let clock: ReturnType<typeof buildClock>;
-  const opened: Ledger[] = [];
-  const open = async () => {
-    const ledger = await openLedger(join(temp.dir, 'ledger.db'), { now: clock.now });
-    opened.push(ledger);
-    return ledger;
+/** The test ledgers' clock starts at 2031-05-06T07:08:09Z; the tests start a minute before a 02:00. */
+const START = Date.parse('2026-11-20T01:59:00.000Z');
+
+describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
+  const ledgers = useLedgers(backend);
+  const clock = {
+    now: () => ledgers.clock.now(),
+    advance: (ms: number) => ledgers.clock.advance(ms),
+    /** Sets the clock to `iso`. */
+    set: (iso: string) => ledgers.clock.advance(Date.parse(iso) - ledgers.clock.now().getTime()),
   };
+  const open = () => ledgers.open();
   /** An instance: its ledger, its runs, and the scheduler over them; `run` answers each occurrence. */
   const instance = async (host: string, run: (request: RunRequest) => Promise<RunResult> = async () => OK) => {
     const ledger = await open();
@@ -65,12 +67,7 @@ describe('the scheduler', () => {
   };
 
   beforeEach(() => {
-    temp = makeTempDir();
-    clock = buildClock('2026-11-20T01:59:00.000Z');
-  });
-  afterEach(async () => {
-    for (const ledger of opened.splice(0)) await ledger.close();
-    temp.cleanup();
+    clock.set(new Date(START).toISOString());
   });
 
   it('runs an occurrence on exactly one of the instances that reach it, and records its result and host', async () => {
@@ -89,7 +86,7 @@ describe('the scheduler', () => {
   });
 
   it('misses nothing from before a new schedule first started', async () => {
-    clock = buildClock('2026-11-20T05:00:00.000Z');
+    clock.set('2026-11-20T05:00:00.000Z');
     const one = await instance('batch-1 101');
     one.scheduler.start();
     await one.scheduler.tick();
@@ -149,8 +146,9 @@ describe('the scheduler', () => {
     await b.scheduler.tick();
     expect(b.requests).toEqual([]);
 
-    // a stops renewing (its process hangs); its lease lapses on the ledger's clock.
+    // a stops renewing (its process hangs); its lease lapses.
     clock.advance(LEASE + 1);
+    await ledgers.store.expireOccurrenceLease('nightly');
     await b.scheduler.tick();
     expect(b.requests.map((r) => [r.scheduledAt.toISOString(), r.kind])).toEqual([['2026-11-20T02:00:00.000Z', 'scheduled']]);
     expect(await b.ledger.schedules.list()).toMatchObject([{ state: 'done', outcome: 'ok', starts: 2, host: 'batch-2 202', runId: 'run-2' }]);
@@ -203,7 +201,7 @@ describe('the scheduler', () => {
   });
 
   it('runs a schedule now, once, as a manual occurrence that leaves the timed ones alone', async () => {
-    clock = buildClock('2026-11-20T10:00:00.000Z');
+    clock.set('2026-11-20T10:00:00.000Z');
     const a = await instance('batch-1 101', async () => ({ exitCode: 3, summary: null, runId: null, message: 'the API could not be used: 401' }));
     expect(await a.scheduler.runNow('nightly')).toMatchObject({ scheduledAt: '2026-11-20T10:00:00.000Z', kind: 'manual', state: 'done', outcome: 'failed', exitCode: 3, message: 'the API could not be used: 401', host: 'batch-1 101' });
     expect(await a.scheduler.runNow('weekly')).toBeNull();
