@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { startServeProcess } from '../support/serve-process.js';
-import { hasStackTrace, runCli, SAMPLE_NOW, SAMPLES, tempDir } from './run-cli.js';
+import { writeOrdersCsv } from './make-sheet.js';
+import { CLI, cleanEnv, hasStackTrace, runCli, SAMPLE_NOW, SAMPLES, tempDir } from './run-cli.js';
+import { startSandboxProcess } from './sandbox-process.js';
 
 function writeConfig(dir: string, config: unknown): string {
   const path = join(dir, 'config.json');
@@ -83,6 +87,40 @@ describe('order-batch scheduler and schedules', () => {
       }
     } finally {
       expect(await serve.stop()).toBe(0);
+    }
+  });
+
+  it('on SIGTERM takes no more occurrences, lets the running one finish, and exits 0', async () => {
+    const dir = tempDir();
+    const ledgerPath = join(dir, 'ledger.db');
+    const sheet = join(dir, 'orders.csv');
+    writeOrdersCsv(sheet, { orders: 60, prefix: 'TERM', orderDate: new Date(Date.now() - 3_600_000) });
+    const sandbox = await startSandboxProcess(['--seed', '7']);
+    try {
+      await sandbox.setFaults({ latencyMs: 50 });
+      const config = writeConfig(dir, { ledger: ledgerPath, schedules: [{ name: 'inbox', cron: '*/2 * * * * *', command: 'import', args: [sheet, '--out', join(dir, 'result.xlsx'), '--concurrency', '1'] }] });
+      const child = spawn(process.execPath, [CLI, 'scheduler', '--config', config, '--log-level', 'warn'], { cwd: dir, env: cleanEnv(sandbox.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = once(child, 'close');
+      const ledger = await openLedger(ledgerPath);
+      try {
+        for (let waited = 0; !(await ledger.schedules.list()).some((o) => o.state === 'running' && o.runId !== null); waited += 50) {
+          if (waited > 30_000) throw new Error(`no occurrence started: ${stderr}`);
+          await sleep(50);
+        }
+        child.kill('SIGTERM');
+        const [code] = await exited;
+        expect(code).toBe(0);
+        expect(stderr).toContain('stopping: taking no more schedule occurrences; the running one finishes');
+        const occurrences = await ledger.schedules.list();
+        expect(occurrences.map((o) => [o.state, o.outcome, o.exitCode])).toEqual([['done', 'ok', 0]]);
+        expect((await sandbox.stats()).postsReceived).toBe(60);
+      } finally {
+        await ledger.close();
+      }
+    } finally {
+      await sandbox.stop();
     }
   });
 });
