@@ -10,7 +10,7 @@ import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
 import { describeJsonSyntaxError } from './config-file-syntax.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { parseLedgerLocation } from './ledger/location.js';
+import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 

@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { localFolderOf } from '../ledger/location.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, localFolderOf } from '../ledger/index.js';
 import type Database from 'better-sqlite3';
 import { openDatabase, readPragma } from '../sqlite/open-database.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';

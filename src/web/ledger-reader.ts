@@ -7,8 +7,7 @@
  * server (PostgreSQL) is opened once.
  */
 import { statSync } from 'node:fs';
-import { openLedger, parseLedgerLocation } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, openLedger, parseLedgerLocation } from '../ledger/index.js';
 
 export interface LedgerReader {
   /** `read` applied to the ledger, or undefined when there is no ledger file. */
