@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openSqliteLedger } from '../src/ledger/sqlite-ledger.js';
+import { openSqliteLedger } from '../src/ledger/sqlite/sqlite-ledger.js';
 import type { Ledger } from '../src/ledger/types.js';
 import { silentLogger } from '../src/log.js';
 import type { Marketplace } from '../src/mapping/marketplace-identifiers.js';

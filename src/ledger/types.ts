@@ -19,7 +19,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Logger } from '../log.js';
 import type { PayloadFingerprint } from './hash.js';
 import type { TeamStores } from './team-types.js';
-import type { MarketplaceStore } from './marketplace/types.js';
+import type { MarketplaceStore } from './marketplace-types.js';
 
 /**
  * Where an order stands.

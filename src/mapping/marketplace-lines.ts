@@ -4,8 +4,7 @@
  * customerLineItemId as sent). They are read from the source row beside the payload, never through it,
  * so what is sent to the API stays as it was.
  */
-import type { StoredMarketplaceLine } from '../ledger/marketplace/types.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger, StoredMarketplaceLine } from '../ledger/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { normalizeHeader } from '../sheet/columns.js';
 import type { CellValue } from '../sheet/types.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { copyLedger } from '../../src/ledger/copy/copy-ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
-import { writtenKey } from '../../src/ledger/marketplace/types.js';
+import { writtenKey } from '../../src/ledger/index.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { buildClock, makeTempDir } from './builders.js';
 

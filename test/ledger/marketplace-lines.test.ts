@@ -3,7 +3,7 @@
  * imported again replaces them), read back by order; confirmations recorded once, read back by package.
  */
 import { describe, expect, it } from 'vitest';
-import { writtenKey } from '../../src/ledger/marketplace/types.js';
+import { writtenKey } from '../../src/ledger/index.js';
 import { BACKENDS } from './backends.js';
 import { useLedgers } from './team-support.js';
 

@@ -1,7 +1,7 @@
 /** What `ledger copy` moves between backends, and how each side reads or writes it. */
 import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
-import type { MarketplaceStore } from '../marketplace/types.js';
+import type { MarketplaceStore } from '../marketplace-types.js';
 
 /** An audit entry as copied: its place in the trail (seq) is the target's. */
 export type CopiedAudit = Omit<AuditRecord, 'seq'>;

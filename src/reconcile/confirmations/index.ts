@@ -4,7 +4,7 @@
  */
 import { extname } from 'node:path';
 import { toOutputError } from '../../errors.js';
-import type { MarketplaceStore } from '../../ledger/marketplace/types.js';
+import type { MarketplaceStore } from '../../ledger/index.js';
 import type { Logger } from '../../log.js';
 import { RECONCILE_OUTPUT_REMEDY, writeConfirmationsCsv } from '../confirmations.js';
 import type { ReconciledOrder } from '../types.js';

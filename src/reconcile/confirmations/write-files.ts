@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../log.js';
 import type { Marketplace } from '../../mapping/marketplace-identifiers.js';
 import { isMarketplace } from '../../mapping/marketplace-identifiers.js';
-import { writtenKey, type MarketplaceStore, type WrittenConfirmation } from '../../ledger/marketplace/types.js';
+import { writtenKey, type MarketplaceStore, type WrittenConfirmation } from '../../ledger/index.js';
 import { CONFIRMATION_COLUMNS } from '../confirmations.js';
 import type { ReconciledOrder, ReconciledPackage } from '../types.js';
 import { FileSink } from './file-sink.js';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteLedger } from '../../../src/ledger/sqlite-ledger.js';
+import { openSqliteLedger } from '../../../src/ledger/sqlite/sqlite-ledger.js';
 import type { Ledger } from '../../../src/ledger/types.js';
 import { silentLogger } from '../../../src/log.js';
 import type { LineIdentifiers, Marketplace } from '../../../src/mapping/marketplace-identifiers.js';

@@ -1,7 +1,7 @@
 /** The marketplace lines and written confirmations of an SQLite ledger (types.ts). */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
-import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from './types.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
+import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from '../marketplace-types.js';
 
 export const SQLITE_MARKETPLACE_TABLES = `
   CREATE TABLE marketplace_lines (

@@ -1,6 +1,6 @@
 /** The marketplace lines and written confirmations of a PostgreSQL ledger (types.ts), shared by every host. */
-import type { TeamContext } from '../postgres/team-accounts.js';
-import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from './types.js';
+import type { TeamContext } from './team-accounts.js';
+import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from '../marketplace-types.js';
 
 export const POSTGRES_MARKETPLACE_MIGRATION = {
   name: '0006-marketplace-lines',
