@@ -11,14 +11,14 @@ export const SQLITE_MARKETPLACE_TABLES = `
     profile               TEXT NOT NULL,
     identifiers           TEXT NOT NULL,
     PRIMARY KEY (customer_order_id, customer_line_item_id)
-  ) STRICT;
+  ) STRICT, WITHOUT ROWID;
   CREATE TABLE confirmations_written (
     file            TEXT NOT NULL,
     package_id      TEXT NOT NULL,
     tracking_number TEXT NOT NULL,
     written_at      TEXT NOT NULL,
     PRIMARY KEY (package_id, file, tracking_number)
-  ) STRICT;
+  ) STRICT, WITHOUT ROWID;
 `;
 
 interface LineRow {
