@@ -25,7 +25,7 @@ async function writeWide(name: string, rows: number): Promise<string> {
 
 /** Reads the sheet whole: its rows, and the progress (bytes of the file) seen as each batch arrived. */
 async function readWithProgress(path: string) {
-  const sheet = await openSheet(path, { batchSize: 4 });
+  const sheet = await openSheet(path, { batchSize: 2 });
   const progress: number[] = [];
   let rows = 0;
   let cells = 0;
@@ -39,16 +39,16 @@ async function readWithProgress(path: string) {
 
 describe('a workbook of 16,384 columns', () => {
   it('is read whole, its progress moving through the parse and reaching the file size at the end', async () => {
-    const path = await writeWide('wide-40.xlsx', 40);
+    const path = await writeWide('wide-16.xlsx', 16);
     const { sheet, progress, rows, cells, end } = await readWithProgress(path);
 
-    expect(rows).toBe(40);
-    expect(cells).toBe(40 * COLUMNS);
+    expect(rows).toBe(16);
+    expect(cells).toBe(16 * COLUMNS);
     // The file is read into a temp file before the first row is parsed: the first rows are not the end of the read.
     expect(progress[0]!).toBeLessThan(sheet.sizeBytes * 0.75);
     expect(progress.length).toBeGreaterThan(3);
     for (let i = 1; i < progress.length; i++) expect(progress[i]!).toBeGreaterThanOrEqual(progress[i - 1]!);
     expect(new Set(progress).size).toBeGreaterThan(progress.length / 2);
     expect(end).toBe(sheet.sizeBytes);
-  });
+  }, 180_000);
 });
