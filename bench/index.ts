@@ -8,6 +8,7 @@
  *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
+ *   npm run bench -- wide-xlsx    a workbook of 16,384 columns x 2,000 rows beside exceljs alone (minutes; kept in bench-data/)
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { benchSandbox } from './sandbox.js';
 import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
 import { benchScale, benchScaleHuge, runPapaparseChild, runValidateChild } from './scale.js';
+import { benchWideXlsx } from './wide-xlsx.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -145,6 +147,10 @@ const sections: Record<string, () => Promise<void>> = {
   scale: benchScaleFigures,
   'scale-huge': () => benchScaleHuge(DATA, line),
   'scale-reconcile': benchScaleReconcile,
+  'wide-xlsx': async () => {
+    mkdirSync(DATA, { recursive: true });
+    await benchWideXlsx(DATA, line);
+  },
   validate: benchValidate,
   writers: benchWriters,
   sandbox: benchSandboxFigures,
