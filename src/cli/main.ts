@@ -19,6 +19,7 @@ import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
+import { addTokensCommand } from './tokens.js';
 import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
 import { escapeControlCharactersInLines } from '../terminal-text.js';
@@ -87,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
   addUsersCommand(program, run);
+  addTokensCommand(program, run);
   addAuditCommand(program, run);
   addMappingCommand(program, run);
 

@@ -3,6 +3,8 @@
  * synchronous underneath and committed before its Promise settles; the async face is the Ledger
  * interface both backends share.
  */
+import { createSqliteTokens } from './team/sqlite-tokens.js';
+import type { TokenStore } from './team/token-types.js';
 import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -80,6 +82,7 @@ class SqliteLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly tokens: TokenStore;
 
   constructor(
     readonly location: string,
@@ -97,6 +100,7 @@ class SqliteLedger implements Ledger {
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
     this.mappings = createSqliteMappings(db, now);
+    this.tokens = createSqliteTokens(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

@@ -31,6 +31,7 @@ import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
+import { registerApi } from './api/index.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
@@ -156,6 +157,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
+    await registerApi(app, services);
     await app.listen({ port, host });
   } catch (error) {
     await app.close();

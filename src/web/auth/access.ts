@@ -73,6 +73,8 @@ export function installAccess(app: FastifyInstance, options: AccessOptions): voi
   app.decorateRequest('visitor', null);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
+    // The HTTP API has a door of its own (web/api/bearer.ts): tokens, never sessions; its unknown paths answer as the API does.
+    if (config.isApi || request.url.startsWith('/api/v1/')) return;
     const access: Access = config.access ?? 'view';
     const session = request.session;
     const hasAccounts = await options.hasAccounts();
