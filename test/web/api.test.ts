@@ -20,7 +20,7 @@ const ACCOUNTS = [
 const VALID = readFileSync(join(SAMPLES, 'orders-valid.csv'));
 const MISTAKES = readFileSync(join(SAMPLES, 'orders-with-mistakes.csv'));
 
-function describeApi(backend: string, describeIt: typeof describe, ledgerOf: () => Promise<{ path: string; drop(): Promise<void> }>) {
+function describeApi(backend: string, describeIt: (name: string, body: () => void) => void, ledgerOf: () => Promise<{ path: string; drop(): Promise<void> }>) {
   describeIt(`the HTTP API on ${backend}`, () => {
     let web: TestApp;
     let ledger: { path: string; drop(): Promise<void> };

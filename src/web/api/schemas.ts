@@ -29,6 +29,18 @@ export const PROBLEM_SCHEMA = {
 const problemRef = { $ref: 'Problem#' } as const;
 const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } });
 
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  404: 'no such thing (or no longer kept)',
+  409: 'not possible in its present state: the type says why',
+  413: 'the upload is larger than the limit',
+  422: 'understood, but not usable: the type says why (a sheet problem carries its issue code)',
+};
+
+/** Problem answers of these statuses besides the common ones. */
+export function problems(...statuses: (keyof typeof PROBLEM_DESCRIPTIONS)[]) {
+  return Object.fromEntries(statuses.map((status) => [status, problemResponse(PROBLEM_DESCRIPTIONS[status]!)]));
+}
+
 /** The answers every route may give besides its own. */
 export const COMMON_PROBLEMS = {
   400: problemResponse('the request is not understood'),

@@ -16,7 +16,7 @@ import { saveReading } from '../upload-reading.js';
 import type { Verdict, VerdictRow } from '../verdict.js';
 import { isId, newId, PRIVATE_FILE_MODE, safeFileName } from '../work-dir.js';
 import { sendProblem, type ProblemType } from './problems.js';
-import { COMMON_PROBLEMS, ID_PARAMS, JOB_ACCEPTED, json, SHEET_SUMMARY, SHEET_VERDICT, UPLOAD_BODY, VERDICT_QUERY } from './schemas.js';
+import { COMMON_PROBLEMS, problems, ID_PARAMS, JOB_ACCEPTED, json, SHEET_SUMMARY, SHEET_VERDICT, UPLOAD_BODY, VERDICT_QUERY } from './schemas.js';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, the small fields). */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -42,7 +42,7 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
         tags: ['sheets'],
         consumes: ['multipart/form-data'],
         body: UPLOAD_BODY,
-        response: { 201: json('checked', SHEET_SUMMARY), 202: json('waiting its turn to be checked', SHEET_SUMMARY), 413: COMMON_PROBLEMS[400], 422: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 201: json('checked', SHEET_SUMMARY), 202: json('waiting its turn to be checked', SHEET_SUMMARY), ...problems(413, 422), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
@@ -89,7 +89,7 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
         tags: ['sheets'],
         params: ID_PARAMS,
         querystring: VERDICT_QUERY,
-        response: { 200: json('the verdict (or the state of a sheet not checked yet)', SHEET_VERDICT), 404: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 200: json('the verdict (or the state of a sheet not checked yet)', SHEET_VERDICT), ...problems(404), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
@@ -131,7 +131,7 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
         description: 'Answers 202 with the job (Location: the job). Submitting a sheet whose job is queued or running answers that job.',
         tags: ['sheets'],
         params: ID_PARAMS,
-        response: { 202: json('queued', JOB_ACCEPTED), 404: COMMON_PROBLEMS[400], 409: COMMON_PROBLEMS[400], 422: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 202: json('queued', JOB_ACCEPTED), ...problems(404, 409, 422), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {

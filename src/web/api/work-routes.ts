@@ -11,7 +11,7 @@ import { isUserError, userMessage } from '../user-message.js';
 import { isId, newId } from '../work-dir.js';
 import { sendProblem } from './problems.js';
 import { resultCsvOf } from './result-csv.js';
-import { COMMON_PROBLEMS, file, ID_PARAMS, JOB, json, RECONCILIATION, RECONCILIATION_ACCEPTED, RESULT_QUERY, RUNS, RUNS_QUERY } from './schemas.js';
+import { COMMON_PROBLEMS, problems, file, ID_PARAMS, JOB, json, RECONCILIATION, RECONCILIATION_ACCEPTED, RESULT_QUERY, RUNS, RUNS_QUERY } from './schemas.js';
 
 const API_STATES = { queued: 'queued', running: 'running', done: 'finished', cancelled: 'canceled', failed: 'failed' } as const;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -24,7 +24,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
     '/jobs/:id',
     {
       config: { isApi: true, auditRead: 'a job' },
-      schema: { summary: 'A job: its state and the count of orders per outcome', tags: ['jobs'], params: ID_PARAMS, response: { 200: json('the job', JOB), 404: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS } },
+      schema: { summary: 'A job: its state and the count of orders per outcome', tags: ['jobs'], params: ID_PARAMS, response: { 200: json('the job', JOB), ...problems(404), ...COMMON_PROBLEMS } },
     },
     async (request, reply) => {
       const job = await jobOf(request.params.id);
@@ -41,7 +41,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
         summary: 'Cancel a job: nothing more is sent (orders in flight get their answers)',
         tags: ['jobs'],
         params: ID_PARAMS,
-        response: { 202: json('cancellation asked (a queued job is cancelled at once)', JOB), 404: COMMON_PROBLEMS[400], 409: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 202: json('cancellation asked (a queued job is cancelled at once)', JOB), ...problems(404, 409), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
@@ -64,7 +64,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
         tags: ['jobs'],
         params: ID_PARAMS,
         querystring: RESULT_QUERY,
-        response: { 200: file('the result', [XLSX, 'text/csv']), 404: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 200: file('the result', [XLSX, 'text/csv']), ...problems(404), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
@@ -90,7 +90,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
         summary: "Reconcile the ledger's orders with the API",
         description: 'Answers 202 at once, with the reconciliation to ask (Location) until its state is finished.',
         tags: ['reconciliations'],
-        response: { 202: json('started', RECONCILIATION_ACCEPTED), 409: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS },
+        response: { 202: json('started', RECONCILIATION_ACCEPTED), ...problems(409), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
@@ -115,7 +115,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
     '/reconciliations/:id',
     {
       config: { isApi: true, auditRead: 'a reconciliation' },
-      schema: { summary: 'A reconciliation: its roll-up per status and its exceptions', tags: ['reconciliations'], params: ID_PARAMS, response: { 200: json('the reconciliation', RECONCILIATION), 404: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS } },
+      schema: { summary: 'A reconciliation: its roll-up per status and its exceptions', tags: ['reconciliations'], params: ID_PARAMS, response: { 200: json('the reconciliation', RECONCILIATION), ...problems(404), ...COMMON_PROBLEMS } },
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -141,7 +141,7 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
     '/reconciliations/:id/workbook',
     {
       config: { isApi: true },
-      schema: { summary: "A reconciliation's workbook", tags: ['reconciliations'], params: ID_PARAMS, response: { 200: file('the workbook', [XLSX]), 404: COMMON_PROBLEMS[400], ...COMMON_PROBLEMS } },
+      schema: { summary: "A reconciliation's workbook", tags: ['reconciliations'], params: ID_PARAMS, response: { 200: file('the workbook', [XLSX]), ...problems(404), ...COMMON_PROBLEMS } },
     },
     async (request, reply) => {
       const snapshot = isId(request.params.id) ? await services.reconciler.get(request.params.id) : undefined;
