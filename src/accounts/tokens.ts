@@ -62,7 +62,7 @@ export async function createToken(
   }
   await ledger.audit.record({ actor: actor.name, via: actor.via, address: actor.address, action: 'token_create', detail: `${label} for ${user.name} (${user.role})${expiresAt ? `, until ${expiresAt}` : ''}` });
   const until = expiresAt ? `until ${expiresAt}` : 'without an end date (revoke it with order-batch tokens revoke)';
-  return { ok: true, value: { token, label, userName: user.name, expiresAt }, message: `Created the API token ${label} for ${user.name} (acts as a ${user.role}), ${until}.` };
+  return { ok: true, value: { token, label, userName: user.name, expiresAt }, message: `Created the API token ${label} for ${user.name} (acts as ${articleOf(user.role)} ${user.role}), ${until}.` };
 }
 
 export async function revokeToken(ledger: Pick<Ledger, 'tokens' | 'audit'>, actor: Actor, label: string): Promise<TokenResult<string>> {
@@ -75,4 +75,9 @@ export async function revokeToken(ledger: Pick<Ledger, 'tokens' | 'audit'>, acto
 /** Whether the token is past its end (listings show it; the ledger refuses it already). */
 export function isExpired(token: Pick<ApiTokenRecord, 'expiresAt'>, now: Date): boolean {
   return token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime();
+}
+
+/** "a viewer", "an operator", "an admin". */
+export function articleOf(role: string): 'a' | 'an' {
+  return /^[aeiou]/.test(role) ? 'an' : 'a';
 }

@@ -7,7 +7,7 @@
  * hash): a revoked token, or one of a disabled account, is refused at once by every instance.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashToken, isTokenShaped } from '../../accounts/tokens.js';
+import { articleOf, hashToken, isTokenShaped } from '../../accounts/tokens.js';
 import { isAllowed, PERMISSIONS, type Permission } from '../../accounts/roles.js';
 import { recordAudit, type AppServices } from '../services.js';
 import { sendProblem } from './problems.js';
@@ -46,7 +46,7 @@ export function installBearer(app: FastifyInstance, services: AppServices): void
     const access = config.apiAccess ?? 'view';
     if (!isAllowed(holder.role, access)) {
       await recordAudit(services, request, { action: 'refused', ref: (request.params as { id?: string } | undefined)?.id ?? null, detail: `${request.method} ${request.routeOptions.url} needs the ${PERMISSIONS[access]} role; ${holder.userName} is ${holder.role}` });
-      return sendProblem(reply, 'forbidden', `The token ${holder.label} acts for ${holder.userName}, a ${holder.role}; this needs the ${PERMISSIONS[access]} role.`);
+      return sendProblem(reply, 'forbidden', `The token ${holder.label} acts for ${holder.userName}, ${articleOf(holder.role)} ${holder.role}; this needs the ${PERMISSIONS[access]} role.`);
     }
   });
   // Reads are recorded once answered, with the status they got (writes record what they did).
