@@ -50,7 +50,7 @@ describe('every route without a session', () => {
   /** A real value for each route parameter; a route with a parameter not listed here fails the test. */
   const pathOf = (url: string) =>
     url.replace(/:(\w+)/g, (_, name: string) => {
-      const value = { id: url.startsWith('/uploads') ? ids.upload : url.startsWith('/jobs') ? ids.job : ids.reconciliation, runId: ids.run, index: '0', name: 'ada' }[name];
+      const value = { id: url.startsWith('/uploads') ? ids.upload : url.startsWith('/jobs') ? ids.job : ids.reconciliation, runId: ids.run, index: '0', name: 'ada', label: 'erp' }[name];
       if (!value) throw new Error(`no value for the parameter :${name} of ${url}: add one to this test`);
       return value;
     });
