@@ -42,6 +42,11 @@ export interface TokenStore {
 /** A token's use is written at most this often, so an integration polling each second does not write each second. */
 export const TOKEN_TOUCH_MS = 60_000;
 
+/** A token as `ledger copy` moves it: its hash with it (never the token, which no ledger holds). */
+export interface StoredToken extends ApiTokenRecord {
+  tokenHash: string;
+}
+
 export interface TokenRow {
   label: string;
   user_name: string;
@@ -49,10 +54,15 @@ export interface TokenRow {
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  token_hash?: string;
 }
 
 export function toToken(row: TokenRow): ApiTokenRecord {
   return { label: row.label, userName: row.user_name, createdBy: row.created_by, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at };
+}
+
+export function toStoredToken(row: TokenRow): StoredToken {
+  return { ...toToken(row), tokenHash: row.token_hash ?? '' };
 }
 
 export const SQLITE_TOKENS_TABLE = `
