@@ -66,7 +66,7 @@ export interface WebAppOptions {
   retentionDays?: number;
   /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
   clock?: () => Date;
-  /** Requests per minute one API token may make (default 600); more are answered 429 with Retry-After. */
+  /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
   apiRequestsPerMinute?: number;
 }
 

@@ -14,7 +14,7 @@ import { registerApiSheetRoutes } from './sheet-routes.js';
 import { registerApiWorkRoutes } from './work-routes.js';
 
 export const API_PREFIX = '/api/v1';
-const DEFAULT_REQUESTS_PER_MINUTE = 600;
+const DEFAULT_REQUESTS_PER_MINUTE = 6_000;
 
 export async function registerApi(app: FastifyInstance, services: AppServices): Promise<void> {
   await app.register(
