@@ -17,6 +17,7 @@ import { addLedgerCommand } from './ledger.js';
 import { addMappingCommand } from './mapping.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
+import { addSchedulerCommand } from './schedules.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
 import { addTokensCommand } from './tokens.js';
@@ -91,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
   addTokensCommand(program, run);
   addAuditCommand(program, run);
   addMappingCommand(program, run);
+  addSchedulerCommand(program, run);
 
   try {
     refuseUnknownCommand(program, argv);

@@ -23,7 +23,8 @@ import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from '../team-types.js';
+import { createPostgresSchedules } from './team-schedules.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -101,6 +102,7 @@ class PostgresLedger implements Ledger {
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
   readonly tokens: TokenStore;
+  readonly schedules: ScheduleOccurrences;
 
   constructor(
     readonly location: string,
@@ -122,6 +124,7 @@ class PostgresLedger implements Ledger {
     this.attempts = createPostgresAttempts(team);
     this.mappings = createPostgresMappings(team);
     this.tokens = createPostgresTokens(team);
+    this.schedules = createPostgresSchedules(team);
     this.context = {
       pool,
       location,

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
 import { carryPostgresMappings } from './team-mappings.js';
+import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { POSTGRES_TOKENS_TABLE } from '../team/token-types.js';
 import { ORDER_STATES } from '../types.js';
 
@@ -192,5 +193,6 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     // What the setting that held them all holds becomes rows (team-mappings.ts).
     after: carryPostgresMappings,
   },
+  { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
   { name: '0007-api-tokens', sql: POSTGRES_TOKENS_TABLE },
 ];
