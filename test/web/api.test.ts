@@ -164,6 +164,12 @@ describe('the HTTP API limits', () => {
     expect(answer.body).toMatchObject({ type: 'urn:order-batch:problem:too-large' });
   });
 
+  it('refuses a request a page of another site sends, even with a token', async () => {
+    const answer = await callApi(web.app.url, 'POST', '/api/v1/reconciliations', { token, headers: { origin: 'https://evil.example' } });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ type: 'urn:order-batch:problem:cross-site' });
+  });
+
   it('answers too many requests with 429 and Retry-After', async () => {
     const statuses: number[] = [];
     let retryAfter: unknown;

@@ -8,12 +8,12 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { formatBytes } from '../pages/upload-page.js';
 import { drainUnread, type AppServices } from '../services.js';
 import { installBearer } from './bearer.js';
+import { API_PREFIX } from './prefix.js';
 import { sendProblem } from './problems.js';
 import { PROBLEM_SCHEMA } from './schemas.js';
 import { registerApiSheetRoutes } from './sheet-routes.js';
 import { registerApiWorkRoutes } from './work-routes.js';
 
-export const API_PREFIX = '/api/v1';
 const DEFAULT_REQUESTS_PER_MINUTE = 6_000;
 
 export async function registerApi(app: FastifyInstance, services: AppServices): Promise<void> {

@@ -23,8 +23,6 @@ export const PROBLEMS = {
   'no-result': { status: 404, title: 'The job has no result file' },
   'too-large': { status: 413, title: 'The upload is too large' },
   'too-many-requests': { status: 429, title: 'Too many requests' },
-  'no-accounts': { status: 503, title: 'The web app has no accounts' },
-  'reconcile-failed': { status: 502, title: 'The reconciliation failed' },
   'internal': { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
