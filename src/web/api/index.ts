@@ -12,7 +12,7 @@ import { API_PREFIX } from './prefix.js';
 import { sendProblem } from './problems.js';
 import { PROBLEM_SCHEMA } from './schemas.js';
 import { registerApiSheetRoutes } from './sheet-routes.js';
-import { registerApiWorkRoutes } from './work-routes.js';
+import { registerApiJobRoutes, registerApiReconcileRoutes } from './work-routes.js';
 
 const DEFAULT_REQUESTS_PER_MINUTE = 6_000;
 
@@ -60,7 +60,8 @@ export async function registerApi(app: FastifyInstance, services: AppServices): 
       api.setNotFoundHandler((request, reply) => sendProblem(reply, 'not-found', `There is no ${request.method} ${request.url.split('?')[0]} in the API; /api/v1/openapi.json lists what there is.`));
       api.get('/openapi.json', { config: { isApi: true, access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-store').send(api.swagger()));
       registerApiSheetRoutes(api, services, API_PREFIX);
-      registerApiWorkRoutes(api, services, API_PREFIX);
+      registerApiJobRoutes(api, services, API_PREFIX);
+      registerApiReconcileRoutes(api, services, API_PREFIX);
     },
     { prefix: API_PREFIX },
   );

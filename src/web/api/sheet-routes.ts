@@ -100,25 +100,7 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
         if (check.state === 'failed') return reply.send({ id: request.params.id, fileName: check.fileName, state: 'failed', error: { code: 'check_failed', message: check.message } });
         return reply.send({ id: request.params.id, fileName: check.fileName, state: check.state === 'waiting' ? 'waiting' : 'checking', ...(check.state === 'waiting' ? { ahead: check.ahead } : {}) });
       }
-      const { status, page, pageSize } = request.query;
-      const orders = verdict.orders.filter((o) => status === 'all' || o.status === status);
-      const rowsByNumber = new Map<number, VerdictRow>(verdict.rows.map((r) => [r.n, r]));
-      const items = orders.slice((page - 1) * pageSize, page * pageSize).map((o) => ({
-        customerOrderId: o.customerOrderId,
-        status: o.status,
-        rows: o.rows,
-        problems: o.rows.flatMap((n) => (rowsByNumber.get(n)?.issues ?? []).map(problemJson)),
-      }));
-      const hasNext = page * pageSize < orders.length;
-      const base = `${prefix}/sheets/${verdict.id}`;
-      return reply.header('cache-control', 'no-store').send({
-        ...summaryOf(verdict),
-        fileProblems: verdict.fileIssues.map(problemJson),
-        items,
-        page: { number: page, size: pageSize, totalItems: orders.length },
-        next: hasNext ? `${base}?status=${status}&page=${page + 1}&pageSize=${pageSize}` : null,
-        links: { submit: `${base}/submit` },
-      });
+      return reply.header('cache-control', 'no-store').send(verdictJson(verdict, request.query, prefix));
     },
   );
 
@@ -196,6 +178,29 @@ async function findProfile(services: AppServices, name: string): Promise<{ ok: t
   const profile = known.find((p) => p.name.toLowerCase() === name.toLowerCase());
   if (profile) return { ok: true, profile };
   return { ok: false, message: `There is no mapping profile named ${name}; the known ones: ${[...new Set(known.map((p) => p.name))].join(', ')}.` };
+}
+
+/** One page of the verdict: the orders of the status asked for, each with its rows' problems. */
+function verdictJson(verdict: Verdict, query: { status: 'all' | 'valid' | 'invalid'; page: number; pageSize: number }, prefix: string) {
+  const { status, page, pageSize } = query;
+  const orders = verdict.orders.filter((o) => status === 'all' || o.status === status);
+  const rowsByNumber = new Map<number, VerdictRow>(verdict.rows.map((r) => [r.n, r]));
+  const items = orders.slice((page - 1) * pageSize, page * pageSize).map((o) => ({
+    customerOrderId: o.customerOrderId,
+    status: o.status,
+    rows: o.rows,
+    problems: o.rows.flatMap((n) => (rowsByNumber.get(n)?.issues ?? []).map(problemJson)),
+  }));
+  const hasNext = page * pageSize < orders.length;
+  const base = `${prefix}/sheets/${verdict.id}`;
+  return {
+    ...summaryOf(verdict),
+    fileProblems: verdict.fileIssues.map(problemJson),
+    items,
+    page: { number: page, size: pageSize, totalItems: orders.length },
+    next: hasNext ? `${base}?status=${status}&page=${page + 1}&pageSize=${pageSize}` : null,
+    links: { submit: `${base}/submit` },
+  };
 }
 
 function summaryOf(verdict: Verdict) {

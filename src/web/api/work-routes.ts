@@ -16,7 +16,8 @@ import { COMMON_PROBLEMS, problems, file, ID_PARAMS, JOB, json, RECONCILIATION, 
 const API_STATES = { queued: 'queued', running: 'running', done: 'finished', cancelled: 'canceled', failed: 'failed' } as const;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-export function registerApiWorkRoutes(app: FastifyInstance, services: AppServices, prefix: string): void {
+/** Jobs read, cancelled and their results downloaded. */
+export function registerApiJobRoutes(app: FastifyInstance, services: AppServices, prefix: string): void {
   const jobOf = async (id: string) => (isId(id) ? services.jobs.get(id) : undefined);
   const noJob = (id: string) => `There is no job ${id}.`;
 
@@ -79,6 +80,10 @@ export function registerApiWorkRoutes(app: FastifyInstance, services: AppService
     },
   );
 
+}
+
+/** Reconciliations started, read and downloaded; and the runs list. */
+export function registerApiReconcileRoutes(app: FastifyInstance, services: AppServices, prefix: string): void {
   /** Reconciliations this instance is running or saw fail, by id (a finished one is read from the ledger). */
   const running = new Map<string, { error?: string }>();
 
