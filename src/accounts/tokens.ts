@@ -8,8 +8,7 @@
  * way, and a fast hash lets every request look its token up by the hash alone, on every instance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Ledger } from '../ledger/types.js';
-import type { ApiTokenRecord } from '../ledger/team/token-types.js';
+import type { ApiTokenRecord, Ledger } from '../ledger/index.js';
 import type { Actor } from './manage.js';
 import { checkUserName } from './names.js';
 

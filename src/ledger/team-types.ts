@@ -8,7 +8,7 @@
  */
 
 /** Viewer: check sheets, read history and reconciliations. Operator: also submit, cancel, reconcile. Admin: also manage accounts. */
-import type { TokenStore } from './team/token-types.js';
+import type { TokenStore } from './token-types.js';
 
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

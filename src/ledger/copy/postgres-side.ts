@@ -1,5 +1,5 @@
 /** `ledger copy` on a PostgreSQL ledger: read in one REPEATABLE READ snapshot, or written in one transaction. */
-import { toStoredToken, type StoredToken, type TokenRow } from '../team/token-types.js';
+import { toStoredToken, type StoredToken, type TokenRow } from '../token-types.js';
 import pg from 'pg';
 import { redactUrl } from '../../redact.js';
 import { LedgerError } from '../errors.js';
@@ -9,11 +9,11 @@ import { classifyPostgresError } from '../postgres/errors.js';
 import { openPostgresLedger } from '../postgres/postgres-ledger.js';
 import { toRecord, type OrderRow } from '../order-row.js';
 import { ROW_TYPES } from '../postgres/row-types.js';
-import { toRun, type RunRow } from '../run-store.js';
+import { toRun, type RunRow } from '../sqlite/run-store.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
 import type { StoredUser } from '../team-types.js';
-import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../team/mapping-rows.js';
-import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
+import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
+import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 

@@ -1,18 +1,18 @@
 /** `ledger copy` on an SQLite ledger file: read-only in one read transaction, or written in one transaction under the run lock. */
-import { toStoredToken, type StoredToken, type TokenRow } from '../team/token-types.js';
+import { toStoredToken, type StoredToken, type TokenRow } from '../token-types.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { LedgerError } from '../errors.js';
 import { type OrderRow, toRecord } from '../order-row.js';
-import { MIGRATIONS, orderDateColumn, readSchemaVersion } from '../schema.js';
-import { openDatabase } from '../sqlite.js';
-import { openSqliteLedger } from '../sqlite-ledger.js';
-import { toRun, type RunRow } from '../run-store.js';
+import { MIGRATIONS, orderDateColumn, readSchemaVersion } from '../sqlite/schema.js';
+import { openDatabase } from '../../sqlite/open-database.js';
+import { openSqliteLedger } from '../sqlite/sqlite-ledger.js';
+import { toRun, type RunRow } from '../sqlite/run-store.js';
 import type { LedgerOptions } from '../types.js';
 import type { StoredUser } from '../team-types.js';
-import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../team/mapping-rows.js';
-import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
+import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
+import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 

@@ -1,5 +1,5 @@
 /** What `ledger copy` moves between backends, and how each side reads or writes it. */
-import type { StoredToken } from '../team/token-types.js';
+import type { StoredToken } from '../token-types.js';
 import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
 

@@ -4,7 +4,7 @@
  * claims.ts), and the team's POSTs in flight are capped by advisory locks (send-gate.ts).
  */
 import { createPostgresTokens } from './team-tokens.js';
-import type { TokenStore } from '../team/token-types.js';
+import type { TokenStore } from '../token-types.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';

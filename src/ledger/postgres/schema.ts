@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
-import { POSTGRES_TOKENS_TABLE } from '../team/token-types.js';
+import { POSTGRES_TOKENS_TABLE } from '../token-types.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {

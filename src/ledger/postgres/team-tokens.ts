@@ -1,6 +1,6 @@
-/** API tokens in a PostgreSQL ledger (see team/token-types.ts): every instance reads the same rows. */
+/** API tokens in a PostgreSQL ledger (see ../token-types.ts): every instance reads the same rows. */
 import type { Role } from '../team-types.js';
-import { TOKEN_TOUCH_MS, toToken, type TokenRow, type TokenStore } from '../team/token-types.js';
+import { TOKEN_TOUCH_MS, toToken, type TokenRow, type TokenStore } from '../token-types.js';
 import type { TeamContext } from './team-accounts.js';
 
 export function createPostgresTokens({ query, now }: TeamContext): TokenStore {

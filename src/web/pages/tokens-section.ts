@@ -1,7 +1,6 @@
 /** The accounts page's API tokens (admins): who each acts for, until when, last used; make one, revoke one. */
 import { isExpired } from '../../accounts/tokens.js';
-import type { ApiTokenRecord } from '../../ledger/team/token-types.js';
-import type { UserRecord } from '../../ledger/team-types.js';
+import type { ApiTokenRecord, UserRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, formatTime, type PageContext } from './layout.js';
 

@@ -1,8 +1,8 @@
 /** API tokens in an SQLite ledger (see token-types.ts). */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
 import type { Role } from '../team-types.js';
-import { TOKEN_TOUCH_MS, toToken, type TokenRow, type TokenStore } from './token-types.js';
+import { TOKEN_TOUCH_MS, toToken, type TokenRow, type TokenStore } from '../token-types.js';
 
 export function createSqliteTokens(db: Database, now: () => Date): TokenStore {
   const sql = preparedOnce(db);

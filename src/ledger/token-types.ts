@@ -4,7 +4,7 @@
  * instance sharing the ledger reads it on each request, so a revoked token is refused everywhere at
  * once, and a disabled or removed account's tokens stop working with it.
  */
-import type { Role } from '../team-types.js';
+import type { Role } from './team-types.js';
 
 export interface ApiTokenRecord {
   /** Unique across the ledger: how the token is listed and revoked. */
@@ -81,7 +81,7 @@ export const SQLITE_TOKENS_TABLE = `
 
 export const POSTGRES_TOKENS_TABLE = `
   -- token_hash: the sha256 of the token the other system holds; the token itself is never stored.
-  -- The SQLite ledger has the same table (team/token-types.ts).
+  -- The SQLite ledger has the same table (token-types.ts).
   CREATE TABLE api_tokens (
     label        text COLLATE "C" PRIMARY KEY,
     token_hash   text NOT NULL UNIQUE,

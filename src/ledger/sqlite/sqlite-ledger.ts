@@ -3,29 +3,29 @@
  * synchronous underneath and committed before its Promise settles; the async face is the Ledger
  * interface both backends share.
  */
-import { createSqliteTokens } from './team/sqlite-tokens.js';
-import type { TokenStore } from './team/token-types.js';
+import { createSqliteTokens } from './team-tokens.js';
+import type { TokenStore } from '../token-types.js';
 import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { silentLogger, type Logger } from '../log.js';
-import { LedgerBusyError, LedgerError } from './errors.js';
-import { guardLedger } from './guard.js';
-import { createLocalGate, createOpenGate } from './local-gate.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { LedgerBusyError, LedgerError } from '../errors.js';
+import { guardLedger } from '../guard.js';
+import { createLocalGate, createOpenGate } from '../local-gate.js';
 import { OrderStore } from './order-store.js';
-import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
+import { createMemoryLock, tryLockFile, type FileLock } from '../../sqlite/file-lock.js';
 import { RunStore } from './run-store.js';
 import { readSchemaVersion } from './schema.js';
 import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
-import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
-import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
-import { createSqliteMappings } from './team/sqlite-mappings.js';
-import { createSqliteSchedules } from './team/sqlite-schedules.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from './team-types.js';
-import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
+import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team-accounts.js';
+import { createSqliteFiles, createSqliteJobs } from './team-jobs.js';
+import { createSqliteMappings } from './team-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
+import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from '../types.js';
+import { createSqliteSchedules } from './team-schedules.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
