@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { parseApiInstant } from '../contract/instant.js';
+import { REMOTE_FILES_SQLITE } from '../remote/claim-tables.js';
 import { readPragma } from './sqlite.js';
 import { createSqliteMappingsTable } from './team/sqlite-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
@@ -111,6 +112,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'saved column mappings: one row per name, carried over from the setting that held them all',
     up(db) {
       createSqliteMappingsTable(db);
+    },
+  },
+  {
+    description: 'remote files: each version of a remote sheet claimed by one host, processed once',
+    up(db) {
+      db.exec(REMOTE_FILES_SQLITE);
     },
   },
 ];

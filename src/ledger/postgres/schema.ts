@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
+import { REMOTE_FILES_POSTGRES } from '../../remote/claim-tables.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { ORDER_STATES } from '../types.js';
 
@@ -190,5 +191,9 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     `,
     // What the setting that held them all holds becomes rows (team-mappings.ts).
     after: carryPostgresMappings,
+  },
+  {
+    name: '0004-remote-files',
+    sql: REMOTE_FILES_POSTGRES,
   },
 ];
