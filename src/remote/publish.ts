@@ -129,7 +129,10 @@ async function putResultBeside(item: StagedFile, result: string, deps: FinishDep
 /** The report names remote files by their locations (never the work folder's copies). */
 export function renameInReport(report: JsonReport, names: ReadonlyMap<string, string>): void {
   const rename = (path: string) => names.get(path) ?? path;
-  for (const input of report.input) input.file = rename(input.file);
+  for (const input of report.input) {
+    if (input.error) for (const [from, to] of names) input.error.message = input.error.message.replaceAll(from, to);
+    input.file = rename(input.file);
+  }
   if (Array.isArray(report.orders)) for (const order of report.orders as OrderLike[]) if (order.file !== undefined) order.file = rename(order.file);
   if (report.output !== null) report.output = Array.isArray(report.output) ? report.output.map(rename) : rename(report.output);
   for (const a of report.archived ?? []) a.file = rename(a.file);
