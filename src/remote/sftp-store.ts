@@ -11,8 +11,8 @@ import type { RemoteEntry, RemoteSettings, RemoteStore } from './store.js';
 
 type SftpLocation = Extract<RemoteLocation, { kind: 'sftp' }>;
 
-/** Parallel reads and writes per transfer; ssh2's default (64 × 32 KiB) keeps loopback well fed. */
-const TRANSFER = { concurrency: 64, chunkSize: 32_768 };
+/** Reads and writes in flight per transfer: fewer, larger requests (OpenSSH serves reads of up to 256 KiB) than ssh2's default 64 of 32 KiB, for less per-request work in JavaScript; see npm run bench -- remote. */
+const TRANSFER = { concurrency: 16, chunkSize: 262_144 };
 
 /** Where the server is, redacted: the user and host, never a path's secrets (there are none) nor a password. */
 function serverText(location: SftpLocation): string {

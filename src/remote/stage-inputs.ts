@@ -54,6 +54,22 @@ export interface StagedInputs {
   taken: string[];
 }
 
+/** Remote files read at once from one folder. */
+const FILES_AT_ONCE = 8;
+
+async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 function isSheetName(name: string): boolean {
   // A .txt file is taken as a sheet here; the reader says why if it is not one.
   return whyNotOrderSheet('', name) === null;
@@ -82,7 +98,19 @@ export async function stageInputs(args: readonly string[], deps: StageDeps): Pro
       if (entry === null) throw new RemoteError(location.shown, 'no such file.');
       entries = [entry];
     }
-    for (const entry of entries) await stageEntry(location, store, entry, deps, result);
+    // Several files at once: a thousand small sheets are round trips, not bytes. Kept in name order.
+    const parts = await mapWithLimit(entries, FILES_AT_ONCE, async (entry) => {
+      const part: StagedInputs = { files: [], staged: [], waiting: [], failures: [], taken: [] };
+      await stageEntry(location, store, entry, deps, part);
+      return part;
+    });
+    for (const part of parts) {
+      result.files.push(...part.files);
+      result.staged.push(...part.staged);
+      result.waiting.push(...part.waiting);
+      result.failures.push(...part.failures);
+      result.taken.push(...part.taken);
+    }
   }
   return result;
 }

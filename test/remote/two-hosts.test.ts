@@ -5,7 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { sshdMissing, startSshd, type Sshd } from '../support/sshd.js';
 import { useTempDir } from '../support/temp-dir.js';
@@ -30,7 +30,7 @@ async function uploadSlowly(file: string, content: Buffer): Promise<void> {
   }
 }
 
-describePostgres.skipIf(missing !== null)('two hosts polling one SFTP inbox on a PostgreSQL ledger', () => {
+(missing === null ? describePostgres : describe.skip)('two hosts polling one SFTP inbox on a PostgreSQL ledger', () => {
   const path = useTempDir('two-hosts');
   let sshd: Sshd;
   let sandbox: SandboxProcess;
