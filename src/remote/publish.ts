@@ -53,7 +53,7 @@ export interface FinishDeps {
 }
 
 /** Puts results and archives, settles claims and renames what the report names. Failures become output errors (exit 2). */
-export async function finishStaged(staged: readonly StagedFile[], localInputs: readonly string[], report: JsonReport, deps: FinishDeps): Promise<void> {
+export async function finishStaged(staged: readonly StagedFile[], report: JsonReport, deps: FinishDeps): Promise<void> {
   const names = new Map<string, string>();
   const errors: JsonOutputError[] = [];
   const outputs = listOutput(report);
@@ -65,6 +65,8 @@ export async function finishStaged(staged: readonly StagedFile[], localInputs: r
     return judgeFile(statuses, report.input.find((i) => i.file === file)?.error?.message);
   };
   const resultOf = (file: string) => outputs.find((o) => dirname(o) === dirname(file) && o !== file);
+  // Local sheets are this function's only with a remote archive (a local one was done by the command).
+  const localInputs = archive ? report.input.map((i) => i.file).filter((f) => !staged.some((s) => s.localFile === f)) : [];
   for (const file of [...staged.map((s) => s.localFile), ...localInputs]) {
     const item = staged.find((s) => s.localFile === file);
     const verdict = verdictOf(file);
@@ -141,6 +143,8 @@ export function renameInReport(report: JsonReport, names: ReadonlyMap<string, st
     k.result = rename(k.result);
   }
   for (const e of report.outputErrors ?? []) e.file = rename(e.file);
+  const withConfirmations = report as { confirmations?: string | string[] };
+  if (typeof withConfirmations.confirmations === 'string') withConfirmations.confirmations = rename(withConfirmations.confirmations);
 }
 
 /** Every file a local folder holds (a result written for a remote --out), with its size, for the upload. */

@@ -85,7 +85,6 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
     });
     const out = request.out !== undefined && isRemote(request.out) ? stageOutput(request.out, workDir) : undefined;
     const confirmations = request.confirmations !== undefined && isRemote(request.confirmations) ? stageOutput(request.confirmations, workDir) : undefined;
-    const localInputs = staged.files.filter((f) => !staged.staged.some((s) => s.localFile === f));
     // Every remote file waiting or taken: the command reads an empty folder, as a cron run over an empty inbox does.
     const emptyFolder = staged.files.length > 0 ? undefined : newStagingFolder(workDir);
     const runFiles = emptyFolder === undefined ? staged.files : [emptyFolder];
@@ -98,7 +97,7 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
       warnings: warningsOf(staged.waiting, staged.failures),
       async finish(report) {
         Object.assign(report, { remote: { waiting: staged.waiting, failed: staged.failures, alreadyProcessed: staged.taken } });
-        await finishStaged(staged.staged, request.out === undefined && archive !== undefined ? localInputs : [], report, {
+        await finishStaged(staged.staged, report, {
           openStore: pool.open,
           ...(claims ? { claims } : {}),
           ...(archive ? { archive } : {}),
