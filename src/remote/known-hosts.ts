@@ -96,3 +96,18 @@ export function checkHostKey(entries: readonly KnownHostEntry[], host: string, p
 export function knownHostsLine(host: string, port: number, blob: Buffer): string {
   return `${knownHostsName(host, port)} ${keyTypeOf(blob)} ${blob.toString('base64')}`;
 }
+
+/** Host key algorithms ssh2 can check, in its own order of preference. */
+const HOST_KEY_ALGORITHMS = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+
+/**
+ * The host key algorithms to offer, those of the keys known_hosts lists for the host first: a server
+ * with an RSA and an Ed25519 key, known by its RSA key only, is then asked for that one (as ssh does)
+ * rather than refused as unknown.
+ */
+export function preferredHostKeyAlgorithms(entries: readonly KnownHostEntry[], host: string, port: number): string[] {
+  const name = knownHostsName(host, port);
+  const known = new Set(entries.filter((e) => e.marker === null && matchesHost(e.hosts, name)).map((e) => e.keyType));
+  const isKnown = (algorithm: string) => known.has(algorithm) || (known.has('ssh-rsa') && algorithm.startsWith('rsa-sha2-'));
+  return [...HOST_KEY_ALGORITHMS.filter(isKnown), ...HOST_KEY_ALGORITHMS.filter((a) => !isKnown(a))];
+}

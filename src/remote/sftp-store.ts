@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
-import { checkHostKey, fingerprintOf, keyTypeOf, knownHostsLine, parseKnownHosts, type HostKeyVerdict } from './known-hosts.js';
+import { checkHostKey, fingerprintOf, preferredHostKeyAlgorithms, keyTypeOf, knownHostsLine, parseKnownHosts, type HostKeyVerdict } from './known-hosts.js';
 import { baseNameOf, joinPath, RemoteError, type RemoteLocation } from './location.js';
 import type { RemoteEntry, RemoteSettings, RemoteStore } from './store.js';
 
@@ -77,6 +77,7 @@ export async function openSftpStore(location: SftpLocation, settings: RemoteSett
       ...(privateKey ? { privateKey, ...(settings.sshPassword ? { passphrase: settings.sshPassword } : {}) } : {}),
       ...(!privateKey && settings.sshPassword ? { password: settings.sshPassword } : {}),
       readyTimeout: 20_000,
+      algorithms: { serverHostKey: preferredHostKeyAlgorithms(entries, location.host, location.port) as never },
       // One attempt: a refused host key or login is not made right by asking again.
       retries: 0,
       hostVerifier: (blob: Buffer) => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkHostKey, fingerprintOf, keyTypeOf, knownHostsLine, matchesHost, parseKnownHosts } from '../../src/remote/known-hosts.js';
+import { checkHostKey, fingerprintOf, keyTypeOf, knownHostsLine, matchesHost, parseKnownHosts, preferredHostKeyAlgorithms } from '../../src/remote/known-hosts.js';
 
 /** A key blob as SSH frames it: the type name, then the key bytes. */
 function blobOf(type: string, fill: number): Buffer {
@@ -54,5 +54,11 @@ describe('known_hosts', () => {
     expect(keyTypeOf(KEY)).toBe('ssh-ed25519');
     expect(knownHostsLine('127.0.0.1', 2222, KEY)).toBe(`[127.0.0.1]:2222 ssh-ed25519 ${KEY.toString('base64')}`);
     expect(knownHostsLine('drop.example.com', 22, KEY)).toBe(`drop.example.com ssh-ed25519 ${KEY.toString('base64')}`);
+  });
+
+  it('asks the server first for the kind of key known_hosts holds for it', () => {
+    const entries = parseKnownHosts(`drop.example.com ssh-rsa AAAA\nother.example.com ssh-ed25519 AAAA`);
+    expect(preferredHostKeyAlgorithms(entries, 'drop.example.com', 22).slice(0, 4)).toEqual(['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa', 'ssh-ed25519']);
+    expect(preferredHostKeyAlgorithms(entries, 'unknown.example.com', 22)[0]).toBe('ssh-ed25519');
   });
 });
