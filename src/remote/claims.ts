@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { parseLedgerLocation } from '../ledger/location.js';
+import { connectionConfigOf, openLedger, openLedgerDatabase, parseLedgerLocation } from '../ledger/index.js';
 
 export type ClaimEnd = 'done' | 'retry';
 
@@ -27,7 +27,6 @@ export async function openClaimStore(ledgerPath: string, leaseMs: number): Promi
 }
 
 async function openSqliteClaims(path: string, holder: string, leaseMs: number): Promise<ClaimStore> {
-  const { openLedgerDatabase } = await import('../ledger/sqlite-file.js');
   const db = openLedgerDatabase(path);
   const until = () => new Date(Date.now() + leaseMs).toISOString();
   const claim = db.prepare(`
@@ -57,16 +56,21 @@ async function openSqliteClaims(path: string, holder: string, leaseMs: number): 
 
 async function openPostgresClaims(url: string, location: string, holder: string, leaseMs: number): Promise<ClaimStore> {
   // Opening the ledger brings its schema up to date (the remote_files table among it).
-  const { openLedger } = await import('../ledger/open-ledger.js');
   await (await openLedger(location)).close();
-  const { connectionConfigOf } = await import('../ledger/postgres/connection-config.js');
   const { default: pg } = await import('pg');
   const client = new pg.Client(connectionConfigOf(url, location).config);
   await client.connect();
   const seconds = leaseMs / 1000;
+  // One connection, one query at a time: files are claimed several at once and the lease renewed meanwhile.
+  let queue: Promise<unknown> = Promise.resolve();
+  const query = (text: string, values: unknown[]) => {
+    const next = queue.then(() => client.query(text, values));
+    queue = next.catch(() => undefined);
+    return next;
+  };
   return {
     async claim(file, version) {
-      const result = await client.query(
+      const result = await query(
         `INSERT INTO remote_files (location, version, state, holder, host, claimed_at, lease_until)
          VALUES ($1, $2, 'claimed', $3, $4, now(), now() + make_interval(secs => $5))
          ON CONFLICT (location, version) DO UPDATE SET state = 'claimed', holder = excluded.holder, host = excluded.host,
@@ -77,10 +81,10 @@ async function openPostgresClaims(url: string, location: string, holder: string,
       return result.rowCount === 1;
     },
     async renew() {
-      await client.query(`UPDATE remote_files SET lease_until = now() + make_interval(secs => $1) WHERE holder = $2 AND state = 'claimed'`, [seconds, holder]);
+      await query(`UPDATE remote_files SET lease_until = now() + make_interval(secs => $1) WHERE holder = $2 AND state = 'claimed'`, [seconds, holder]);
     },
     async finish(file, version, end, outcome) {
-      await client.query(`UPDATE remote_files SET state = $1, finished_at = now(), outcome = $2 WHERE location = $3 AND version = $4 AND holder = $5`, [end, outcome, file, version, holder]);
+      await query(`UPDATE remote_files SET state = $1, finished_at = now(), outcome = $2 WHERE location = $3 AND version = $4 AND holder = $5`, [end, outcome, file, version, holder]);
     },
     async close() {
       await client.end();

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { localFolderOf } from '../ledger/location.js';
+import { localFolderOf } from '../ledger/index.js';
 import type { JsonReport } from '../run-report/json.js';
 import type { ClaimStore } from './claims.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
 import { REMOTE_FILES_POSTGRES } from '../../remote/claim-tables.js';
 import { carryPostgresMappings } from './team-mappings.js';
+import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
@@ -196,4 +197,5 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     name: '0004-remote-files',
     sql: REMOTE_FILES_POSTGRES,
   },
+  { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
 ];
