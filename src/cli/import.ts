@@ -6,7 +6,6 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
-import { prepareRemoteRun } from '../remote/remote-run.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
@@ -33,6 +32,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
     const { importFiles } = await import('../commands/import.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
     for (const line of remote.warnings) run.warn(line);
     const result = await importFiles({

@@ -6,7 +6,6 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
-import { prepareRemoteRun } from '../remote/remote-run.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
@@ -49,6 +48,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
     const { reconcileCommand } = await import('../commands/reconcile.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
     const result = await reconcileCommand({
       ...apiSettingsOf(options),

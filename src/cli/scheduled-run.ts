@@ -18,7 +18,6 @@ import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options
 import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
 import { addImportCommand } from './import.js';
 import { addReconcileCommand } from './reconcile.js';
-import { prepareRemoteRun } from '../remote/remote-run.js';
 import { remoteContextOf } from './remote-options.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
@@ -77,6 +76,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
 
 async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
   const { importFiles } = await import('../commands/import.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
   for (const line of remote.warnings) logger.warn(line);
   const result = await importFiles({
@@ -104,6 +104,7 @@ async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions
   const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
   const { parseHours, parseSince } = await import('../options.js');
   const { reconcileCommand } = await import('../commands/reconcile.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: text('confirmations') }, remoteContextOf(options));
   const result = await reconcileCommand({
     ...apiSettingsOf(options),

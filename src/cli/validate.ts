@@ -6,7 +6,6 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
-import { prepareRemoteRun } from '../remote/remote-run.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
@@ -26,6 +25,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
     const options = resolveFlags(flags);
     const { validateFiles } = await import('../commands/validate.js');
     const logger = loggerFor(options);
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
     for (const line of remote.warnings) run.warn(line);
     const result = await validateFiles({
