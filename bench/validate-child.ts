@@ -3,7 +3,7 @@
  * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, cpuMs, maxRssMb, orders }` as JSON;
  * cpuMs is the process's CPU time (user + system), the parse worker's thread included.
  */
-import { validateFiles } from '../src/commands/validate.js';
+import { runValidate } from '../src/validate/run-validate.js';
 import { silentLogger } from '../src/log.js';
 
 const [file, out, nowIso] = process.argv.slice(2);
@@ -13,7 +13,7 @@ if (!file || !out) {
 }
 const started = performance.now();
 const cpu = process.cpuUsage();
-const result = await validateFiles({
+const result = await runValidate({
   files: [file],
   out,
   context: { now: nowIso ? new Date(nowIso) : new Date(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },

@@ -4,13 +4,13 @@
  * result it shares with the others, so no command copies those fields one by one.
  */
 import { Command, Option } from 'commander';
-import type { Connection } from '../commands/connect.js';
-import { createByteProgress, createOrderProgress, type OrderProgress, type Progress } from '../commands/progress.js';
+import type { Connection } from '../connection/connect.js';
+import { createByteProgress, createOrderProgress, type OrderProgress, type Progress } from '../progress.js';
 import { UsageError } from '../errors.js';
 import { createLogger, silentLogger, type Logger } from '../log.js';
 import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
-import type { ReadSettings } from '../commands/check-file.js';
+import type { ReadSettings } from '../validate/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
 import { redactLedgerLocation } from '../ledger/index.js';
 import { openedOnDemand } from '../mapping/ledger-access.js';

@@ -29,8 +29,8 @@ export function addImportCommand(program: Command, run: CliRun): void {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
-    const { importFiles } = await import('../commands/import.js');
-    const result = await importFiles({
+    const { runImport } = await import('../import/run-import.js');
+    const result = await runImport({
       ...apiSettingsOf(options),
       files,
       out: options.out,

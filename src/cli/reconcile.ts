@@ -45,8 +45,8 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const logger = loggerFor(options);
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
-    const { reconcileCommand } = await import('../commands/reconcile.js');
-    const result = await reconcileCommand({
+    const { runReconcile } = await import('../reconcile/run-reconcile.js');
+    const result = await runReconcile({
       ...apiSettingsOf(options),
       now: options.now,
       isNowPinned: options.isNowPinned,

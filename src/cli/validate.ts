@@ -21,9 +21,9 @@ export function addValidateCommand(program: Command, run: CliRun): void {
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);
-    const { validateFiles } = await import('../commands/validate.js');
+    const { runValidate } = await import('../validate/run-validate.js');
     const logger = loggerFor(options);
-    const result = await validateFiles({
+    const result = await runValidate({
       files,
       out: options.out,
       sheet: options.sheet,
