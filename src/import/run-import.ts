@@ -7,7 +7,7 @@ import { hasErrors } from '../issues/index.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../validate/online-checks.js';
 import { submitOrders, type SubmitOutcome, type StopReason } from './send/submit.js';
 import { apiUnusableOf } from '../api/unusable.js';
-import { ledgerStopOf } from './send/send-decision.js';
+import { ledgerStopOf, runStopOf } from './send/send-decision.js';
 import type { LedgerStop } from './send/types.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
@@ -270,10 +270,7 @@ async function sendJobs(
       outcome.contentsDiffer === true,
     );
   });
-  const accepted = result.outcomes.filter((o) => o.status === 'accepted' || o.status === 'already_submitted').length;
-  if (result.stopped?.kind === 'interrupted') return result.stopped;
-  if (result.stopped && (result.stopped.kind !== 'unavailable' || accepted === 0)) return result.stopped;
-  return undefined;
+  return runStopOf(result.stopped, result.outcomes);
 }
 
 function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {

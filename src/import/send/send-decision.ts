@@ -9,10 +9,11 @@ import { describeApiTrouble } from '../../api/error-message.js';
 import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, isUnusableAnswer } from '../../api/errors.js';
 import { backoffDelayMs, type BackoffPolicy } from '../../api/retry.js';
 import { apiUnusableOf, isMissingEndpoint } from '../../api/unusable.js';
-import { LedgerUnusableError } from '../../ledger/errors.js';
+import { LedgerClaimLostError, LedgerStateError, LedgerUnusableError } from '../../ledger/errors.js';
+import { hashPayload } from '../../ledger/hash.js';
 import { LOOKUP_STATES } from '../../ledger/intent.js';
-import type { AcceptedInfo, AnswerInfo, IntentResult, OrderState } from '../../ledger/types.js';
-import { DUPLICATE_MESSAGE, notSentOutcome, notSettledOutcome, rejectionIssues } from './outcomes.js';
+import type { AcceptedInfo, AnswerInfo, IntentResult, OrderRecord, OrderState } from '../../ledger/types.js';
+import { alreadySubmittedOutcome, claimLostOutcome, DUPLICATE_MESSAGE, notSentOutcome, notSettledOutcome, rejectionIssues } from './outcomes.js';
 import { issueAt } from '../../orders/sheet-cells.js';
 import type { AcceptedOutcome, FailedOutcome, LedgerStop, StopReason, SubmissionJob, SubmitOutcome } from './types.js';
 
@@ -223,6 +224,46 @@ export function ledgerStopOf(error: unknown): LedgerStop | null {
 export function decideAfterLedgerError(error: unknown, job: SubmissionJob): { stop: LedgerStop; outcome: FailedOutcome } | null {
   const stop = ledgerStopOf(error);
   return stop ? { stop, outcome: notSettledOutcome(job, stop.failure.message) } : null;
+}
+
+/**
+ * The one rule for which reason to stop wins, for the send loop and the run alike: the first one,
+ * except that a failed ledger wins over any other (nothing can be recorded any more).
+ */
+export function strongerStop(current: StopReason | undefined, next: StopReason): StopReason {
+  if (!current) return next;
+  return current.kind !== 'ledger' && next.kind === 'ledger' ? next : current;
+}
+
+/**
+ * Which of the send loop's stops is the run's to report: an interruption or a failure always; the API
+ * "unavailable" only when nothing at all was accepted (a run that sent some and left the rest says
+ * so per order).
+ */
+export function runStopOf(stopped: StopReason | undefined, outcomes: readonly SubmitOutcome[]): StopReason | undefined {
+  if (!stopped || stopped.kind !== 'unavailable') return stopped;
+  return outcomes.some((o) => o.status === 'accepted' || o.status === 'already_submitted') ? undefined : stopped;
+}
+
+/**
+ * Another run took the order over while this one was sending it: this run stalled past its lease and
+ * lost its claim ('claim_lost'), or the other run learnt that the order was accepted (the API's answer
+ * to a POST of its own) while this one was taking it over ('accepted_elsewhere'). Null for any other error.
+ */
+export function takeoverOf(error: unknown): 'claim_lost' | 'accepted_elsewhere' | null {
+  if (error instanceof LedgerClaimLostError) return 'claim_lost';
+  if (error instanceof LedgerStateError && error.state === 'accepted') return 'accepted_elsewhere';
+  return null;
+}
+
+/** The order's outcome after a takeover (takeoverOf), from the ledger's record of it now; null: not settled by it (the error stands). */
+export function decideAfterTakeover(
+  takeover: 'claim_lost' | 'accepted_elsewhere',
+  context: { job: SubmissionJob; record: OrderRecord | null; holder: string; posts: number },
+): SubmitOutcome | null {
+  const { job, record } = context;
+  if (takeover === 'claim_lost') return claimLostOutcome(job, context.holder, context.posts);
+  return record ? alreadySubmittedOutcome(job, { payloadChanged: record.payloadHash !== hashPayload(job.payload) }, record) : null;
 }
 
 /** The API as configured cannot be used (apiUnusableOf): the order fails with `advice`, the ledger keeps `mark`, the run stops. */
