@@ -23,20 +23,32 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
-  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
-    const options = resolveFlags(flags);
-    const logger = loggerFor(options);
+  addConnectionHelp(command).action((files: string[], flags: RawFlags) => importCommand(files, flags, run));
+}
+
+/**
+ * One import from the command line: the ledger opened once, here, for the saved mappings, the run and
+ * its audit entry; Ctrl-C winds the run down; the report, the warnings and the exit code.
+ */
+async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
+  const options = resolveFlags(flags);
+  const logger = loggerFor(options);
+  const [{ openLedger }, { runImport }, { recordRunIn }] = await Promise.all([import('../ledger/index.js'), import('../import/run-import.js'), import('../audit/record-run.js')]);
+  // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  let isLedgerLost = false;
+  try {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
-    const { runImport } = await import('../import/run-import.js');
     const result = await runImport({
       ...apiSettingsOf(options),
+      ledger,
       files,
       out: options.out,
       sheet: options.sheet,
       context: checkContextOf(options),
-      readSettings: await readSettingsOf(options, { needsLedger: true }),
+      readSettings: await readSettingsOf(options, { needsLedger: true, ledger }),
       dryRun: options.dryRun,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: options.archiveDir,
@@ -46,13 +58,18 @@ export function addImportCommand(program: Command, run: CliRun): void {
       signal: interruption.signal,
     }).finally(interruption.dispose);
     await run.printReport(result.report, options, formatValidateText);
+    isLedgerLost = result.ledgerFailure !== undefined;
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
-    else {
-      const { recordCliRun } = await import('../audit/record-run.js');
-      await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
-    }
+    else await recordRunIn(ledger, result.report, { logger, ref: result.runId ?? null });
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
+  } catch (error) {
+    await ledger.close().catch(() => undefined);
+    throw error;
+  }
+  // A ledger the run already lost is said once, in the report; closing it again says nothing new.
+  await ledger.close().catch((error: unknown) => {
+    if (!isLedgerLost) throw error;
   });
 }

@@ -5,7 +5,7 @@
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
-import type { JsonArchived, JsonKept, JsonOutputError } from '../run-report/json.js';
+import { toJsonIssues, type JsonArchived, type JsonKept, type JsonOrder, type JsonOutputError } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { describeNotApplied } from '../run-report/text.js';
 import { archiveIfDone } from './archive.js';
@@ -83,3 +83,18 @@ export async function writeResults(states: readonly FileState[], resultPaths: re
 function notAppliedNote(count: number): string[] {
   return count === 0 ? [] : [describeNotApplied(count)];
 }
+
+/** Every order of the run as the report lists it. */
+export function jsonOrdersOf(states: readonly FileState[]): JsonOrder[] {
+  return states.flatMap((state) =>
+    state.sheet.orders.map((order, i) => {
+      const outcome = state.outcomes[i]!;
+      const entry: JsonOrder = { customerOrderId: order.customerOrderId, file: state.file, rows: order.rows, status: outcome.status, issues: toJsonIssues(outcome.issues) };
+      if (outcome.httpStatus !== undefined) entry.httpStatus = outcome.httpStatus;
+      if (outcome.requestId !== undefined) entry.requestId = outcome.requestId;
+      if (outcome.submittedAt !== undefined) entry.submittedAt = outcome.submittedAt;
+      return entry;
+    }),
+  );
+}
+
