@@ -7,7 +7,8 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
-import { describeJsonSyntaxError } from './config-file-syntax.js';
+import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syntax.js';
+import { schedulesSchema, toSchedules, type Schedule } from './schedules/schedule-config.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
@@ -42,6 +43,8 @@ const configFileSchema = z
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
     mapping: z.string().min(1).optional(),
+    /** `scheduler` and `serve`: what runs when (PRODUCT.md section 9; src/schedules/). */
+    schedules: schedulesSchema.optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export { parseTrustProxy, type TrustProxy };
@@ -133,6 +136,8 @@ export interface ResolvedOptions {
   decimalComma: boolean;
   /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
   isColorAllowed: boolean;
+  /** The config file's schedules (none without one). */
+  schedules: Schedule[];
 }
 
 export const DEFAULTS = {
@@ -172,7 +177,8 @@ export function readConfigFile(path: string): ConfigFile {
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    const where = first?.path.length ? first.path.join('.') : '(top level)';
+    const at = first?.path.length ? describeJsonLocation(body, first.path as (string | number)[]) : null;
+    const where = first?.path.length ? `${first.path.join('.')}${at ? ` (${at})` : ''}` : '(top level)';
     throw new UsageError(`Config file ${path}: ${where}: ${first?.message ?? 'invalid'}.`);
   }
   return parsed.data;
@@ -303,6 +309,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     isDateOrderForced: flags.dateOrder !== undefined,
     decimalComma: flags.decimalComma ?? false,
     isColorAllowed: (env.NO_COLOR ?? '') === '',
+    schedules: toSchedules(config.schedules ?? []),
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

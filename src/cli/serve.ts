@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
+import { startSchedules } from './schedules.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
@@ -12,6 +13,8 @@ interface ServeFlags extends RawFlags {
   maxUploadMb?: string;
   allowedHost?: string[];
   checksAtOnce?: string;
+  /** False with --no-schedules. */
+  schedules?: boolean;
 }
 
 export function addServeCommand(program: Command, run: CliRun): void {
@@ -37,7 +40,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
-      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)'),
+      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)')
+      .option('--no-schedules', "do not run the config file's schedules here (another host's `order-batch scheduler` does)"),
     {
       out: false,
       json: false,
@@ -52,6 +56,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
     const maxUploadMb = Number(flags.maxUploadMb ?? '50');
     if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    // The schedules' args are checked before the app listens: a bad one stops serve at start.
+    const schedules = flags.schedules !== false && options.schedules.length > 0 ? await startSchedules(options, flags, loggerFor(options)) : null;
     const { runServe } = await import('../web/server.js');
     const app = await runServe({
       ...apiSettingsOf(options),
@@ -70,13 +76,18 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sessionMaxMs: options.sessionMaxMs,
       retentionDays: options.retentionDays,
       print: (line: string) => run.printLine(line),
+    }).catch(async (error: unknown) => {
+      await schedules?.stop();
+      throw error;
     });
+    schedules?.scheduler.start();
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
     // flight come back (the submission's result is written); a second one quits at once.
     const interruption = onInterrupt(
       'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
+    await schedules?.stop();
     const { describeStopped } = await import('../web/jobs.js');
     for (const line of describeStopped(await app.close())) run.warn(line);
     interruption.dispose();

@@ -9,6 +9,7 @@ import { parseApiInstant } from '../contract/instant.js';
 import { readPragma } from './sqlite.js';
 import { createSqliteMappingsTable } from './team/sqlite-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
+import { SQLITE_SCHEDULE_TABLES } from './team/sqlite-schedules.js';
 import { ORDER_STATES } from './types.js';
 
 export interface Migration {
@@ -111,6 +112,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'saved column mappings: one row per name, carried over from the setting that held them all',
     up(db) {
       createSqliteMappingsTable(db);
+    },
+  },
+  {
+    description: 'schedule occurrences: each one claimed once, with its lease and its result',
+    up(db) {
+      db.exec(SQLITE_SCHEDULE_TABLES);
     },
   },
 ];

@@ -21,7 +21,8 @@ import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
 import { createSqliteMappings } from './team/sqlite-mappings.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from './team-types.js';
+import { createSqliteSchedules } from './team/sqlite-schedules.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from './team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -80,6 +81,7 @@ class SqliteLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly schedules: ScheduleOccurrences;
 
   constructor(
     readonly location: string,
@@ -97,6 +99,7 @@ class SqliteLedger implements Ledger {
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
     this.mappings = createSqliteMappings(db, now);
+    this.schedules = createSqliteSchedules(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {
