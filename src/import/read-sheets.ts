@@ -3,7 +3,7 @@ import { hasErrors } from '../issues/index.js';
 import { toJsonIssues, type JsonInput } from '../run-report/json.js';
 import { checkFile } from '../validate/check-file.js';
 import { outcomeView, type FileState } from './plan-import.js';
-import type { ImportOptions } from './run-import.js';
+import type { ImportOptions } from './import-options.js';
 
 /** Each file read and checked offline: what the report says of it, and the checked sheets. */
 export async function readSheets(files: readonly string[], options: ImportOptions): Promise<{ inputs: JsonInput[]; states: FileState[]; hasUnusableInput: boolean }> {

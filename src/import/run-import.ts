@@ -5,17 +5,13 @@
  * web app decides what to print and which exit code follows.
  */
 import { openLedger } from '../ledger/index.js';
-import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
-import type { Logger } from '../log.js';
-import type { ConnectionSettings } from '../options.js';
-import type { CheckContext } from '../orders/types.js';
-import type { OrderProgress, Progress } from '../progress.js';
+import type { LedgerRun, RunLock } from '../ledger/types.js';
+import type { ImportOptions, ImportResult } from './import-options.js';
 import { redactUrl } from '../redact.js';
 import { countByStatus } from '../result-files/result-rows.js';
-import { outputField, type JsonInput, type JsonReport } from '../run-report/json.js';
+import { outputField, type JsonInput } from '../run-report/json.js';
 import { connectWithLedger, type Connection } from '../connection/connect.js';
 import { resultPathFor } from '../output-files/output-path.js';
-import type { ReadSettings } from '../validate/check-file.js';
 import { expandInputs } from '../validate/input-files.js';
 import type { FileState } from './plan-import.js';
 import { readSheets } from './read-sheets.js';
@@ -24,54 +20,7 @@ import { planAndSend } from './send-plan.js';
 import { ledgerStopOf, strongerStop } from './send/send-decision.js';
 import type { StopReason } from './send/submit.js';
 
-export interface ImportOptions {
-  files: readonly string[];
-  out?: string;
-  sheet?: string;
-  context: CheckContext;
-  connection: ConnectionSettings;
-  useSandbox: boolean;
-  concurrency: number;
-  maxAttempts: number;
-  dryRun: boolean;
-  ledgerPath: string;
-  /** The ledger the entry point opened (the CLI command, the web app): used, and left open. Without it the run opens ledgerPath itself. */
-  ledger?: Ledger;
-  /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
-  claimLeaseMs?: number;
-  archiveDir?: string;
-  logger: Logger;
-  progress?: Progress;
-  orderProgress?: OrderProgress;
-  /** How columns, dates and numbers are read (--mapping, --date-order, --decimal-comma). */
-  readSettings?: ReadSettings;
-  /** For tests and the web app: an existing connection instead of building one. */
-  connectionOverride?: Connection;
-  /** Backoff for retries; default 0.5 s doubling to 30 s. Tests shorten it. */
-  backoff?: { baseMs: number; maxMs: number };
-  /** Called for each order as it is done (the web app shows live progress). */
-  onOrderDone?: (done: number, total: number, status: string) => void;
-  /** Called once the run is registered in the ledger (the web app's job notes which run it is). */
-  onRunStarted?: (runId: string) => void;
-  /** Aborted (Ctrl-C, SIGTERM): send nothing more, finish the orders in flight, write the results. */
-  signal?: AbortSignal;
-  /** This run's share of the team's POSTs in flight (--team-concurrency): it can lower the run's share of the ledger's team cap, never raise the cap. */
-  teamConcurrency?: number;
-}
-
-export interface ImportResult {
-  report: JsonReport<unknown[]>;
-  hasUnusableInput: boolean;
-  /** Some order is invalid, rejected or failed. */
-  hasProblems: boolean;
-  /** The API could not be used at all (auth refused, 403, unreachable). */
-  apiUnusable?: StopReason;
-  /** The ledger failed once open (a full disk, a damaged file): the run stopped sending, the results say what was settled (exit 3). */
-  ledgerFailure?: { ledger: string; message: string };
-  /** The run was interrupted before every order was sent; those not sent are 'failed' and go out on the next run. */
-  interrupted?: boolean;
-  runId?: string;
-}
+export type { ImportOptions, ImportResult } from './import-options.js';
 
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const { logger } = options;

@@ -7,7 +7,7 @@ import type { Ledger, LedgerRun } from '../ledger/types.js';
 import type { Connection } from '../connection/connect.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../validate/online-checks.js';
 import { applyPlan, candidatesToSend, idsToLookUp, ledgerJudge, outcomeView, planImport, type FileState, type Job } from './plan-import.js';
-import type { ImportOptions } from './run-import.js';
+import type { ImportOptions } from './import-options.js';
 import { runStopOf } from './send/send-decision.js';
 import { submitOrders, type StopReason, type SubmitOutcome } from './send/submit.js';
 import { createShareNotes } from './team-share.js';
