@@ -11,7 +11,7 @@ import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syn
 import { schedulesSchema, toSchedules, type Schedule } from './schedules/schedule-config.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { parseLedgerLocation } from './ledger/location.js';
+import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 

@@ -12,9 +12,8 @@ import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOp
 import type { CheckContext } from '../orders/types.js';
 import type { ReadSettings } from '../validate/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
-import { redactLedgerLocation } from '../ledger/index.js';
+import { type Ledger, redactLedgerLocation } from '../ledger/index.js';
 import { heldOpen, openedOnDemand } from '../mapping/ledger-access.js';
-import type { Ledger } from '../ledger/types.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import type { Profile } from '../mapping/profile.js';
 

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RawFlags, ResolvedOptions } from '../options.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import { redactLedgerLocation } from '../ledger/index.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { CliRun } from './cli-run.js';

@@ -1,6 +1,6 @@
 /** What an import is given (ImportOptions, from the CLI, the web app or the scheduler) and what it returns. */
 import type { Connection } from '../connection/connect.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckContext } from '../orders/types.js';

@@ -9,7 +9,7 @@ import { contentsChangedIssue } from './send/outcomes.js';
 import { sheetColumnsOf } from '../orders/sheet-cells.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import type { OrderRecord } from '../ledger/types.js';
+import { type OrderRecord } from '../ledger/index.js';
 import type { CheckedOrder, CheckedSheet } from '../orders/types.js';
 import type { OrderOutcomeView } from '../result-files/result-rows.js';
 

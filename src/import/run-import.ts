@@ -4,8 +4,7 @@
  * (plan-import.ts), sends it (send-plan.ts), writes the results; returns a result, and the CLI or the
  * web app decides what to print and which exit code follows.
  */
-import { openLedger } from '../ledger/index.js';
-import type { LedgerRun, RunLock } from '../ledger/types.js';
+import { type LedgerRun, openLedger, type RunLock } from '../ledger/index.js';
 import type { ImportOptions, ImportResult } from './import-options.js';
 import { redactUrl } from '../redact.js';
 import { countByStatus } from '../result-files/result-rows.js';

@@ -3,7 +3,7 @@
  * are read, the plan is made (plan-import.ts, pure) and set on the sheets, and its jobs are sent.
  */
 import { apiUnusableOf } from '../api/unusable.js';
-import type { Ledger, LedgerRun } from '../ledger/types.js';
+import { type Ledger, type LedgerRun } from '../ledger/index.js';
 import type { Connection } from '../connection/connect.js';
 import { fetchOnlineFacts, type OnlineFacts } from '../validate/online-checks.js';
 import { applyPlan, candidatesToSend, idsToLookUp, ledgerJudge, outcomeView, planImport, type FileState, type Job } from './plan-import.js';

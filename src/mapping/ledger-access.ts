@@ -1,6 +1,5 @@
 /** The ledger for a read or write of the saved mappings: opened, used and closed, or held open by the entry point. */
-import { ledgerExists, openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import type { LedgerAccess } from './mapping-store.js';
 
 export function openedOnDemand(location: string): LedgerAccess {

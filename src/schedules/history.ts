@@ -1,5 +1,5 @@
 /** Which runs of the ledger a schedule ran, for the web app's History: the schedule's name, and which of its results the ledger keeps. */
-import type { FileStore, ScheduleOccurrences } from '../ledger/team-types.js';
+import type { FileStore, ScheduleOccurrences } from '../ledger/index.js';
 import { SCHEDULE_FILES_AREA } from './keep-results.js';
 
 /** How many recent occurrences are looked at: more than History shows runs. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { FileStore } from '../ledger/team-types.js';
+import type { FileStore } from '../ledger/index.js';
 import { openLedger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 

@@ -1,5 +1,5 @@
 /** `schedules list`: each schedule, its next occurrences, and its last outcome and where it ran (pure). */
-import type { OccurrenceRecord } from '../ledger/team-types.js';
+import type { OccurrenceRecord } from '../ledger/index.js';
 import { redactUrlsIn } from '../redact.js';
 import { nextOccurrences } from './occurrences.js';
 import type { Schedule } from './schedule-config.js';

@@ -3,7 +3,7 @@
  * the lease at a time), its result recorded. An instance that finds at a renewal that the occurrence
  * is no longer its own (its lease lapsed while it hung, and another took over) stops sending.
  */
-import type { OccurrenceKey, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult } from '../ledger/team-types.js';
+import type { OccurrenceKey, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult } from '../ledger/index.js';
 import type { Schedule } from './schedule-config.js';
 import type { SchedulerOptions, SchedulerTimer } from './types.js';
 

@@ -6,7 +6,7 @@
  * running one to finish.
  */
 import { randomUUID } from 'node:crypto';
-import type { OccurrenceKind, OccurrenceRecord } from '../ledger/team-types.js';
+import type { OccurrenceKind, OccurrenceRecord } from '../ledger/index.js';
 import { isWithinCatchUp, MAX_MISSED_RECORDED, nextOccurrences, occurrencesBetween, planCatchUp } from './occurrences.js';
 import { runClaimed } from './run-claimed.js';
 import type { Schedule } from './schedule-config.js';

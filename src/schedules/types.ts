@@ -1,5 +1,5 @@
 /** What the scheduler hands a run and gets back, and the timer it waits with. */
-import type { OccurrenceKind, ScheduleOccurrences } from '../ledger/team-types.js';
+import type { OccurrenceKind, ScheduleOccurrences } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { Schedule } from './schedule-config.js';
 

@@ -2,8 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from '../connection/connect.js';
-import type { AuditEvent } from '../ledger/team-types.js';
-import type { Ledger } from '../ledger/types.js';
+import type { AuditEvent, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings, TrustProxy } from '../options.js';
 import type { CheckContext } from '../orders/types.js';

@@ -6,7 +6,7 @@
  * them "in progress elsewhere".
  */
 import type { ScheduleOccurrences } from '../team-types.js';
-import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from '../team/schedule-rows.js';
+import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
 import type { TeamContext } from './team-accounts.js';
 
 export const POSTGRES_SCHEDULE_TABLES = `

@@ -1,7 +1,6 @@
 /** Every run the ledger remembers, newest first, the web app's and the command line's alike. */
 import { basename } from 'node:path';
-import type { FileUsage } from '../../ledger/team-types.js';
-import type { RunRecord } from '../../ledger/types.js';
+import type { FileUsage, RunRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatBytes } from './upload-page.js';
 import { describeSummary } from './job-page.js';

@@ -3,9 +3,9 @@
  * the ledger's clock (LedgerOptions.now); the rules are those of the PostgreSQL table.
  */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
 import type { ScheduleOccurrences } from '../team-types.js';
-import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from './schedule-rows.js';
+import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
 
 export const SQLITE_SCHEDULE_TABLES = `
   CREATE TABLE schedule_occurrences (

@@ -1,5 +1,5 @@
 /** A schedule occurrence's row as both backends read it, and the record it becomes. */
-import type { OccurrenceKind, OccurrenceOutcome, OccurrenceRecord, OccurrenceState } from '../team-types.js';
+import type { OccurrenceKind, OccurrenceOutcome, OccurrenceRecord, OccurrenceState } from './team-types.js';
 
 export interface OccurrenceRow {
   schedule_name: string;

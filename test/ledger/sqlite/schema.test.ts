@@ -1,10 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, readPragma } from '../../src/ledger/sqlite.js';
+import { openDatabase, readPragma } from '../../../src/sqlite/open-database.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerError, openLedger } from '../../src/ledger/index.js';
-import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../src/ledger/schema.js';
-import { buildIntent, makeTempDir } from './builders.js';
+import { LedgerError, openLedger } from '../../../src/ledger/index.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../../src/ledger/sqlite/schema.js';
+import { buildIntent, makeTempDir } from '../builders.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(async () => {
