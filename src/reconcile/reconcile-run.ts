@@ -149,7 +149,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
     let result: ReconcileResult;
     try {
       // The run's own store (no ledger to remember for) is thrown away at the end: nothing is written to it.
-      result = await runReconcile(options, store, spill, options.store !== undefined || store.isPersistent);
+      result = await reconcileWith(options, store, spill, options.store !== undefined || store.isPersistent);
     } catch (error) {
       spill.close();
       await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
@@ -164,7 +164,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
   }
 }
 
-async function runReconcile(given: ReconcileOptions, store: PackageStore, spill: RunSpill, isRemembering: boolean): Promise<ReconcileResult> {
+async function reconcileWith(given: ReconcileOptions, store: PackageStore, spill: RunSpill, isRemembering: boolean): Promise<ReconcileResult> {
   const reader = createApiReader({
     client: given.client,
     logger: given.logger,
@@ -234,22 +234,7 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore, spill:
   letGo(gathered, selection);
   if (spill.isUsed) logger.info({ folder: spill.folder }, 'the run outgrew memory: its packages and orders were kept on disk while it ran');
 
-  const stats = reader.stats();
-  const summaryFacts: [string, string | number][] = [
-    ['Orders selected', selection.description],
-    ['Fetched', fetched],
-    ['API requests', `${stats.requests} (${stats.trackingPages} tracking-update pages, ${stats.retries} retries)`],
-  ];
-  // A file that cannot be written (a read-only folder, a full disk) does not hide what was found: the
-  // report still comes back, with the failure in outputErrors (the CLI prints it after the report).
-  const outputErrors: JsonOutputError[] = [];
-  const selected = selection.input[0]?.file ?? 'reconcile';
-  const workbook = await writeOrRecordFailure(outputErrors, { file: selected, path: output, logger }, () =>
-    writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES }),
-  );
-  const confirmationsPath = options.confirmationsPath;
-  const confirmations =
-    confirmationsPath === undefined ? undefined : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () => writeConfirmationsCsv(confirmationsPath, orders));
+  const { outputErrors, workbook, confirmations } = await writeOutputs(options, orders, { output, now, fetched, selection, stats: reader.stats() });
   const t4 = performance.now();
 
   // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
@@ -284,6 +269,34 @@ async function runReconcile(given: ReconcileOptions, store: PackageStore, spill:
     asOf: now,
     release: () => spill.close(),
   };
+}
+
+/**
+ * The workbook and, with --confirmations, the CSV. A file that cannot be written (a read-only folder,
+ * a full disk) does not hide what was found: the report still comes back, with the failure in
+ * outputErrors (the CLI prints it after the report).
+ */
+async function writeOutputs(
+  options: ReconcileOptions,
+  orders: Parameters<typeof writeReconcileWorkbook>[1] & Parameters<typeof writeConfirmationsCsv>[1],
+  run: { output: string; now: Date; fetched: string; selection: Selection; stats: ReturnType<ApiReader['stats']> },
+): Promise<{ outputErrors: JsonOutputError[]; workbook: string | undefined; confirmations: string | undefined }> {
+  const { logger } = options;
+  const { output, now, selection, stats } = run;
+  const summaryFacts: [string, string | number][] = [
+    ['Orders selected', selection.description],
+    ['Fetched', run.fetched],
+    ['API requests', `${stats.requests} (${stats.trackingPages} tracking-update pages, ${stats.retries} retries)`],
+  ];
+  const outputErrors: JsonOutputError[] = [];
+  const selected = selection.input[0]?.file ?? 'reconcile';
+  const workbook = await writeOrRecordFailure(outputErrors, { file: selected, path: output, logger }, () =>
+    writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES }),
+  );
+  const confirmationsPath = options.confirmationsPath;
+  const confirmations =
+    confirmationsPath === undefined ? undefined : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () => writeConfirmationsCsv(confirmationsPath, orders));
+  return { outputErrors, workbook, confirmations };
 }
 
 /**
