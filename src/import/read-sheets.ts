@@ -1,7 +1,7 @@
 /** An import's sheets read and checked offline, each with its orders' outcomes so far. */
 import { hasErrors } from '../issues/index.js';
 import { toJsonIssues, type JsonInput } from '../run-report/json.js';
-import { checkFile } from '../validate/check-file.js';
+import { checkSheetFile, unreadableInput } from '../validate/check-file.js';
 import { outcomeView, type FileState } from './plan-import.js';
 import type { ImportOptions } from './import-options.js';
 
@@ -11,10 +11,10 @@ export async function readSheets(files: readonly string[], options: ImportOption
   const states: FileState[] = [];
   let hasUnusableInput = false;
   for (const file of files) {
-    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
+    const checked = await checkSheetFile(file, options);
     if (!checked.ok) {
       hasUnusableInput = true;
-      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+      inputs.push(unreadableInput(checked));
       continue;
     }
     const { sheet } = checked;

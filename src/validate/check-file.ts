@@ -12,6 +12,7 @@ import type { CheckContext, CheckedSheet } from '../orders/types.js';
 import { COLUMN_BY_FIELD, type Field } from '../sheet/columns.js';
 import { openSheet, type OpenSheetOptions } from '../sheet/read-sheet.js';
 import type { Progress } from '../progress.js';
+import type { JsonInput } from '../run-report/json.js';
 
 export type CheckedFile =
   | {
@@ -36,6 +37,25 @@ export interface ReadSettings {
   edits?: readonly CellEdit[];
   /** Who reads the file's messages (default: a CLI user): the web app's say what to do in the page. */
   audience?: Audience;
+}
+
+/** What a stage reads a sheet with: its check context, --sheet, and how columns, dates and numbers are read. */
+export interface SheetReadOptions {
+  context: CheckContext;
+  sheet?: string;
+  logger: Logger;
+  progress?: Progress;
+  readSettings?: ReadSettings;
+}
+
+/** checkFile with a stage's read options (validate and import read their sheets alike). */
+export function checkSheetFile(file: string, options: SheetReadOptions): Promise<CheckedFile> {
+  return checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
+}
+
+/** A file that could not be read, as the run report lists it. */
+export function unreadableInput(failed: Extract<CheckedFile, { ok: false }>): JsonInput {
+  return { file: failed.file, sha256: null, rows: 0, orders: 0, error: { code: failed.code, message: failed.message } };
 }
 
 export async function checkFile(

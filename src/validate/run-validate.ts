@@ -21,7 +21,7 @@ import { connect, sandboxStatePathFor, type Connection } from '../connection/con
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import type { FileMapping } from '../mapping/choose.js';
-import { checkFile, type ReadSettings } from './check-file.js';
+import { checkSheetFile, unreadableInput, type ReadSettings } from './check-file.js';
 import { expandInputs } from './input-files.js';
 import { LazyOrders, outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
@@ -79,10 +79,10 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   const mappingOf = new Map<CheckedSheet, FileMapping>();
   const takenOutputs = new Set<string>();
   for (const file of files) {
-    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
+    const checked = await checkSheetFile(file, options);
     if (!checked.ok) {
       hasUnusableInput = true;
-      inputs.push({ file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+      inputs.push(unreadableInput(checked));
       continue;
     }
     checkedSheets.push(checked.sheet);
