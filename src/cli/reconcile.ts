@@ -47,10 +47,10 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const logger = loggerFor(options);
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
-    const { reconcileCommand } = await import('../commands/reconcile.js');
+    const { runReconcile } = await import('../reconcile/run-reconcile.js');
     const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
-    const result = await reconcileCommand({
+    const result = await runReconcile({
       ...apiSettingsOf(options),
       now: options.now,
       isNowPinned: options.isNowPinned,

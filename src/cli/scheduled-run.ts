@@ -66,7 +66,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
     try {
       const { positional, flags } = await parseScheduleArgs(request.schedule);
       const resolved = resolveOptions({ ...flags, config: options.base.config, ledger: options.base.ledger, claimLease: flags.claimLease ?? options.base.claimLease, logLevel: options.base.logLevel }, options.env, options.clock());
-      return request.schedule.command === 'import' ? await runImport(positional, resolved, request, logger) : await runReconcile(flags, resolved, logger, request);
+      return request.schedule.command === 'import' ? await importOccurrence(positional, resolved, request, logger) : await reconcileOccurrence(flags, resolved, logger, request);
     } catch (error) {
       const failure = failureOf(error);
       return { exitCode: failure.exitCode, summary: null, runId: null, message: failure.message };
@@ -74,12 +74,12 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   };
 }
 
-async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
-  const { importFiles } = await import('../commands/import.js');
+async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
+  const { runImport } = await import('../import/run-import.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
   for (const line of remote.warnings) logger.warn(line);
-  const result = await importFiles({
+  const result = await runImport({
     ...apiSettingsOf(options),
     files: remote.files,
     out: remote.out,
@@ -100,13 +100,13 @@ async function runImport(files: string[], options: ResolvedOptions, request: Run
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
 }
 
-async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
+async function reconcileOccurrence(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
   const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
   const { parseHours, parseSince } = await import('../options.js');
-  const { reconcileCommand } = await import('../commands/reconcile.js');
+  const { runReconcile } = await import('../reconcile/run-reconcile.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: text('confirmations') }, remoteContextOf(options));
-  const result = await reconcileCommand({
+  const result = await runReconcile({
     ...apiSettingsOf(options),
     now: options.now,
     isNowPinned: options.isNowPinned,
