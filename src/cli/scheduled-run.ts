@@ -8,7 +8,8 @@ import { Command, CommanderError } from 'commander';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
+import { parseHours, parseSince, resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
+import { redactUrlsIn } from '../redact.js';
 import type { Schedule } from '../schedules/schedule-config.js';
 import type { RunOccurrence, RunRequest, RunResult } from '../schedules/scheduler.js';
 import { keepRunResults } from '../schedules/keep-results.js';
@@ -44,10 +45,30 @@ export async function parseScheduleArgs(schedule: Pick<Schedule, 'name' | 'comma
   try {
     await program.parseAsync([schedule.command, ...schedule.args, ...notify], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(`schedule "${schedule.name}": its args: ${error.message.replace(/^error: /, '')}`, { cause: error });
+    if (error instanceof CommanderError) throw new UsageError(`schedule "${schedule.name}": its args: ${redactUrlsIn(error.message.replace(/^error: /, ''))}`, { cause: error });
     throw error;
   }
   return parsed!;
+}
+
+/**
+ * The schedule's args parsed and resolved as its run will resolve them (flags, environment, config
+ * file): a value its command refuses (`--concurrency many`, `--hours soon`) stops the scheduler at
+ * start, not the run at 2 a.m. A UsageError names the schedule; addresses in it are shown redacted.
+ */
+export async function resolveScheduleArgs(schedule: Schedule, base: RawFlags, env: Record<string, string | undefined>, now: Date): Promise<ParsedArgs & { resolved: ResolvedOptions }> {
+  const { positional, flags } = await parseScheduleArgs(schedule);
+  try {
+    const resolved = resolveOptions({ ...flags, config: base.config, ledger: base.ledger, claimLease: flags.claimLease ?? base.claimLease, logLevel: base.logLevel }, env, now);
+    if (schedule.command === 'reconcile') {
+      if (typeof flags.hours === 'string') parseHours(flags.hours);
+      if (typeof flags.since === 'string') parseSince(flags.since);
+    }
+    return { positional, flags, resolved };
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`schedule "${schedule.name}": its args: ${redactUrlsIn(error.message)}`, { cause: error });
+    throw error;
+  }
 }
 
 export interface ScheduledRunnerOptions {
@@ -63,8 +84,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   return async (request) => {
     const logger = options.logger.child({ schedule: request.schedule.name });
     try {
-      const { positional, flags } = await parseScheduleArgs(request.schedule);
-      const resolved = resolveOptions({ ...flags, config: options.base.config, ledger: options.base.ledger, claimLease: flags.claimLease ?? options.base.claimLease, logLevel: options.base.logLevel }, options.env, options.clock());
+      const { positional, flags, resolved } = await resolveScheduleArgs(request.schedule, options.base, options.env, options.clock());
       return request.schedule.command === 'import' ? await runImport(positional, resolved, request, logger) : await runReconcile(flags, resolved, logger, request);
     } catch (error) {
       const failure = failureOf(error);
@@ -97,7 +117,6 @@ async function runImport(files: string[], options: ResolvedOptions, request: Run
 
 async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
   const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
-  const { parseHours, parseSince } = await import('../options.js');
   const { reconcileCommand } = await import('../commands/reconcile.js');
   const result = await reconcileCommand({
     ...apiSettingsOf(options),
