@@ -133,10 +133,12 @@ async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions
     timezone: options.timezone,
     logger,
   });
+  const runId = result.runId ?? null;
   try {
-    await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: null, logger, isLedgerOptional: true });
+    if (runId) await keepRunResults(options.ledgerPath, runId, logger);
+    await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger, isLedgerOptional: true });
   } finally {
     result.release();
   }
-  return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId: null, message: null };
+  return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId, message: null };
 }
