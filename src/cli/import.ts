@@ -1,11 +1,26 @@
 /** `order-batch import <file...>`: flags to ImportOptions, Ctrl-C winds the run down, the report and the exit code. */
 import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
-import type { RawFlags } from '../options.js';
+import type { RawFlags, ResolvedOptions } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
+
+/** What an import takes from its resolved flags: one place, so a scheduled import runs as the command line's does. */
+export async function importSettingsOf(options: ResolvedOptions, files: string[]) {
+  return {
+    ...apiSettingsOf(options),
+    files,
+    out: options.out,
+    sheet: options.sheet,
+    context: checkContextOf(options),
+    readSettings: await readSettingsOf(options, { needsLedger: true }),
+    dryRun: options.dryRun,
+    ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+    archiveDir: options.archiveDir,
+  };
+}
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -31,15 +46,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
     );
     const { importFiles } = await import('../commands/import.js');
     const result = await importFiles({
-      ...apiSettingsOf(options),
-      files,
-      out: options.out,
-      sheet: options.sheet,
-      context: checkContextOf(options),
-      readSettings: await readSettingsOf(options, { needsLedger: true }),
-      dryRun: options.dryRun,
-      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-      archiveDir: options.archiveDir,
+      ...(await importSettingsOf(options, files)),
       logger,
       progress: byteProgressOf(options),
       orderProgress: orderProgressOf(options),

@@ -8,17 +8,16 @@ import { Command, CommanderError } from 'commander';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { parseHours, parseSince, resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
+import { resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
 import { redactUrlsIn } from '../redact.js';
 import type { Schedule } from '../schedules/schedule-config.js';
 import type { RunOccurrence, RunRequest, RunResult } from '../schedules/scheduler.js';
 import { keepRunResults } from '../schedules/keep-results.js';
 import { recordScheduledRun } from '../schedules/record-audit.js';
 import { CliRun } from './cli-run.js';
-import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options.js';
 import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
-import { addImportCommand } from './import.js';
-import { addReconcileCommand } from './reconcile.js';
+import { addImportCommand, importSettingsOf } from './import.js';
+import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -60,10 +59,7 @@ export async function resolveScheduleArgs(schedule: Schedule, base: RawFlags, en
   const { positional, flags } = await parseScheduleArgs(schedule);
   try {
     const resolved = resolveOptions({ ...flags, config: base.config, ledger: base.ledger, claimLease: flags.claimLease ?? base.claimLease, logLevel: base.logLevel }, env, now);
-    if (schedule.command === 'reconcile') {
-      if (typeof flags.hours === 'string') parseHours(flags.hours);
-      if (typeof flags.since === 'string') parseSince(flags.since);
-    }
+    if (schedule.command === 'reconcile') reconcileSettingsOf(resolved, flags as ReconcileFlags);
     return { positional, flags, resolved };
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`schedule "${schedule.name}": its args: ${redactUrlsIn(error.message)}`, { cause: error });
@@ -96,15 +92,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
 async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
   const { importFiles } = await import('../commands/import.js');
   const result = await importFiles({
-    ...apiSettingsOf(options),
-    files,
-    out: options.out,
-    sheet: options.sheet,
-    context: checkContextOf(options),
-    readSettings: await readSettingsOf(options, { needsLedger: true }),
-    dryRun: options.dryRun,
-    ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-    archiveDir: options.archiveDir,
+    ...(await importSettingsOf(options, files)),
     logger,
     signal: request.signal,
     onRunStarted: request.onRunStarted,
@@ -116,23 +104,8 @@ async function runImport(files: string[], options: ResolvedOptions, request: Run
 }
 
 async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
-  const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
   const { reconcileCommand } = await import('../commands/reconcile.js');
-  const result = await reconcileCommand({
-    ...apiSettingsOf(options),
-    now: options.now,
-    isNowPinned: options.isNowPinned,
-    since: text('since') === undefined ? undefined : parseSince(text('since')!),
-    hours: text('hours') === undefined ? undefined : parseHours(text('hours')!),
-    ordersFile: text('orders'),
-    all: flags.all === true,
-    out: options.out,
-    confirmationsPath: text('confirmations'),
-    lateAfterDays: options.lateAfterDays,
-    sheet: options.sheet,
-    timezone: options.timezone,
-    logger,
-  });
+  const result = await reconcileCommand({ ...reconcileSettingsOf(options, flags as ReconcileFlags), logger });
   const runId = result.runId ?? null;
   try {
     if (runId) await keepRunResults(options.ledgerPath, runId, logger);
