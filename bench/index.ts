@@ -5,13 +5,15 @@
  * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team)
+ *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team, api)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
+ *   npm run bench -- wide-xlsx    a workbook of 16,384 columns x 2,000 rows beside exceljs alone (minutes; kept in bench-data/)
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchApi } from './api.js';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
@@ -21,6 +23,7 @@ import { benchSandbox } from './sandbox.js';
 import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
 import { benchScale, benchScaleHuge, runPapaparseChild, runValidateChild } from './scale.js';
+import { benchWideXlsx } from './wide-xlsx.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(HERE, '..', '..', 'bench-data');
@@ -143,8 +146,13 @@ async function benchScaleReconcile(): Promise<void> {
 
 const sections: Record<string, () => Promise<void>> = {
   scale: benchScaleFigures,
+  api: () => benchApi(DATA, line),
   'scale-huge': () => benchScaleHuge(DATA, line),
   'scale-reconcile': benchScaleReconcile,
+  'wide-xlsx': async () => {
+    mkdirSync(DATA, { recursive: true });
+    await benchWideXlsx(DATA, line);
+  },
   validate: benchValidate,
   writers: benchWriters,
   sandbox: benchSandboxFigures,
@@ -154,7 +162,7 @@ const sections: Record<string, () => Promise<void>> = {
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile', 'team']) {
+for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile', 'team', 'api']) {
   const section = sections[name];
   if (!section) {
     process.stderr.write(`unknown section ${name}; choose from ${Object.keys(sections).join(', ')}\n`);

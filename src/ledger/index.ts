@@ -45,6 +45,7 @@ export type {
 
 export type { AttemptCount, AttemptCounter, FileStore, FileUsage, JobQueue, SessionStore } from './team-types.js';
 export type { OccurrenceKey, OccurrenceKind, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult, OccurrenceState, ScheduleOccurrences } from './team-types.js';
+export type { ApiTokenRecord, TokenHolder, TokenStore } from './token-types.js';
 export { copyLedger, type CopyCounts, type CopyResult } from './copy/copy-ledger.js';
 export { localFolderOf } from './location.js';
 export { TEAM_CAP_SETTING, decideChangeNotes, decideStartNotes, parseTeamCap, parseTeamCapChange } from './team-cap.js';

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
+import { POSTGRES_TOKENS_TABLE } from '../token-types.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
@@ -193,4 +194,5 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     after: carryPostgresMappings,
   },
   { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
+  { name: '0007-api-tokens', sql: POSTGRES_TOKENS_TABLE },
 ];

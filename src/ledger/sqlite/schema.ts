@@ -11,6 +11,7 @@ import { createSqliteMappingsTable } from './team-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team-schema.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
+import { SQLITE_TOKENS_TABLE } from '../token-types.js';
 
 export interface Migration {
   /** What the version adds, for the log. */
@@ -118,6 +119,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'schedule occurrences: each one claimed once, with its lease and its result',
     up(db) {
       db.exec(SQLITE_SCHEDULE_TABLES);
+    },
+  },
+  {
+    description: 'API tokens: their labels and hashes, never the tokens',
+    up(db) {
+      db.exec(SQLITE_TOKENS_TABLE);
     },
   },
 ];
