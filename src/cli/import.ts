@@ -1,12 +1,28 @@
 /** `order-batch import <file...>`: flags to ImportOptions, Ctrl-C winds the run down, the report and the exit code. */
 import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
-import type { RawFlags } from '../options.js';
+import type { RawFlags, ResolvedOptions } from '../options.js';
+import type { Ledger } from '../ledger/index.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
+
+/** What an import takes from its resolved flags: one place, so a scheduled import runs as the command line's does. */
+export async function importSettingsOf(options: ResolvedOptions, files: string[], ledger?: Ledger) {
+  return {
+    ...apiSettingsOf(options),
+    files,
+    out: options.out,
+    sheet: options.sheet,
+    context: checkContextOf(options),
+    readSettings: await readSettingsOf(options, { needsLedger: true, ...(ledger ? { ledger } : {}) }),
+    dryRun: options.dryRun,
+    ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+    archiveDir: options.archiveDir,
+  };
+}
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -47,15 +63,9 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
     const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
     for (const line of remote.warnings) run.warn(line);
     const result = await runImport({
-      ...apiSettingsOf(options),
+      ...(await importSettingsOf(options, remote.files, ledger)),
       ledger,
-      files: remote.files,
       out: remote.out,
-      sheet: options.sheet,
-      context: checkContextOf(options),
-      readSettings: await readSettingsOf(options, { needsLedger: true, ledger }),
-      dryRun: options.dryRun,
-      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       archiveDir: remote.archive,
       logger,
       progress: byteProgressOf(options),

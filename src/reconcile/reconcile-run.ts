@@ -107,6 +107,8 @@ export interface ReconcileResult {
    * orders (and the report's) are not readable afterwards. Nothing to do for a run held in memory.
    */
   release(): void;
+  /** The ledger's run of this reconciliation (none without a ledger): History lists it under this id. */
+  runId?: string;
 }
 
 /** The latest instant a Date can hold. */
@@ -157,7 +159,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
     }
     const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
     await run?.finish({ summary: result.report.summary, resultFiles: written });
-    return result;
+    return run ? { ...result, runId: run.runId } : result;
   } finally {
     if (options.store === undefined) store?.close();
     await lock?.release();

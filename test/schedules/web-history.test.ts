@@ -19,6 +19,7 @@ describe("the web app's History", () => {
   let web: TestApp;
   let session: Session;
   let record: OccurrenceRecord;
+  let reconciled: OccurrenceRecord;
   let resultPath: string;
   beforeAll(async () => {
     web = await startTestApp();
@@ -28,6 +29,7 @@ describe("the web app's History", () => {
     resultPath = join(inbox, 'results', 'orders.import-result.xlsx');
     const schedules = toSchedules([
       { name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', command: 'import', args: [join(inbox, 'orders.csv'), '--sandbox', '--now', SAMPLES_AS_OF.toISOString(), '--out', resultPath], notify: [], catchUp: '6h' },
+      { name: 'morning', cron: '0 6 * * *', timezone: 'UTC', command: 'reconcile', args: ['--sandbox', '--now', SAMPLES_AS_OF.toISOString(), '--out', join(inbox, 'results', 'reconciliation.xlsx')], notify: [], catchUp: '6h' },
     ]);
     const ledger = await openLedger(web.ledgerPath);
     try {
@@ -42,6 +44,7 @@ describe("the web app's History", () => {
         logger: silentLogger,
       });
       record = (await scheduler.runNow('nightly'))!;
+      reconciled = (await scheduler.runNow('morning'))!;
     } finally {
       await ledger.close();
     }
@@ -65,6 +68,13 @@ describe("the web app's History", () => {
     expect(download.status).toBe(200);
     expect(download.headers['content-disposition']).toContain('orders.import-result.xlsx');
     expect(download.body.equals(readFileSync(resultPath))).toBe(true);
+  });
+
+  it('names a scheduled reconciliation by its schedule too, its workbook to download', async () => {
+    expect(reconciled).toMatchObject({ schedule: 'morning', kind: 'manual', runId: expect.any(String) });
+    const page = (await get('/history')).body.toString();
+    expect(page).toContain('<td>reconcile<br><span class="help">schedule morning</span></td>');
+    expect(page).toMatch(new RegExp(`href="/runs/${reconciled.runId}/files/0" download>reconciliation.xlsx<`));
   });
 
   it('names the schedule in the audit trail', async () => {
