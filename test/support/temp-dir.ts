@@ -22,8 +22,13 @@ export function useTempFolders(prefix: string): () => string {
     for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return () => {
-    const dir = mkdtempSync(join(tmpdir(), `order-batch-${prefix}-`));
+    const dir = makeTempFolder(prefix);
     made.push(dir);
     return dir;
   };
+}
+
+/** A new folder whose removal is the caller's (a server or a process that outlives one test's hooks). */
+export function makeTempFolder(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `order-batch-${prefix}-`));
 }
