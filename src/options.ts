@@ -14,6 +14,9 @@ import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
+import type { RemoteSettings } from './remote/store.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -85,6 +88,10 @@ export interface RawFlags {
   dateOrder?: string;
   /** validate, import: the comma is the decimal mark. */
   decimalComma?: boolean;
+  /** Remote locations: the SSH private key file, the known_hosts file, seconds a remote file must be left alone. */
+  sshKey?: string;
+  knownHosts?: string;
+  settle?: string;
 }
 
 export interface ConnectionSettings {
@@ -138,6 +145,8 @@ export interface ResolvedOptions {
   isColorAllowed: boolean;
   /** The config file's schedules (none without one). */
   schedules: Schedule[];
+  /** How sftp://, s3:// and https:// locations are reached (src/remote). */
+  remote: RemoteSettings;
 }
 
 export const DEFAULTS = {
@@ -156,6 +165,8 @@ export const DEFAULTS = {
   /** A long working day: a session kept busy still ends, and its holder logs in again. */
   sessionMaxHours: 12,
   retentionDays: 90,
+  /** A minute: an upload still in progress has almost always written something within it. */
+  settleSeconds: 60,
 };
 
 export function readConfigFile(path: string): ConfigFile {
@@ -320,6 +331,26 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
+    remote: resolveRemoteSettings(flags, env),
+  };
+}
+
+/** --ssh-key / ORDER_BATCH_SSH_KEY, ORDER_BATCH_SSH_PASSWORD, --known-hosts, --settle, the S3 endpoint. */
+function resolveRemoteSettings(flags: RawFlags, env: Record<string, string | undefined>): RemoteSettings {
+  const sshKeyPath = pick(flags.sshKey, env.ORDER_BATCH_SSH_KEY);
+  const sshPassword = pick(env.ORDER_BATCH_SSH_PASSWORD);
+  const s3Endpoint = pick(env.AWS_ENDPOINT_URL_S3, env.AWS_ENDPOINT_URL);
+  let settleSeconds = DEFAULTS.settleSeconds;
+  if (flags.settle !== undefined) {
+    settleSeconds = parseWholeNumber('--settle', flags.settle, 'seconds');
+    if (settleSeconds < 0) throw new UsageError(`--settle must be 0 or more seconds, not ${settleSeconds}.`);
+  }
+  return {
+    ...(sshKeyPath !== undefined && { sshKeyPath }),
+    ...(sshPassword !== undefined && { sshPassword }),
+    knownHostsPath: flags.knownHosts ?? join(homedir(), '.ssh', 'known_hosts'),
+    settleSeconds,
+    ...(s3Endpoint !== undefined && { s3Endpoint }),
   };
 }
 

@@ -24,6 +24,9 @@ const VERBS: Record<AuditAction, string> = {
   mapping: 'chose the columns of',
   refused: 'was refused',
   ledger_setting: 'changed the ledger setting',
+  token_create: 'created the API token',
+  token_revoke: 'revoked the API token',
+  api_read: 'read through the API',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */

@@ -6,6 +6,7 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -23,6 +24,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
+  addRemoteOptions(command, { isReading: true });
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
@@ -30,21 +32,25 @@ export function addImportCommand(program: Command, run: CliRun): void {
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
     const { importFiles } = await import('../commands/import.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+    for (const line of remote.warnings) run.warn(line);
     const result = await importFiles({
       ...apiSettingsOf(options),
-      files,
-      out: options.out,
+      files: remote.files,
+      out: remote.out,
       sheet: options.sheet,
       context: checkContextOf(options),
       readSettings: await readSettingsOf(options, { needsLedger: true }),
       dryRun: options.dryRun,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-      archiveDir: options.archiveDir,
+      archiveDir: remote.archive,
       logger,
       progress: byteProgressOf(options),
       orderProgress: orderProgressOf(options),
       signal: interruption.signal,
-    }).finally(interruption.dispose);
+    }).finally(interruption.dispose).catch(remote.abandon);
+    await remote.finish(result.report).finally(remote.close);
     await run.printReport(result.report, options, formatValidateText);
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
     else {

@@ -27,6 +27,7 @@ export function formatCopy(result: CopyResult): string {
     `  settings    ${describeCounts(result.settings)}`,
     `  watermarks  ${describeCounts(result.watermarks)}`,
     `  accounts    ${describeCounts(result.users)}`,
+    `  api tokens  ${describeCounts(result.tokens)}`,
     `  audit       ${describeCounts(result.audit)}`,
     `  mappings    ${describeCounts(result.mappings)}`,
     '',

@@ -20,6 +20,7 @@ import { addSandboxCommand } from './sandbox.js';
 import { addSchedulerCommand } from './schedules.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
+import { addTokensCommand } from './tokens.js';
 import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
 import { escapeControlCharactersInLines } from '../terminal-text.js';
@@ -88,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
   addUsersCommand(program, run);
+  addTokensCommand(program, run);
   addAuditCommand(program, run);
   addMappingCommand(program, run);
   addSchedulerCommand(program, run);

@@ -6,6 +6,7 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
 interface ReconcileFlags extends RawFlags {
@@ -38,6 +39,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       sheet: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)',
     },
   );
+  addRemoteOptions(command, { isReading: false });
   addConnectionHelp(command).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
@@ -46,6 +48,8 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
     const { reconcileCommand } = await import('../commands/reconcile.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
     const result = await reconcileCommand({
       ...apiSettingsOf(options),
       now: options.now,
@@ -54,14 +58,15 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       hours,
       ordersFile: flags.orders,
       all: flags.all,
-      out: options.out,
-      confirmationsPath: flags.confirmations,
+      out: remote.out,
+      confirmationsPath: remote.confirmations,
       lateAfterDays: options.lateAfterDays,
       sheet: options.sheet,
       timezone: options.timezone,
       logger,
-    });
+    }).catch(remote.abandon);
     try {
+      await remote.finish(result.report).finally(remote.close);
       await run.printReport(result.report, options, formatReconcileText);
       const { recordCliRun } = await import('../audit/record-run.js');
       await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });

@@ -18,6 +18,7 @@ import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options
 import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
 import { addImportCommand } from './import.js';
 import { addReconcileCommand } from './reconcile.js';
+import { remoteContextOf } from './remote-options.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -75,20 +76,24 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
 
 async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
   const { importFiles } = await import('../commands/import.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+  for (const line of remote.warnings) logger.warn(line);
   const result = await importFiles({
     ...apiSettingsOf(options),
-    files,
-    out: options.out,
+    files: remote.files,
+    out: remote.out,
     sheet: options.sheet,
     context: checkContextOf(options),
     readSettings: await readSettingsOf(options, { needsLedger: true }),
     dryRun: options.dryRun,
     ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-    archiveDir: options.archiveDir,
+    archiveDir: remote.archive,
     logger,
     signal: request.signal,
     onRunStarted: request.onRunStarted,
-  });
+  }).catch(remote.abandon);
+  await remote.finish(result.report).finally(remote.close);
   if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
@@ -99,6 +104,8 @@ async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions
   const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
   const { parseHours, parseSince } = await import('../options.js');
   const { reconcileCommand } = await import('../commands/reconcile.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: text('confirmations') }, remoteContextOf(options));
   const result = await reconcileCommand({
     ...apiSettingsOf(options),
     now: options.now,
@@ -107,14 +114,15 @@ async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions
     hours: text('hours') === undefined ? undefined : parseHours(text('hours')!),
     ordersFile: text('orders'),
     all: flags.all === true,
-    out: options.out,
-    confirmationsPath: text('confirmations'),
+    out: remote.out,
+    confirmationsPath: remote.confirmations,
     lateAfterDays: options.lateAfterDays,
     sheet: options.sheet,
     timezone: options.timezone,
     logger,
-  });
+  }).catch(remote.abandon);
   try {
+    await remote.finish(result.report).finally(remote.close);
     await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: null, logger, isLedgerOptional: true });
   } finally {
     result.release();

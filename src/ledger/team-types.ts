@@ -8,6 +8,8 @@
  */
 
 /** Viewer: check sheets, read history and reconciliations. Operator: also submit, cancel, reconcile. Admin: also manage accounts. */
+import type { TokenStore } from './token-types.js';
+
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -104,6 +106,10 @@ export const AUDIT_ACTIONS = [
   /** A role-protected action refused to an account (403). */
   'refused',
   'ledger_setting',
+  'token_create',
+  'token_revoke',
+  /** A read through the HTTP API (writes are recorded as what they do: check, submit...). */
+  'api_read',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -328,6 +334,7 @@ export interface TeamStores {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
 }
 

@@ -46,7 +46,8 @@ export interface ReconcileSnapshot {
 }
 
 export interface Reconciler {
-  run(): Promise<ReconcileSnapshot>;
+  /** `id`: the one to answer to before it is done (the API answers 202 with it); default a new one. */
+  run(id?: string): Promise<ReconcileSnapshot>;
   latest(): Promise<ReconcileSnapshot | undefined>;
   get(id: string): Promise<ReconcileSnapshot | undefined>;
 }
@@ -66,9 +67,8 @@ export function createReconciler(options: {
   const { workDir, files } = options;
   const read = async (id: string) => ((await files.fetch('reconcile', id)) ? workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE) : undefined);
   return {
-    run() {
+    run(id = newId()) {
       return options.serialize(async () => {
-        const id = newId();
         const dir = workDir.dirOf('reconcile', id);
         const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
         let snapshot: ReconcileSnapshot;

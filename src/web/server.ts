@@ -30,6 +30,8 @@ import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
+import { registerApi } from './api/index.js';
+import { registerTokenRoutes } from './routes/token-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
@@ -150,11 +152,13 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     });
     registerLoginRoutes(app, services);
     registerUsersRoutes(app, services);
+    registerTokenRoutes(app, services);
     registerUploadRoutes(app, services);
     registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
+    await registerApi(app, services);
     await app.listen({ port, host });
   } catch (error) {
     await app.close();

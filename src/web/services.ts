@@ -65,6 +65,8 @@ export interface WebAppOptions {
   retentionDays?: number;
   /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
   clock?: () => Date;
+  /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
+  apiRequestsPerMinute?: number;
 }
 
 export const WEB_DEFAULTS = {
@@ -140,7 +142,9 @@ export function hasValidCsrf(request: FastifyRequest, fieldValue?: unknown): boo
 /** Records what the request's visitor did: who (or `actor`, e.g. a login's account), from where, when. */
 export async function recordAudit(services: AppServices, request: FastifyRequest, event: Omit<AuditEvent, 'actor' | 'via' | 'address'> & { actor?: string }): Promise<void> {
   try {
-    await services.ledger.audit.record({ ...event, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
+    // A call of the HTTP API names its token beside the account.
+    const detail = request.apiToken ? [event.detail, `API token ${request.apiToken}`].filter(Boolean).join('; ') : event.detail;
+    await services.ledger.audit.record({ ...event, detail: detail ?? null, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
   } catch (error) {
     services.logger.error({ err: error, action: event.action }, 'could not record in the audit trail');
   }
