@@ -2,8 +2,7 @@
  * A scheduled run in the web app's History: beside the others, named by its schedule, its result
  * downloaded from the ledger (the run wrote it outside the web app's folder, maybe on another host).
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
@@ -14,6 +13,7 @@ import { silentLogger } from '../../src/log.js';
 import { toSchedules } from '../../src/schedules/schedule-config.js';
 import { createScheduler } from '../../src/schedules/scheduler.js';
 import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, type Session, type TestApp } from '../web/support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 describe("the web app's History", () => {
   let web: TestApp;
@@ -24,7 +24,7 @@ describe("the web app's History", () => {
   beforeAll(async () => {
     web = await startTestApp();
     session = await openSession(web.app.url);
-    const inbox = mkdtempSync(join(tmpdir(), 'order-batch-inbox-'));
+    const inbox = makeTempFolder('inbox');
     copyFileSync(join(SAMPLES, 'orders-valid.csv'), join(inbox, 'orders.csv'));
     resultPath = join(inbox, 'results', 'orders.import-result.xlsx');
     const schedules = toSchedules([
