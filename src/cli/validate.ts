@@ -23,12 +23,12 @@ export function addValidateCommand(program: Command, run: CliRun): void {
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);
-    const { validateFiles } = await import('../commands/validate.js');
+    const { runValidate } = await import('../validate/run-validate.js');
     const logger = loggerFor(options);
     const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
     for (const line of remote.warnings) run.warn(line);
-    const result = await validateFiles({
+    const result = await runValidate({
       files: remote.files,
       out: remote.out,
       sheet: options.sheet,

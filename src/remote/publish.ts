@@ -18,7 +18,7 @@ interface OrderLike {
   status: string;
 }
 
-/** Statuses that leave a sheet where it is (see commands/archive.ts for a local inbox's same rule). */
+/** Statuses that leave a sheet where it is (see import/archive.ts for a local inbox's same rule). */
 const TO_FIX = ['invalid', 'rejected'];
 const TO_RETRY = ['failed', 'in_progress_elsewhere'];
 

@@ -5,7 +5,6 @@
  * a new ledger at once do not both migrate (the second re-reads the version under the write lock).
  */
 import type { Database } from 'better-sqlite3';
-import { parseApiInstant } from '../../contract/instant.js';
 import { readPragma } from '../../sqlite/open-database.js';
 import { createSqliteMappingsTable } from './team-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team-schema.js';
@@ -142,15 +141,6 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
 ];
-
-/**
- * The order_date column of a payload's orderDate: the instant as ISO 8601 UTC (the form of every
- * other time in the ledger, so they compare as text); null when it is not a date-time.
- */
-export function orderDateColumn(orderDate: unknown): string | null {
-  const ms = typeof orderDate === 'string' ? parseApiInstant(orderDate) : null;
-  return ms === null ? null : new Date(ms).toISOString();
-}
 
 export function readSchemaVersion(db: Database): number {
   return readPragma(db, 'user_version') as number;
