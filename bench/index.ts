@@ -5,7 +5,7 @@
  * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team, api, remote)
+ *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, confirmations, writers, team, api, remote)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
  *   npm run bench -- wide-xlsx    a workbook of 16,384 columns x 2,000 rows beside exceljs alone (minutes; kept in bench-data/)
@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchApi } from './api.js';
+import { benchConfirmations } from './confirmations.js';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
@@ -133,6 +134,16 @@ async function benchReconcileFigures(): Promise<void> {
   line(`the same client from a bare node:http server sending one page after 20 ms: ${fmt(r.barePagesPackagesPerSecond)} packages/s; ratio ${fmt(r.barePagesPackagesPerSecond / CEILING_PACKAGES_PER_SECOND, 2)}`);
 }
 
+async function benchConfirmationFigures(): Promise<void> {
+  line('\n== confirmations: 100,000 packages, a third each from Amazon, eBay and Shopify: a folder against the generic CSV alone');
+  const c = await benchConfirmations(100_000);
+  line(`generic CSV alone: ${fmt(c.csvMs)} ms; folder (confirmations.csv and three marketplace files, the ledger asked and told): ${fmt(c.folderMs)} ms; peak RSS growth while writing it ${fmt(c.peakRssGrowthMb)} MB`);
+  const r = runReconcileChild(100_000, { isComparing: false });
+  const run = r.ms + r.writeMs;
+  line(`a reconcile of ${fmt(r.packages)} packages with its workbook: ${fmt(run)} ms (peak RSS ${fmt(r.peakRssMb)} MB)`);
+  line(`ratio with a folder / with the generic CSV alone: ${fmt((run + c.folderMs) / (run + c.csvMs), 3)} (target <= 1.1)`);
+}
+
 async function benchScaleFigures(): Promise<void> {
   const { csv } = await dataFiles(new Date());
   await benchScale(DATA, line, csv);
@@ -168,6 +179,7 @@ const sections: Record<string, () => Promise<void>> = {
   sandbox: benchSandboxFigures,
   import: benchImportFigures,
   reconcile: benchReconcileFigures,
+  confirmations: benchConfirmationFigures,
   team: benchTeamFigures,
 };
 

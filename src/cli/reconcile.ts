@@ -15,6 +15,7 @@ export interface ReconcileFlags extends RawFlags {
   orders?: string;
   all?: boolean;
   confirmations?: string;
+  confirmationsAll?: boolean;
 }
 
 /** What a reconcile takes from its flags: one place, so a scheduled reconcile runs as the command line's does. */
@@ -29,6 +30,7 @@ export function reconcileSettingsOf(options: ResolvedOptions, flags: ReconcileFl
     all: flags.all,
     out: options.out,
     confirmationsPath: flags.confirmations,
+    confirmationsAll: flags.confirmationsAll,
     lateAfterDays: options.lateAfterDays,
     sheet: options.sheet,
     timezone: options.timezone,
@@ -45,7 +47,8 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       .option('--orders <result file>', 'the orders of a validate/import result file (no ledger needed)')
       .option('--all', 'every order the API lists, no ledger needed: the last 30 days, or --since / --hours rounded up to whole days (at most 365)')
       .option('--late-after-days <n>', 'a line not shipped this many whole days after its order date is late (default 3)')
-      .option('--confirmations <csv>', 'also write tracking confirmations for the marketplaces')
+      .option('--confirmations <folder|csv>', 'also write tracking confirmations: a folder gets confirmations.csv and one file per marketplace in its upload format (new packages only); a .csv path the generic file alone')
+      .option('--confirmations-all', 'with a --confirmations folder: every shipped package, also those confirmed by an earlier run')
       .option('--concurrency <n>', 'requests at once (default 8)')
       .option('--max-attempts <n>', 'attempts per request for transient failures (default 6)')
       .option('--sandbox', 'use the embedded sandbox (with the orders import --sandbox sent)')

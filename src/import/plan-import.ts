@@ -7,6 +7,7 @@ import type { SubmissionJob, StopReason } from './send/submit.js';
 import { checkOrderOnline, isInvalidOnlyByAge, isSentAsIs, isSentByThisTool, payloadOfAgedOrder, withoutAgeErrors, type OnlineFacts } from '../validate/online-checks.js';
 import { contentsChangedIssue } from './send/outcomes.js';
 import { sheetColumnsOf } from '../orders/sheet-cells.js';
+import type { Profile } from '../mapping/profile.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { hasErrors, type Issue } from '../issues/index.js';
 import { type OrderRecord } from '../ledger/index.js';
@@ -17,6 +18,8 @@ import type { OrderOutcomeView } from '../result-files/result-rows.js';
 export interface FileState {
   file: string;
   sheet: CheckedSheet;
+  /** The profile the sheet was read with, when one was. */
+  profile?: Profile;
   /** Outcome per order (same index as sheet.orders). */
   outcomes: (OrderOutcomeView & { httpStatus?: number; requestId?: string; submittedAt?: string; contentsDiffer?: boolean })[];
 }

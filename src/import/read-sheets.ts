@@ -21,7 +21,7 @@ export async function readSheets(files: readonly string[], options: ImportOption
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices, ...(checked.mapping && { mapping: checked.mapping }) });
-    states.push({ file, sheet, outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
+    states.push({ file, sheet, ...(checked.profile && { profile: checked.profile }), outcomes: sheet.orders.map((o) => outcomeView(o.status === 'invalid' || hasErrors(o.issues) ? 'invalid' : 'valid', [...o.issues])) });
   }
   return { inputs, states, hasUnusableInput };
 }

@@ -14,6 +14,7 @@ import { resultPathFor } from '../output-files/output-path.js';
 import { expandInputs } from '../validate/input-files.js';
 import type { FileState } from './plan-import.js';
 import { readSheets } from './read-sheets.js';
+import { recordMarketplaceLines } from '../mapping/marketplace-lines.js';
 import { jsonOrdersOf, markNotSentForLedger, writeResults, type WrittenResults } from './results.js';
 import { planAndSend } from './send-plan.js';
 import { ledgerStopOf, strongerStop } from './send/send-decision.js';
@@ -54,6 +55,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       }));
       const run = (held.run = await ledger.startRun({ command: options.dryRun ? 'import --dry-run' : 'import', files: states.map((s) => ({ file: s.file, sha256: s.sheet.sha256, rows: s.sheet.rows.size, orders: s.sheet.orders.length })) }));
       options.onRunStarted?.(run.runId);
+      // The lines' marketplace identifiers are kept before anything is sent, so a confirmation can name them.
+      if (!options.dryRun) await recordMarketplaceLines(ledger, states);
       const sendStop = await planAndSend(states, { ...options, client: connection.client, ledger, run });
       if (sendStop) stopped = strongerStop(stopped, sendStop);
     } catch (err) {

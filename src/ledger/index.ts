@@ -9,6 +9,7 @@ export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
 export { AUDIT_ACTIONS, JOB_STATES, ROLES } from './team-types.js';
+export { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from './marketplace-types.js';
 export type {
   AuditAction,
   AuditEvent,

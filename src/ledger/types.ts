@@ -19,6 +19,7 @@ import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Logger } from '../log.js';
 import type { PayloadFingerprint } from './hash.js';
 import type { TeamStores } from './team-types.js';
+import type { MarketplaceStore } from './marketplace-types.js';
 
 /**
  * Where an order stands.
@@ -278,6 +279,8 @@ export interface Ledger extends TeamStores {
   readonly backend: LedgerBackend;
   /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
   readonly location: string;
+  /** Marketplace identifiers of order lines and which confirmations were written (marketplace/types.ts). */
+  readonly marketplace: MarketplaceStore;
 
   /**
    * The hold a run needs on the ledger before it starts. SQLite: the file's run lock, one run at a

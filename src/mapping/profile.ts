@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { NAMED_DATE_FORMATS } from '../orders/types.js';
 import { COLUMNS, FIELDS, type Field } from '../sheet/columns.js';
+import { IDENTIFIER_NAMES, MARKETPLACES, type IdentifierName } from './marketplace-identifiers.js';
 
 const columnName = z.string().trim().min(1, 'a column name cannot be empty');
 
@@ -59,6 +60,10 @@ const generateRule = z.strictObject({
   generate: z.literal('lineNumber'),
 });
 
+/** A marketplace identifier: read from one column as it is, kept in the ledger, never sent to the API. */
+const identifierRule = z.strictObject({ column: columnName });
+const identifiersShape = Object.fromEntries(IDENTIFIER_NAMES.map((n) => [n, identifierRule.optional()])) as Record<IdentifierName, z.ZodOptional<typeof identifierRule>>;
+
 export const ruleSchema = z.union([columnRule, joinRule, firstRule, constantRule, generateRule]);
 export type Rule = z.infer<typeof ruleSchema>;
 export type ColumnRule = z.infer<typeof columnRule>;
@@ -90,6 +95,14 @@ export const profileSchema = z.strictObject({
    */
   totals: z.enum(['file', 'computed']).optional(),
   fields: z.strictObject(fieldsShape),
+  /** The marketplace the export comes from: its orders are confirmed back in its own upload format. */
+  marketplace: z.enum(MARKETPLACES).optional(),
+  /**
+   * Columns the marketplace knows each line by (Amazon's order-item-id, eBay's Item Number...), read per
+   * line and kept in the ledger for confirmations; never part of what is sent. A missing column leaves
+   * the identifier out.
+   */
+  identifiers: z.strictObject(identifiersShape).optional(),
   /** Columns of the export known not to be needed: no warning names them. */
   ignore: z.array(z.string()).optional(),
   /** Free text for people reading the file (what was guessed, what is missing); not read otherwise. */

@@ -31,7 +31,8 @@ import { DEFAULT_MEMORY_WINDOW, RunSpill, type MemoryWindow } from './spill.js';
 import type { ItemSequence } from './spill-list.js';
 import { describeSpillFailure } from './spill-failure.js';
 import type { ReconciledOrder } from './types.js';
-import { writeConfirmationsCsv } from './confirmations.js';
+import type { ConfirmationFile } from './confirmations/write-files.js';
+import { writeConfirmations, type WrittenConfirmations } from './confirmations/index.js';
 import { DEFAULT_OVERLAP_MS, earliestUpdateOf, TRACKING_WATERMARK } from './window.js';
 import { writeReconcileWorkbook } from './workbook.js';
 
@@ -58,6 +59,8 @@ export interface ReconcileOptions {
   /** Workbook path (.xlsx) or an existing folder; default reconcile-<UTC time>.xlsx here. */
   out?: string;
   confirmationsPath?: string;
+  /** --confirmations-all: a folder's files list every confirmable package, not only those not written before. */
+  confirmationsAll?: boolean;
   concurrency?: number;
   maxAttempts?: number;
   logger: Logger;
@@ -94,7 +97,7 @@ export interface ReconcileOptions {
 }
 
 export interface ReconcileResult {
-  report: JsonReport & { confirmations?: string };
+  report: JsonReport & { confirmations?: string; confirmationFiles?: ConfirmationFile[]; confirmationNotes?: string[] };
   /** Some order's status is exception or not_found. */
   hasExceptions: boolean;
   output: string;
@@ -157,7 +160,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRes
       await run?.finish({ summary: { failed: error instanceof Error ? error.message : String(error) } });
       throw describeSpillFailure(error, spill) ?? apiUnusable(error);
     }
-    const written = [result.report.output, result.report.confirmations].filter((f): f is string => typeof f === 'string');
+    const written = [result.report.output, ...(result.report.confirmationFiles?.map((f) => f.path) ?? [result.report.confirmations])].filter((f): f is string => typeof f === 'string');
     await run?.finish({ summary: result.report.summary, resultFiles: written });
     return run ? { ...result, runId: run.runId } : result;
   } finally {
@@ -236,7 +239,8 @@ async function reconcileWith(given: ReconcileOptions, store: PackageStore, spill
   letGo(gathered, selection);
   if (spill.isUsed) logger.info({ folder: spill.folder }, 'the run outgrew memory: its packages and orders were kept on disk while it ran');
 
-  const { outputErrors, workbook, confirmations } = await writeOutputs(options, orders, { output, now, fetched, selection, stats: reader.stats() });
+  const { outputErrors, workbook, confirmationsWritten } = await writeOutputs(options, orders, { output, now, fetched, selection, stats: reader.stats() });
+  const confirmations = confirmationsWritten?.path;
   const t4 = performance.now();
 
   // Only now is the run a success: the store's coverage first, then the ledger's watermark (a crash
@@ -263,6 +267,8 @@ async function reconcileWith(given: ReconcileOptions, store: PackageStore, spill
       orders: reportOrdersOf(orders),
       output: workbook ?? null,
       ...(confirmations ? { confirmations } : {}),
+      ...(confirmationsWritten?.files ? { confirmationFiles: confirmationsWritten.files } : {}),
+      ...(confirmationsWritten?.notes?.length ? { confirmationNotes: confirmationsWritten.notes } : {}),
       ...(outputErrors.length > 0 ? { outputErrors } : {}),
     },
     hasExceptions: (summary.exception ?? 0) + (summary.not_found ?? 0) > 0,
@@ -274,16 +280,16 @@ async function reconcileWith(given: ReconcileOptions, store: PackageStore, spill
 }
 
 /**
- * The workbook and, with --confirmations, the CSV. A file that cannot be written (a read-only folder,
+ * The workbook and, with --confirmations, the CSV (or a folder of one file per marketplace). A file that cannot be written (a read-only folder,
  * a full disk) does not hide what was found: the report still comes back, with the failure in
  * outputErrors (the CLI prints it after the report).
  */
 async function writeOutputs(
   options: ReconcileOptions,
-  orders: Parameters<typeof writeReconcileWorkbook>[1] & Parameters<typeof writeConfirmationsCsv>[1],
+  orders: Parameters<typeof writeReconcileWorkbook>[1] & Parameters<typeof writeConfirmations>[1],
   run: { output: string; now: Date; fetched: string; selection: Selection; stats: ReturnType<ApiReader['stats']> },
-): Promise<{ outputErrors: JsonOutputError[]; workbook: string | undefined; confirmations: string | undefined }> {
-  const { logger } = options;
+): Promise<{ outputErrors: JsonOutputError[]; workbook: string | undefined; confirmationsWritten: WrittenConfirmations | undefined }> {
+  const { ledger, logger } = options;
   const { output, now, selection, stats } = run;
   const summaryFacts: [string, string | number][] = [
     ['Orders selected', selection.description],
@@ -296,9 +302,13 @@ async function writeOutputs(
     writeReconcileWorkbook(output, orders, { generatedAt: now, facts: summaryFacts, lateAfterDays: options.lateAfterDays, notes: READER_NOTES }),
   );
   const confirmationsPath = options.confirmationsPath;
-  const confirmations =
-    confirmationsPath === undefined ? undefined : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () => writeConfirmationsCsv(confirmationsPath, orders));
-  return { outputErrors, workbook, confirmations };
+  const confirmationsWritten =
+    confirmationsPath === undefined
+      ? undefined
+      : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () =>
+          writeConfirmations(confirmationsPath, orders, { ...(ledger ? { store: ledger.marketplace } : {}), isAll: options.confirmationsAll === true, logger }),
+        );
+  return { outputErrors, workbook, confirmationsWritten };
 }
 
 /**

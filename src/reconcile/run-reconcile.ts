@@ -25,6 +25,7 @@ export interface ReconcileCommandOptions {
   all?: boolean;
   out?: string;
   confirmationsPath?: string;
+  confirmationsAll?: boolean;
   concurrency: number;
   maxAttempts: number;
   lateAfterDays: number;
@@ -90,6 +91,7 @@ async function reconcileOptions(options: ReconcileCommandOptions, connection: Co
     all: options.all,
     out: options.out,
     confirmationsPath: options.confirmationsPath,
+    confirmationsAll: options.confirmationsAll,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     lateAfterDays: options.lateAfterDays,

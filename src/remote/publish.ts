@@ -143,8 +143,9 @@ export function renameInReport(report: JsonReport, names: ReadonlyMap<string, st
     k.result = rename(k.result);
   }
   for (const e of report.outputErrors ?? []) e.file = rename(e.file);
-  const withConfirmations = report as { confirmations?: string | string[] };
+  const withConfirmations = report as { confirmations?: string | string[]; confirmationFiles?: { path: string }[] };
   if (typeof withConfirmations.confirmations === 'string') withConfirmations.confirmations = rename(withConfirmations.confirmations);
+  for (const file of withConfirmations.confirmationFiles ?? []) file.path = rename(file.path);
 }
 
 /** Every file a local folder holds (a result written for a remote --out), with its size, for the upload. */

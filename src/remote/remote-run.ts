@@ -9,6 +9,7 @@ import { localFolderOf } from '../ledger/index.js';
 import type { JsonReport } from '../run-report/json.js';
 import type { ClaimStore } from './claims.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
+import { isConfirmationsFolder } from '../reconcile/confirmations/index.js';
 import { createStorePool } from './open-store.js';
 import { filesIn, finishStaged, renameInReport } from './publish.js';
 import { newStagingFolder, stageInputs, type StagedInputs, type WaitingFile } from './stage-inputs.js';
@@ -84,7 +85,9 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
     const out = request.out !== undefined && isRemote(request.out) ? stageOutput(request.out, workDir) : undefined;
-    const confirmations = request.confirmations !== undefined && isRemote(request.confirmations) ? stageOutput(request.confirmations, workDir) : undefined;
+    // A --confirmations not ending in .csv is a folder (one file per marketplace), as it is locally.
+    const confirmations =
+      request.confirmations !== undefined && isRemote(request.confirmations) ? stageOutput(request.confirmations, workDir, isConfirmationsFolder(request.confirmations)) : undefined;
     // Every remote file waiting or taken: the command reads an empty folder, as a cron run over an empty inbox does.
     const emptyFolder = staged.files.length > 0 ? undefined : newStagingFolder(workDir);
     const runFiles = emptyFolder === undefined ? staged.files : [emptyFolder];

@@ -126,7 +126,7 @@ interface ReconciledJson {
   exceptions: { type: string; detail: string }[];
 }
 
-export function formatReconcileText(report: JsonReport & { confirmations?: string }): string {
+export function formatReconcileText(report: JsonReport & { confirmations?: string; confirmationFiles?: { path: string; packages: number; rows: number }[]; confirmationNotes?: string[] }): string {
   const lines: string[] = [];
   const counts = Object.entries(report.summary)
     .map(([status, n]) => `${n} ${status}`)
@@ -145,6 +145,8 @@ export function formatReconcileText(report: JsonReport & { confirmations?: strin
   }
   if (total > listed) lines.push(`  ... and ${total - listed} more in the workbook.`);
   if (report.output) lines.push(`Workbook: ${String(report.output)}`);
-  if (report.confirmations) lines.push(`Confirmations: ${report.confirmations}`);
+  if (report.confirmationFiles) for (const f of report.confirmationFiles) lines.push(`Confirmations: ${f.path} (${f.packages} package(s), ${f.rows} row(s))`);
+  else if (report.confirmations) lines.push(`Confirmations: ${report.confirmations}`);
+  for (const note of report.confirmationNotes ?? []) lines.push(note);
   return `${lines.map(escapeControlCharacters).join('\n')}\n`;
 }

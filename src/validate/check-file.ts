@@ -6,6 +6,7 @@ import { applyCellEdits, type CellEdit } from '../mapping/cell-edits.js';
 import { chooseReading, describeReading, type FileMapping, type MappingChoice, type SheetReading } from '../mapping/choose.js';
 import type { Audience } from '../mapping/compile.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
+import type { Profile } from '../mapping/profile.js';
 import { checkRoomForRows, checkSheet, isLocaleDelimiter, type CheckSheetOptions } from '../orders/check-sheet.js';
 import { countEvidence, decideDecimalMark, emptyCounts, type DecimalMark, type DecimalMarkDecision } from '../orders/decimal-mark.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';
@@ -23,6 +24,8 @@ export type CheckedFile =
       notices: readonly string[];
       /** The profile the file was read with, when one was, and the sentence that says so. */
       mapping?: FileMapping;
+      /** The profile itself (its marketplace identifiers are kept per line: marketplace-lines.ts). */
+      profile?: Profile;
     }
   | { ok: false; file: string; code: InputError['code']; message: string };
 
@@ -120,6 +123,7 @@ export async function checkFile(
       file,
       sheet: checked,
       notices,
+      ...(reading.kind === 'profile' && { profile: reading.compiled.profile }),
       ...(profile && reading.kind === 'profile' && { mapping: { profile: profile.name, label: profile.label, detected: reading.isDetected, description: describeReading(file, reading) } }),
     };
   } catch (err) {

@@ -2,7 +2,7 @@
  * What the routes share, built once per server: the stores, the job runner and the reconciler, each
  * calling the same command functions as the CLI (checkFile, runImport, runReconcile).
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import { endpointIdentity, MISSING_CONNECTION_MESSAGE, type Connection } from '../connection/connect.js';
 import { runImport } from '../import/run-import.js';
@@ -13,7 +13,7 @@ import { redactUrl } from '../redact.js';
 import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';
 import { createLedgerReader } from './ledger-reader.js';
-import { createReconciler } from './reconcile-runs.js';
+import { CONFIRMATIONS_FOLDER, createReconciler } from './reconcile-runs.js';
 import { createSharedFiles } from './shared-files.js';
 import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
@@ -123,6 +123,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           now: sandboxNow ?? (await checkNow()),
           isNowPinned: sandboxNow !== undefined || options.now !== undefined,
           out,
+          // Each marketplace's upload file beside the workbook, offered on the page (new packages only).
+          confirmationsPath: join(dirname(out), CONFIRMATIONS_FOLDER),
           concurrency: options.concurrency,
           maxAttempts: options.maxAttempts,
           lateAfterDays: options.lateAfterDays,

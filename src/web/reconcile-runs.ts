@@ -43,7 +43,14 @@ export interface ReconcileSnapshot {
   /** Every order (at most MAX_ORDERS_KEPT: the workbook has them all), in the workbook's order. */
   orderRows?: ReconcileOrderRow[];
   ordersLeftOff?: number;
+  /** The confirmation files written in the snapshot's CONFIRMATIONS_FOLDER: confirmations.csv, then one per marketplace. */
+  confirmations?: { name: string; marketplace: string; packages: number; rows: number }[];
+  /** What a seller must know about them (a marketplace without an upload). */
+  confirmationNotes?: string[];
 }
+
+/** The folder of a snapshot that holds its confirmation files. */
+export const CONFIRMATIONS_FOLDER = 'confirmations';
 
 export interface Reconciler {
   /** `id`: the one to answer to before it is done (the API answers 202 with it); default a new one. */
@@ -118,6 +125,8 @@ function snapshotOf(id: string, result: ReconcileResult, asOf: Date, now: Date):
     exceptions,
     exceptionsLeftOff,
     workbook: basename(result.output),
+    ...(result.report.confirmationFiles ? { confirmations: result.report.confirmationFiles.map((f) => ({ name: basename(f.path), marketplace: f.marketplace, packages: f.packages, rows: f.rows })) } : {}),
+    ...(result.report.confirmationNotes ? { confirmationNotes: result.report.confirmationNotes } : {}),
   };
 }
 

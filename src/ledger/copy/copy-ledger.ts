@@ -33,6 +33,8 @@ export interface CopyResult {
   tokens: CopyCounts;
   audit: CopyCounts;
   mappings: CopyCounts;
+  /** Marketplace lines and written confirmations carried over (replacing, or kept, as each store does). */
+  marketplace: { lines: number; confirmations: number };
 }
 
 const BATCH = 1000;
@@ -64,7 +66,7 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
     await source.close();
     throw error;
   }
-  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), tokens: counts(), audit: counts(), mappings: counts() };
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), tokens: counts(), audit: counts(), mappings: counts(), marketplace: { lines: 0, confirmations: 0 } };
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
@@ -134,6 +136,17 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
       result.mappings[action]++;
       return action === 'insert' || action === 'update';
     }));
+    const marketplace = await source.marketplace();
+    if (marketplace) {
+      for await (const batch of marketplace.allLines(BATCH)) {
+        await target.marketplace.recordLines(batch);
+        result.marketplace.lines += batch.length;
+      }
+      for await (const batch of marketplace.allWritten(BATCH)) {
+        await target.marketplace.recordWritten(batch);
+        result.marketplace.confirmations += batch.length;
+      }
+    }
     await target.commit();
     return result;
   } catch (error) {

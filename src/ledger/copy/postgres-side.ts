@@ -15,6 +15,8 @@ import type { StoredUser } from '../team-types.js';
 import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
 import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
+import { createPostgresMarketplace } from '../postgres/marketplace.js';
+import type { TeamContext } from '../postgres/team-accounts.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 
 
@@ -23,6 +25,12 @@ function toCopied(row: OrderRow): CopiedOrder {
 }
 
 /** A connection of the copy's own, and its work with PostgreSQL's failures put in words. */
+/** The copy's one connection (and its transaction) as the stores' context. */
+function teamOn(client: pg.Client, guard: <T>(work: () => Promise<T>) => Promise<T>): TeamContext {
+  const query = ((...args: unknown[]) => guard(() => (client.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
+  return { query, transaction: (work) => work(client), now: () => new Date() };
+}
+
 async function connect(url: string, location: string): Promise<{ client: pg.Client; guard: <T>(work: () => Promise<T>) => Promise<T> }> {
   const client = new pg.Client({ connectionString: url, application_name: 'order-batch ledger copy', types: ROW_TYPES });
   client.on('error', () => undefined);
@@ -81,6 +89,7 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
           ? (await client.query<MappingRow>('SELECT * FROM mappings ORDER BY name')).rows.map(toMapping)
           : mappingsOfUnmigrated(await namedValues(client, 'settings')).mappings,
       ),
+    marketplace: async () => ((await guard(() => hasTable(client, 'marketplace_lines'))) ? createPostgresMarketplace(teamOn(client, guard)) : null),
     // A ledger migrated before accounts existed has none, nor an audit trail.
     tokens: () => guard(async () => ((await hasTable(client, 'api_tokens')) ? (await client.query<TokenRow>('SELECT * FROM api_tokens ORDER BY label')).rows.map(toStoredToken) : [])),
     users: () => guard(async () => ((await hasTable(client, 'users')) ? (await client.query<UserRow>('SELECT * FROM users ORDER BY name')).rows.map(toUser) : [])),
@@ -226,6 +235,7 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
         );
       }
     },
+    marketplace: createPostgresMarketplace(teamOn(client, guard)),
     async commit() {
       await guard(() => client.query('COMMIT'));
       await client.end();

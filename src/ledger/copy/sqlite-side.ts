@@ -10,6 +10,7 @@ import { MIGRATIONS, readSchemaVersion } from '../sqlite/schema.js';
 import { openDatabase } from '../../sqlite/open-database.js';
 import { openSqliteLedger } from '../sqlite/sqlite-ledger.js';
 import { toRun, type RunRow } from '../run-row.js';
+import { createSqliteMarketplace } from '../sqlite/marketplace.js';
 import type { LedgerOptions } from '../types.js';
 import type { StoredUser } from '../team-types.js';
 import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
@@ -71,6 +72,7 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
     mappings: async () =>
       hasTable(db, 'mappings') ? (db.prepare('SELECT * FROM mappings ORDER BY name').all() as MappingRow[]).map(toMapping) : mappingsOfUnmigrated(namedValues(db, 'settings')).mappings,
     tokens: async () => (hasTable(db, 'api_tokens') ? (db.prepare('SELECT * FROM api_tokens ORDER BY label').all() as TokenRow[]).map(toStoredToken) : []),
+    marketplace: async () => (hasTable(db, 'marketplace_lines') ? createSqliteMarketplace(db, () => new Date()) : null),
     users: async () => (hasTable(db, 'users') ? (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser) : []),
     async *audit(batchSize) {
       if (!hasTable(db, 'audit')) return;
@@ -177,6 +179,7 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
         ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`);
       for (const m of mappings) upsert.run(m.name, m.profile, m.savedBy, m.savedAt);
     },
+    marketplace: createSqliteMarketplace(db, () => new Date()),
     async commit() {
       db.exec('COMMIT');
       await end();

@@ -2,6 +2,7 @@
 import type { StoredToken } from '../token-types.js';
 import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
+import type { MarketplaceStore } from '../marketplace-types.js';
 
 /** An audit entry as copied: its place in the trail (seq) is the target's. */
 export type CopiedAudit = Omit<AuditRecord, 'seq'>;
@@ -46,6 +47,8 @@ export interface CopySource {
   audit(batchSize: number): AsyncGenerator<CopiedAudit[]>;
   /** The saved column mappings (a ledger older than their table: those its legacy setting holds). */
   mappings(): Promise<StoredMapping[]>;
+  /** Marketplace lines and written confirmations (null: a ledger older than their tables). */
+  marketplace(): Promise<Pick<MarketplaceStore, 'allLines' | 'allWritten'> | null>;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,8 @@ export interface CopyTarget {
   mappings(): Promise<Map<string, StoredMapping>>;
   /** Inserts new mappings and replaces those of the same names. */
   writeMappings(mappings: readonly StoredMapping[]): Promise<void>;
+  /** Lines replace those of the same order line; a written confirmation the target has stays. */
+  readonly marketplace: Pick<MarketplaceStore, 'recordLines' | 'recordWritten'>;
   commit(): Promise<void>;
   /** Undoes everything written (safe after a failure) and closes. */
   rollback(): Promise<void>;

@@ -23,6 +23,8 @@ import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
+import { createPostgresMarketplace } from './marketplace.js';
+import type { MarketplaceStore } from '../marketplace-types.js';
 import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
@@ -103,6 +105,7 @@ class PostgresLedger implements Ledger {
   readonly mappings: MappingTable;
   readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
+  readonly marketplace: MarketplaceStore;
 
   constructor(
     readonly location: string,
@@ -125,6 +128,7 @@ class PostgresLedger implements Ledger {
     this.mappings = createPostgresMappings(team);
     this.tokens = createPostgresTokens(team);
     this.schedules = createPostgresSchedules(team);
+    this.marketplace = createPostgresMarketplace(team);
     this.context = {
       pool,
       location,

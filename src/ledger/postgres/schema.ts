@@ -9,6 +9,7 @@ import { REMOTE_FILES_POSTGRES } from '../../remote/claim-tables.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { POSTGRES_TOKENS_TABLE } from '../token-types.js';
+import { POSTGRES_MARKETPLACE_MIGRATION } from './marketplace.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
@@ -199,5 +200,6 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     sql: REMOTE_FILES_POSTGRES,
   },
   { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
+  POSTGRES_MARKETPLACE_MIGRATION,
   { name: '0007-api-tokens', sql: POSTGRES_TOKENS_TABLE },
 ];

@@ -12,6 +12,7 @@ import { REMOTE_FILES_SQLITE } from '../../remote/claim-tables.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
 import { SQLITE_TOKENS_TABLE } from '../token-types.js';
+import { SQLITE_MARKETPLACE_TABLES } from './marketplace.js';
 
 export interface Migration {
   /** What the version adds, for the log. */
@@ -131,6 +132,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'API tokens: their labels and hashes, never the tokens',
     up(db) {
       db.exec(SQLITE_TOKENS_TABLE);
+    },
+  },
+  {
+    description: 'marketplace lines and written confirmations: what confirms each shipment back to its marketplace, once',
+    up(db) {
+      db.exec(SQLITE_MARKETPLACE_TABLES);
     },
   },
 ];

@@ -26,6 +26,8 @@ import { createSqliteMappings } from './team-mappings.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from '../types.js';
 import { createSqliteSchedules } from './team-schedules.js';
+import { createSqliteMarketplace } from './marketplace.js';
+import type { MarketplaceStore } from '../marketplace-types.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
@@ -85,6 +87,7 @@ class SqliteLedger implements Ledger {
   readonly mappings: MappingTable;
   readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
+  readonly marketplace: MarketplaceStore;
 
   constructor(
     readonly location: string,
@@ -104,6 +107,7 @@ class SqliteLedger implements Ledger {
     this.mappings = createSqliteMappings(db, now);
     this.tokens = createSqliteTokens(db, now);
     this.schedules = createSqliteSchedules(db, now);
+    this.marketplace = createSqliteMarketplace(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

@@ -11,6 +11,8 @@ export const AMAZON_PROFILE: Profile = {
   label: 'Amazon order report',
   description: "Amazon Seller Central's tab-delimited order report: one row per order item.",
   totals: 'computed',
+  marketplace: 'amazon',
+  identifiers: { orderId: { column: 'order-id' }, orderItemId: { column: 'order-item-id' } },
   fields: {
     customerOrderId: { column: 'order-id' },
     marketplaceOrderId: { column: 'order-id' },

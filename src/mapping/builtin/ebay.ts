@@ -13,6 +13,8 @@ export const EBAY_PROFILE: Profile = {
   description: "eBay Seller Hub's Orders report CSV: one row per line item, the order's columns on each.",
   dateFormat: 'MMM-DD-YY',
   totals: 'computed',
+  marketplace: 'ebay',
+  identifiers: { orderId: { column: 'Order Number' }, itemId: { column: 'Item Number' }, transactionId: { column: 'Transaction ID' } },
   fields: {
     customerOrderId: { column: 'Order Number' },
     marketplaceOrderId: { column: 'Order Number' },

@@ -14,6 +14,8 @@ export const ETSY_PROFILE: Profile = {
   description: "Etsy's Sold Order Items CSV: one row per item, the order's columns on each.",
   dateOrder: 'mdy',
   totals: 'computed',
+  marketplace: 'etsy',
+  identifiers: { orderId: { column: 'Order ID' }, transactionId: { column: 'Transaction ID' } },
   fields: {
     customerOrderId: { column: 'Order ID' },
     marketplaceOrderId: { column: 'Order ID' },

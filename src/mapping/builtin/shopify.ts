@@ -12,6 +12,8 @@ export const SHOPIFY_PROFILE: Profile = {
   label: 'Shopify orders export',
   description: "Shopify's Orders > Export CSV: one row per line item, the order's columns on its first row.",
   totals: 'computed',
+  marketplace: 'shopify',
+  identifiers: { orderId: { column: 'Name' }, sku: { column: 'Lineitem sku' } },
   fields: {
     customerOrderId: { column: 'Name' },
     marketplaceOrderId: { column: 'Name' },

@@ -13,6 +13,8 @@ export const WOOCOMMERCE_PROFILE: Profile = {
   label: 'WooCommerce order export (Customer/Order/Coupon Export, one row per item)',
   description: 'The Customer/Order/Coupon Export plugin\'s "Default - One Row per Item" CSV.',
   totals: 'computed',
+  marketplace: 'woocommerce',
+  identifiers: { orderId: { column: 'order_id' }, itemId: { column: 'item_id' }, sku: { column: 'item_sku' } },
   fields: {
     customerOrderId: { column: 'order_number' },
     marketplaceOrderId: { column: 'order_number' },

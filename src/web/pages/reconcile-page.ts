@@ -64,6 +64,7 @@ function renderSnapshot(snapshot: ReconcileSnapshot, orders: OrdersView): SafeHt
 <p class="meta">As of ${formatTime(snapshot.asOf)} (run ${formatTime(snapshot.createdAt)}): ${plural(snapshot.orders, 'order')}.
 <a href="/reconcile/${snapshot.id}/workbook" download data-download="reconciliation">Download the reconciliation workbook</a>
 (Summary, Orders, Lines, Packages, Exceptions and Confirmations sheets).</p>
+${renderConfirmationFiles(snapshot)}
 <div class="rollup">
 ${renderBarChart(bars, { title: 'Orders by status', id: 'rollup-chart' })}
 <table class="rollup-table"><caption>Orders by status</caption>
@@ -82,4 +83,16 @@ ${snapshot.exceptions.length === 0
 <tbody>${exceptions}</tbody></table></div>
 ${snapshot.exceptionsLeftOff > 0 ? html`<p>${plural(snapshot.exceptionsLeftOff, 'more exception')} in the workbook.</p>` : ''}`}
 </section>`;
+}
+
+/** Each confirmation file of the run, to upload to its marketplace: new packages only, each confirmed once. */
+function renderConfirmationFiles(snapshot: ReconcileSnapshot): SafeHtml | string {
+  const files = snapshot.confirmations ?? [];
+  if (files.length === 0) return '';
+  const items = files.map(
+    (f) =>
+      html`<li><a href="/reconcile/${snapshot.id}/confirmations/${encodeURIComponent(f.name)}" download data-download="confirmations-${f.marketplace}">${f.name}</a> (${f.marketplace === 'generic' ? 'every marketplace' : f.marketplace}: ${plural(f.packages, 'new package')})</li>`,
+  );
+  const notes = (snapshot.confirmationNotes ?? []).map((n) => html`<p class="meta">${n}</p>`);
+  return html`<p>Shipment confirmations to upload to each marketplace:</p><ul class="confirmation-files">${items}</ul>${notes}`;
 }

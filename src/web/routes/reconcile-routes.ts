@@ -5,6 +5,7 @@ import { renderReconcilePage } from '../pages/reconcile-page.js';
 import { isUserError, userMessage } from '../user-message.js';
 import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices, recordAudit } from '../services.js';
 import { isId } from '../work-dir.js';
+import { CONFIRMATIONS_FOLDER } from '../reconcile-runs.js';
 import { sendFile } from './send-file.js';
 import { notFound } from './upload-routes.js';
 
@@ -46,6 +47,15 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
     if (!snapshot) return notFound(services, request, reply);
     await recordAudit(services, request, { action: 'download', fileName: snapshot.workbook, ref: snapshot.id, detail: 'a reconciliation workbook' });
     return sendFile(services, reply, join(services.workDir.dirOf('reconcile', snapshot.id), snapshot.workbook), snapshot.workbook);
+  });
+
+  app.get<{ Params: { id: string; name: string } }>('/reconcile/:id/confirmations/:name', { config: { isDownload: true } }, async (request, reply) => {
+    const snapshot = isId(request.params.id) ? await services.reconciler.get(request.params.id) : undefined;
+    // Only a file the snapshot lists: the name never reaches the file system unchecked.
+    const file = snapshot?.confirmations?.find((f) => f.name === request.params.name);
+    if (!snapshot || !file) return notFound(services, request, reply);
+    await recordAudit(services, request, { action: 'download', fileName: file.name, ref: snapshot.id, detail: `confirmations for ${file.marketplace === 'generic' ? 'any marketplace' : file.marketplace}` });
+    return sendFile(services, reply, join(services.workDir.dirOf('reconcile', snapshot.id), CONFIRMATIONS_FOLDER, file.name), file.name);
   });
 
   app.post<{ Body: Record<string, string> | undefined }>('/sandbox/advance', { config: { access: 'reconcile' } }, async (request, reply) => {

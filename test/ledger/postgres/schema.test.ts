@@ -59,4 +59,16 @@ describePostgres('the PostgreSQL ledger schema', () => {
     await open();
     expect(await inDb(`SELECT * FROM ${MIGRATIONS_TABLE}`)).toEqual(before);
   });
+
+  it('applies a migration named before one the ledger already has (a ledger at 0007 without 0006 gets 0006)', async () => {
+    expect(MIGRATIONS.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name).sort());
+    await (await open()).close();
+    await inDb('DROP TABLE marketplace_lines, confirmations_written');
+    await inDb(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = '0006-marketplace-lines'`);
+    const ledger = await open();
+    await ledger.marketplace.recordLines([{ customerOrderId: 'A-1', customerLineItemId: '1', marketplace: 'amazon', profile: 'amazon', identifiers: { orderItemId: 'X' } }]);
+    expect(await ledger.marketplace.linesOf(['A-1'])).toHaveLength(1);
+    const applied = await inDb<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY name`);
+    expect(applied.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
+  });
 });

@@ -1,0 +1,101 @@
+/** The marketplace lines and written confirmations of an SQLite ledger (types.ts). */
+import type { Database } from 'better-sqlite3';
+import { preparedOnce } from '../../sqlite/open-database.js';
+import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from '../marketplace-types.js';
+
+export const SQLITE_MARKETPLACE_TABLES = `
+  CREATE TABLE marketplace_lines (
+    customer_order_id     TEXT NOT NULL,
+    customer_line_item_id TEXT NOT NULL,
+    marketplace           TEXT NOT NULL,
+    profile               TEXT NOT NULL,
+    identifiers           TEXT NOT NULL,
+    PRIMARY KEY (customer_order_id, customer_line_item_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE confirmations_written (
+    file            TEXT NOT NULL,
+    package_id      TEXT NOT NULL,
+    tracking_number TEXT NOT NULL,
+    written_at      TEXT NOT NULL,
+    PRIMARY KEY (package_id, file, tracking_number)
+  ) STRICT, WITHOUT ROWID;
+`;
+
+interface LineRow {
+  customer_order_id: string;
+  customer_line_item_id: string;
+  marketplace: string;
+  profile: string;
+  identifiers: string;
+}
+
+interface WrittenRow {
+  file: string;
+  package_id: string;
+  tracking_number: string;
+  written_at: string;
+}
+
+export const toLine = (r: LineRow): StoredMarketplaceLine => ({
+  customerOrderId: r.customer_order_id,
+  customerLineItemId: r.customer_line_item_id,
+  marketplace: r.marketplace,
+  profile: r.profile,
+  identifiers: JSON.parse(r.identifiers) as Record<string, string>,
+});
+
+const toWritten = (r: WrittenRow): WrittenConfirmation => ({ file: r.file, packageId: r.package_id, trackingNumber: r.tracking_number, writtenAt: r.written_at });
+
+export function createSqliteMarketplace(db: Database, now: () => Date): MarketplaceStore {
+  const sql = preparedOnce(db);
+  const insertLines = db.transaction((lines: readonly StoredMarketplaceLine[]) => {
+    const insert = sql(
+      `INSERT INTO marketplace_lines (customer_order_id, customer_line_item_id, marketplace, profile, identifiers) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (customer_order_id, customer_line_item_id) DO UPDATE SET marketplace = excluded.marketplace, profile = excluded.profile, identifiers = excluded.identifiers`,
+    );
+    for (const l of lines) insert.run(l.customerOrderId, l.customerLineItemId, l.marketplace, l.profile, JSON.stringify(l.identifiers));
+  });
+  const insertWritten = db.transaction((entries: readonly WrittenConfirmation[], at: string) => {
+    const insert = sql('INSERT OR IGNORE INTO confirmations_written (file, package_id, tracking_number, written_at) VALUES (?, ?, ?, ?)');
+    for (const e of entries) insert.run(e.file, e.packageId, e.trackingNumber, e.writtenAt ?? at);
+  });
+  return {
+    async recordLines(lines) {
+      insertLines(lines);
+    },
+    async linesOf(ids) {
+      if (ids.length === 0) return [];
+      // One statement whatever the number of ids: they travel as one JSON array.
+      const rows = sql('SELECT * FROM marketplace_lines WHERE customer_order_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LineRow[];
+      return rows.map(toLine);
+    },
+    async writtenOf(packageIds) {
+      if (packageIds.length === 0) return new Set();
+      const rows = sql('SELECT file, package_id, tracking_number FROM confirmations_written WHERE package_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(packageIds)) as WrittenRow[];
+      return new Set(rows.map((r) => writtenKey(r.file, r.package_id, r.tracking_number)));
+    },
+    async recordWritten(entries) {
+      insertWritten(entries, now().toISOString());
+    },
+    async *allLines(batchSize) {
+      let after: [string, string] = ['', ''];
+      for (;;) {
+        const rows = sql('SELECT * FROM marketplace_lines WHERE (customer_order_id, customer_line_item_id) > (?, ?) ORDER BY customer_order_id, customer_line_item_id LIMIT ?').all(after[0], after[1], batchSize) as LineRow[];
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1]!;
+        after = [last.customer_order_id, last.customer_line_item_id];
+        yield rows.map(toLine);
+      }
+    },
+    async *allWritten(batchSize) {
+      let after: [string, string, string] = ['', '', ''];
+      for (;;) {
+        const rows = sql('SELECT * FROM confirmations_written WHERE (package_id, file, tracking_number) > (?, ?, ?) ORDER BY package_id, file, tracking_number LIMIT ?').all(...after, batchSize) as WrittenRow[];
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1]!;
+        after = [last.package_id, last.file, last.tracking_number];
+        yield rows.map(toWritten);
+      }
+    },
+  };
+}
