@@ -13,6 +13,8 @@ import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/location.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
+import type { NotifySettings } from './notify/notify-run.js';
+import { resolveNotifySettings } from './notify/settings.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -42,6 +44,13 @@ const configFileSchema = z
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
     mapping: z.string().min(1).optional(),
+    /** import, reconcile, serve: where each run's notification goes (mailto: or a webhook). */
+    notify: z.array(z.string().min(1)).optional(),
+    notifyOn: z.enum(['problems', 'always']).optional(),
+    /** The web app's address as people reach it, for links in notifications. */
+    publicUrl: z.string().min(1).optional(),
+    /** How long a run waits for a PostgreSQL ledger that stopped answering before it stops (exit 3). */
+    ledgerOutageSeconds: z.number().int().min(0).max(86_400).optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export { parseTrustProxy, type TrustProxy };
@@ -82,6 +91,14 @@ export interface RawFlags {
   dateOrder?: string;
   /** validate, import: the comma is the decimal mark. */
   decimalComma?: boolean;
+  /** import, reconcile, serve: notification targets (repeatable). */
+  notify?: string[];
+  notifyOn?: string;
+  publicUrl?: string;
+  /** import, reconcile: the run's metrics for node_exporter's textfile collector. */
+  metricsFile?: string;
+  /** Seconds a run rides through a ledger that stopped answering. */
+  ledgerOutage?: string;
 }
 
 export interface ConnectionSettings {
@@ -133,6 +150,13 @@ export interface ResolvedOptions {
   decimalComma: boolean;
   /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
   isColorAllowed: boolean;
+  /** Where and when a run's notification goes. */
+  notify: NotifySettings;
+  metricsFile?: string;
+  /** ORDER_BATCH_METRICS_TOKEN: serve's /metrics to others than this computer. */
+  metricsToken?: string;
+  /** How long a run rides through a PostgreSQL ledger that stopped answering, in ms. */
+  ledgerOutageMs: number;
 }
 
 export const DEFAULTS = {
@@ -151,6 +175,8 @@ export const DEFAULTS = {
   /** A long working day: a session kept busy still ends, and its holder logs in again. */
   sessionMaxHours: 12,
   retentionDays: 90,
+  /** Two minutes: a database restart or a managed failover is over well within it. */
+  ledgerOutageSeconds: 120,
 };
 
 export function readConfigFile(path: string): ConfigFile {
@@ -190,6 +216,13 @@ function parseWholeNumber(flag: string, text: string, unit: string): number {
   const trimmed = text.trim();
   if (!/^-?\d+$/.test(trimmed)) throw new UsageError(`${flag} takes a whole number of ${unit}, not "${text}".`);
   return Number(trimmed);
+}
+
+/** --ledger-outage: whole seconds, 0 (stop at once, as before) to a day. */
+function parseWholeSeconds(flag: string, text: string): number {
+  const n = parseWholeNumber(flag, text, 'seconds');
+  if (n < 0 || n > 86_400) throw new UsageError(`${flag} must be between 0 and 86400 seconds, not ${n}.`);
+  return n;
 }
 
 /** reconcile --hours: a window of whole hours, 1 or more. */
@@ -313,6 +346,10 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
+    notify: resolveNotifySettings({ flags, env, config, inConfig }),
+    ...(flags.metricsFile ? { metricsFile: flags.metricsFile } : {}),
+    ...(pick(env.ORDER_BATCH_METRICS_TOKEN) !== undefined && { metricsToken: env.ORDER_BATCH_METRICS_TOKEN! }),
+    ledgerOutageMs: 1000 * (flags.ledgerOutage !== undefined ? parseWholeSeconds('--ledger-outage', flags.ledgerOutage) : (config.ledgerOutageSeconds ?? DEFAULTS.ledgerOutageSeconds)),
   };
 }
 

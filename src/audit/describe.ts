@@ -24,6 +24,7 @@ const VERBS: Record<AuditAction, string> = {
   mapping: 'chose the columns of',
   refused: 'was refused',
   ledger_setting: 'changed the ledger setting',
+  notify_failed: 'could not deliver a notification',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */

@@ -5,6 +5,7 @@ import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
+import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
@@ -23,9 +24,10 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
-  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
+  addConnectionHelp(addRunWatchOptions(command)).action(async (files: string[], flags: RawFlags) => {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
+    const watch = await watchRun(options, logger, (line) => run.warn(line));
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
@@ -54,5 +56,6 @@ export function addImportCommand(program: Command, run: CliRun): void {
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
+    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report });
   });
 }

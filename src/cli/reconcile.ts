@@ -5,6 +5,7 @@ import { parseHours, parseSince, type RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
+import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { exitOnSignal } from './signals.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
@@ -38,11 +39,12 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       sheet: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)',
     },
   );
-  addConnectionHelp(command).action(async (flags: ReconcileFlags) => {
+  addConnectionHelp(addRunWatchOptions(command)).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
+    const watch = await watchRun(options, logger, (line) => run.warn(line));
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
     const { reconcileCommand } = await import('../commands/reconcile.js');
@@ -65,9 +67,10 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       await run.printReport(result.report, options, formatReconcileText);
       const { recordCliRun } = await import('../audit/record-run.js');
       await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
+      run.exitCode = reconcileExitCode(result);
+      await watch.finish({ command: 'reconcile', runId: null, exitCode: run.exitCode, report: result.report });
     } finally {
       result.release();
     }
-    run.exitCode = reconcileExitCode(result);
   });
 }

@@ -8,6 +8,7 @@
  * This is the loop that applies send-decision.ts's decisions: it makes the requests, commits what
  * the ledger is told to record, and sleeps when told to.
  */
+import { reportRetry } from '../api/exchange-observers.js';
 import pLimit from 'p-limit';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createFailureGuard, type FailureGuard } from '../api/breaker.js';
@@ -253,7 +254,10 @@ export async function submitOrders(jobs: readonly SubmissionJob[], options: Subm
       if (step.next.kind === 'done') return complete(id, step.next);
       if (step.next.kind === 'raise') throw error;
       logger.debug({ customerOrderId: id, attempt, status: state.lastStatus, unknown: state.mustLookUp }, 'create order failed; will retry');
-      if (step.next.kind === 'retry') await sleep(step.next.delayMs);
+      if (step.next.kind === 'retry') {
+        reportRetry({ attempt });
+        await sleep(step.next.delayMs);
+      }
     }
 
     // Read afresh: stop() may have run in the awaits above, which the compiler's narrowing does not see.

@@ -104,6 +104,8 @@ export const AUDIT_ACTIONS = [
   /** A role-protected action refused to an account (403). */
   'refused',
   'ledger_setting',
+  /** A run's notification that could not be delivered (the target and why; the run's outcome stands). */
+  'notify_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
