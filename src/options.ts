@@ -346,7 +346,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
-    notify: resolveNotifySettings({ flags, env, config, inConfig }),
+    notify: resolveNotifySettings({ flags, secrets: { smtpUrl: env.ORDER_BATCH_SMTP_URL, webhookSecret: env.ORDER_BATCH_WEBHOOK_SECRET }, config, inConfig }),
     ...(flags.metricsFile ? { metricsFile: flags.metricsFile } : {}),
     ...(pick(env.ORDER_BATCH_METRICS_TOKEN) !== undefined && { metricsToken: env.ORDER_BATCH_METRICS_TOKEN! }),
     ledgerOutageMs: 1000 * (flags.ledgerOutage !== undefined ? parseWholeSeconds('--ledger-outage', flags.ledgerOutage) : (config.ledgerOutageSeconds ?? DEFAULTS.ledgerOutageSeconds)),

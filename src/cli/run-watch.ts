@@ -9,13 +9,13 @@ import type { ResolvedOptions } from '../options.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 
-export function addRunWatchOptions(cmd: Command): Command {
-  return cmd
+export function addRunWatchOptions(cmd: Command, options: { isService?: boolean } = {}): Command {
+  cmd
     .addOption(new Option('--notify <target>', 'tell mailto:a@example.com[,b@example.com] (through ORDER_BATCH_SMTP_URL) or an https:// webhook how the run went (repeatable)').argParser(collect))
     .option('--notify-on <when>', 'problems (default: exit code not 0, an order invalid, rejected or failed, a shipment late or in exception) or always')
-    .option('--public-url <url>', "the web app's address as people reach it, for a link in the notification")
-    .option('--metrics-file <path>', "write the run's metrics in Prometheus' text format (for node_exporter's textfile collector), atomically")
-    .option('--ledger-outage <seconds>', 'how long the run waits for a PostgreSQL ledger that stopped answering before it stops with exit 3 (default 120)');
+    .option('--public-url <url>', "the web app's address as people reach it, for a link in the notification");
+  if (!options.isService) cmd.option('--metrics-file <path>', "write the run's metrics in Prometheus' text format (for node_exporter's textfile collector), atomically");
+  return cmd.option('--ledger-outage <seconds>', 'how long a run waits for a PostgreSQL ledger that stopped answering before it stops with exit 3 (default 120)');
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
+import { addRunWatchOptions } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
@@ -46,7 +47,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sheet: false,
     },
   );
-  addConnectionHelp(command).action(async (flags: ServeFlags) => {
+  addConnectionHelp(addRunWatchOptions(command, { isService: true })).action(async (flags: ServeFlags) => {
     const options = resolveFlags(flags);
     const port = Number(flags.port ?? '8080');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
@@ -69,6 +70,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sessionIdleMs: options.sessionIdleMs,
       sessionMaxMs: options.sessionMaxMs,
       retentionDays: options.retentionDays,
+      notify: options.notify,
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
       print: (line: string) => run.printLine(line),
     });
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in

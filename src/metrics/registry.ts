@@ -21,7 +21,12 @@ export interface Metrics {
   lastRunExitCode: Gauge<'command'>;
 }
 
-export function createMetrics(): Metrics {
+export interface MetricsSources {
+  /** Jobs by state, read when /metrics is scraped (the ledger's queue is shared by every instance). */
+  countJobs?: () => Promise<Record<string, number>>;
+}
+
+export function createMetrics(sources: MetricsSources = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   return {
@@ -37,7 +42,18 @@ export function createMetrics(): Metrics {
       registers,
     }),
     retries: new Counter({ name: 'order_batch_api_retries_total', help: 'API requests retried after a transient failure.', registers }),
-    jobs: new Gauge({ name: 'order_batch_jobs', help: 'Web submissions in the ledger, by state (queued, running).', labelNames: ['state'], registers }),
+    jobs: new Gauge({
+      name: 'order_batch_jobs',
+      help: 'Web submissions in the ledger, by state (queued, running).',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        if (!sources.countJobs) return;
+        const counts = await sources.countJobs().catch(() => undefined);
+        if (!counts) return;
+        for (const state of ['queued', 'running']) this.set({ state }, counts[state] ?? 0);
+      },
+    }),
     ledgerErrors: new Counter({ name: 'order_batch_ledger_errors_total', help: 'Ledger operations that failed (the database unreachable, a full disk).', registers }),
     failedLogins: new Counter({ name: 'order_batch_failed_logins_total', help: 'Logins refused (wrong password, unknown or disabled account, throttled).', registers }),
     notificationFailures: new Counter({ name: 'order_batch_notification_failures_total', help: 'Notifications that could not be delivered within their bound.', registers }),

@@ -25,6 +25,14 @@ import { openedOnDemand } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import { openWorkDir } from './work-dir.js';
+import { createMetrics } from '../metrics/registry.js';
+import { createRunAftermath } from './run-aftermath.js';
+
+function countStates(jobs: readonly { state: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const job of jobs) counts[job.state] = (counts[job.state] ?? 0) + 1;
+  return counts;
+}
 
 export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: Connection | undefined, hasAccounts: () => boolean): AppServices {
   const { logger } = options;
@@ -45,6 +53,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
   const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
+  const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   const runImport: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
     importFiles({
       readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
@@ -65,6 +75,9 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       onRunStarted,
       signal,
       ...(sandbox ? { connectionOverride: sandbox } : {}),
+    }).then((result) => {
+      if (!result.interrupted) aftermath.afterImport(outDir, result);
+      return result;
     });
 
   const services: AppServices = {
@@ -137,6 +150,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           result.release();
           throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
         }
+        aftermath.afterReconcile(result);
         return { result, asOf: result.asOf };
       },
     }),
@@ -144,6 +158,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     files,
     hasAccounts,
     ledgerReader,
+    metrics,
+    aftermath,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),

@@ -31,6 +31,8 @@ import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
+import { registerHealthRoutes } from './routes/health-routes.js';
+import { watchApi } from '../metrics/registry.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
@@ -76,8 +78,11 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
   let accounts: number;
   let sandbox: Connection | undefined;
+  // The schema as opened (and upgraded) now: /readyz says when another version has moved it since.
+  let schemaVersion: string;
   try {
     accounts = (await ledger.users.list()).length;
+    schemaVersion = (await ledger.describe()).schemaVersion;
     if (accounts === 0 && !mayServeAlone) throw new UsageError(needsAccountsMessage(host, options));
     // One embedded sandbox for every process of this folder: what the CLI sends, the pages see.
     sandbox = options.useSandbox
@@ -114,6 +119,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     return accounts > 0;
   };
   const services = buildServices(options, ledger, sandbox, () => accounts > 0);
+  const unwatchApi = watchApi(services.metrics);
 
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy), bodyLimit: 1024 * 1024, forceCloseConnections: true });
   const routes: { method: string; url: string }[] = [];
@@ -156,6 +162,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
+    registerHealthRoutes(app, services, schemaVersion);
     await app.listen({ port, host });
   } catch (error) {
     await app.close();
@@ -194,6 +201,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       closing ??= (async () => {
         await stopHousekeeping();
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
+        unwatchApi();
+        await services.aftermath.settled();
         await services.ledgerReader.close();
         await sandbox?.close();
         await ledger.close();

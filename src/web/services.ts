@@ -1,4 +1,7 @@
 /** What the routes share: the options, the stores, the security helpers, and how a page learns its context. */
+import type { Metrics } from '../metrics/registry.js';
+import type { RunAftermath } from './run-aftermath.js';
+import type { NotifySettings } from '../notify/notify-run.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from '../commands/connect.js';
@@ -66,6 +69,10 @@ export interface WebAppOptions {
   retentionDays?: number;
   /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
   clock?: () => Date;
+  /** Where and when each submission's and reconciliation's notification goes. */
+  notify?: NotifySettings;
+  /** ORDER_BATCH_METRICS_TOKEN: /metrics for others than this computer. */
+  metricsToken?: string;
 }
 
 export const WEB_DEFAULTS = {
@@ -100,6 +107,10 @@ export interface AppServices {
   apiProblem?: string;
   /** Reads of the ledger, through one connection for the server's life. */
   ledgerReader: LedgerReader;
+  /** What /metrics serves. */
+  metrics: Metrics;
+  /** Each run's metrics and notification, after it. */
+  aftermath: RunAftermath;
   /** The ledger's endpoint identity this server records orders for. */
   endpoint: string;
   logger: Logger;
@@ -141,6 +152,7 @@ export function hasValidCsrf(request: FastifyRequest, fieldValue?: unknown): boo
 /** Records what the request's visitor did: who (or `actor`, e.g. a login's account), from where, when. */
 export async function recordAudit(services: AppServices, request: FastifyRequest, event: Omit<AuditEvent, 'actor' | 'via' | 'address'> & { actor?: string }): Promise<void> {
   try {
+    if (event.action === 'login_refused') services.metrics.failedLogins.inc();
     await services.ledger.audit.record({ ...event, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
   } catch (error) {
     services.logger.error({ err: error, action: event.action }, 'could not record in the audit trail');

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { logIn, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
 
-/** What needs no session: the login form and what the login page is drawn with. */
-const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js']);
+/** What needs no session: the login form, what the login page is drawn with, and the probes monitoring reads. */
+const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /healthz', 'GET /readyz', 'GET /metrics']);
 
 describe('every route without a session', () => {
   let web: TestApp;
