@@ -39,6 +39,8 @@ export interface ImportOptions {
   ledgerPath: string;
   /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
   claimLeaseMs?: number;
+  /** How long a lost PostgreSQL ledger is waited for before the run stops (default 120 s). */
+  ledgerOutageMs?: number;
   archiveDir?: string;
   logger: Logger;
   progress?: Progress;
@@ -83,7 +85,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportResult>
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   // A ledger that cannot be opened stops here (a LedgerError: exit 2); one that fails once open stops the run below (exit 3).
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
   let lock: RunLock | undefined;
   let connection: Connection | undefined;
   let apiUnusable: StopReason | undefined;

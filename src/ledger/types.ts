@@ -179,6 +179,8 @@ export interface LedgerOptions {
    * Tests advance it to play a stalled process or the passing of time.
    */
   leaseClock?: () => number;
+  /** PostgreSQL: how long a lost database is waited for, its queries tried again, before its failure stops the run (default 120,000 ms; 0: at once). */
+  outageMs?: number;
 }
 
 /** What a run's send gate is opened with. */
