@@ -280,6 +280,8 @@ export interface Ledger extends TeamStores {
   readonly backend: LedgerBackend;
   /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
   readonly location: string;
+  /** PostgreSQL: true while the database does not answer (its queries wait for it, see --ledger-outage). */
+  isUnreachable?(): boolean;
 
   /**
    * The hold a run needs on the ledger before it starts. SQLite: the file's run lock, one run at a

@@ -70,6 +70,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       ledgerPath: options.ledgerPath,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+      ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
       logger,
       onOrderDone,
       onRunStarted,

@@ -32,6 +32,7 @@ import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
+import { installLedgerOutageGate } from './ledger-outage.js';
 import { watchApi } from '../metrics/registry.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
@@ -75,7 +76,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   // Refused before the ledger is opened: a refused start leaves no empty ledger behind.
   if (!mayServeAlone && !ledgerExists(options.ledgerPath)) throw new UsageError(needsAccountsMessage(host, options));
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
   let accounts: number;
   let sandbox: Connection | undefined;
   // The schema as opened (and upgraded) now: /readyz says when another version has moved it since.
@@ -130,6 +131,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const guard = { allowedHosts: new Set<string>(), isBehindProxy: Boolean(trustProxy) };
   try {
     installGuards(app, services, guard);
+    installLedgerOutageGate(app, ledger);
     await app.register(cookie);
     await app.register(session, {
       secret: SESSION_ID_CHECK,

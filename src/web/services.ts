@@ -71,6 +71,8 @@ export interface WebAppOptions {
   clock?: () => Date;
   /** Where and when each submission's and reconciliation's notification goes. */
   notify?: NotifySettings;
+  /** How long a lost PostgreSQL ledger is waited for (runs pause; pages answer 503 meanwhile). */
+  ledgerOutageMs?: number;
   /** ORDER_BATCH_METRICS_TOKEN: /metrics for others than this computer. */
   metricsToken?: string;
 }

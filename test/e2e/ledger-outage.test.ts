@@ -84,3 +84,35 @@ describePostgres('a ledger outage in the middle of two runs', () => {
     expect(after.orders - before.orders).toBe(ORDERS);
   });
 });
+
+describePostgres('the web app during a ledger outage', () => {
+  let cluster: RestartableCluster | undefined;
+  afterAll(() => cluster?.remove());
+
+  it('answers 503 with a plain page while the ledger is down, and serves again by itself once it is back', async () => {
+    const { startTestApp } = await import('../web/support.js');
+    const { request } = await import('undici');
+    cluster = await startRestartableCluster(findPostgresBin()!);
+    const web = await startTestApp({ ledgerPath: cluster.url });
+    const statusOf = async (path: string) => {
+      const response = await request(`${web.app.url}${path}`);
+      const text = await response.body.text();
+      return { status: response.statusCode, text };
+    };
+    try {
+      expect((await statusOf('/')).status).toBe(200);
+      cluster.crash();
+      // /readyz meets the outage (within its own bound); from then on pages answer 503 at once.
+      await until(async () => (await statusOf('/readyz')).status === 503, '/readyz to say the ledger is down');
+      const down = await statusOf('/');
+      expect(down.status).toBe(503);
+      expect(down.text).toContain('cannot reach its ledger');
+      expect((await statusOf('/healthz')).status).toBe(200);
+      cluster.start();
+      await until(async () => (await statusOf('/readyz')).status === 200, '/readyz to say the ledger is back');
+      expect((await statusOf('/')).status).toBe(200);
+    } finally {
+      await web.close();
+    }
+  });
+});

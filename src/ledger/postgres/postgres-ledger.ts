@@ -153,6 +153,10 @@ class PostgresLedger implements Ledger {
     };
   }
 
+  isUnreachable(): boolean {
+    return this.rider.isOut;
+  }
+
   /** No run lock: claims keep runs apart. The "lock" is this process, for the caller's messages. */
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {
     return { holder: { pid: process.pid, host: hostname(), startedAt: this.now().toISOString(), command: options.command ?? null }, release: async () => {} };
