@@ -13,7 +13,11 @@ interface ServeFlags extends RawFlags {
   maxUploadMb?: string;
   allowedHost?: string[];
   checksAtOnce?: string;
+  shutdownGrace?: string;
 }
+
+/** Thirty seconds: the answers in flight come back well within it; a stop that takes longer is stuck, and a service manager's own timeout (systemd's 90 s) is not reached. */
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
 
 export function addServeCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -38,7 +42,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--max-attempts <n>', 'attempts per order for transient failures (default 6)')
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
-      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)'),
+      .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)')
+      .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the submission in flight gets to reach a safe point before it is handed back to the queue and the app exits (default 30)'),
     {
       out: false,
       json: false,
@@ -79,9 +84,20 @@ export function addServeCommand(program: Command, run: CliRun): void {
     const interruption = onInterrupt(
       'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
+    const graceSeconds = parseNumberFlag('shutdown-grace', flags.shutdownGrace, { min: 0, max: 3600 }) ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
     const { describeStopped } = await import('../web/jobs.js');
-    for (const line of describeStopped(await app.close())) run.warn(line);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceSeconds * 1000)));
+    const stopped = await Promise.race([app.close(), graceOver]);
+    clearTimeout(timer);
+    if (stopped === 'late') {
+      await app.abandon();
+      run.warn(`the submission in flight did not reach a safe point within ${graceSeconds} s: it is back in the queue, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+      interruption.dispose();
+      process.exit(run.exitCode);
+    }
+    for (const line of describeStopped(stopped)) run.warn(line);
     interruption.dispose();
   });
 }

@@ -58,6 +58,8 @@ export interface WebApp {
    * or another instance; then stops the embedded sandbox. Says what it stopped. Safe to call twice.
    */
   close(): Promise<JobsStopped>;
+  /** The stop took longer than its grace: hands the running submission back to the queue before the process exits. */
+  abandon(): Promise<void>;
 }
 
 /** How old the count of accounts may be before a request reads it again (one added while the app runs requires logins from then on). */
@@ -199,6 +201,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     hasAccounts: accounts > 0,
     ...(sandbox ? { sandboxUrl: sandbox.baseUrl } : {}),
     routes,
+    abandon: () => services.jobs.abandon(),
     close() {
       closing ??= (async () => {
         await stopHousekeeping();
