@@ -8,12 +8,14 @@
  *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
+ *   npm run bench -- metrics      what scraping /metrics every second costs the 50-upload web bench
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
+import { benchMetrics } from './metrics.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
 import { measureExcelJsBaseline } from './read-baseline.js';
 import { CEILING_PACKAGES_PER_SECOND, runReconcileChild } from './reconcile.js';
@@ -145,6 +147,7 @@ const sections: Record<string, () => Promise<void>> = {
   scale: benchScaleFigures,
   'scale-huge': () => benchScaleHuge(DATA, line),
   'scale-reconcile': benchScaleReconcile,
+  metrics: () => benchMetrics(DATA, line),
   validate: benchValidate,
   writers: benchWriters,
   sandbox: benchSandboxFigures,
