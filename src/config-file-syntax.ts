@@ -3,7 +3,7 @@
  * was expected there. Never the text itself: a file given by mistake (a .env, a key file) may hold a
  * secret, and an error message goes to the terminal, the cron log and the --json report.
  */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 const WHAT: Readonly<Record<string, string>> = {
   InvalidSymbol: 'a character that cannot start a JSON value (is this the JSON config file?)',
@@ -34,6 +34,20 @@ export function describeJsonSyntaxError(text: string): string | null {
   const code = printParseErrorCode(first.error);
   const { line, column } = lineAndColumn(text, first.offset);
   return `line ${line}, column ${column}: ${WHAT[code] ?? 'the text is not JSON'}`;
+}
+
+/**
+ * "line 5, column 15" of the value at `path` (keys and array indexes) in JSON text, or of the nearest
+ * object holding it when it is missing (a required key left out); null when none is there.
+ */
+export function describeJsonLocation(text: string, path: readonly (string | number)[]): string | null {
+  const root = parseTree(text);
+  if (!root) return null;
+  let node;
+  for (let depth = path.length; depth > 0 && !node; depth--) node = findNodeAtLocation(root, path.slice(0, depth));
+  if (!node) return null;
+  const { line, column } = lineAndColumn(text, node.offset);
+  return `line ${line}, column ${column}`;
 }
 
 /** 1-based line and column of a character offset, as an editor shows them (CRLF and LF end a line). */

@@ -7,10 +7,11 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
-import { describeJsonSyntaxError } from './config-file-syntax.js';
+import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syntax.js';
+import { schedulesSchema, toSchedules, type Schedule } from './schedules/schedule-config.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { parseLedgerLocation } from './ledger/location.js';
+import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 import type { NotifySettings } from './notify/notify-run.js';
@@ -51,6 +52,8 @@ const configFileSchema = z
     publicUrl: z.string().min(1).optional(),
     /** How long a run waits for a PostgreSQL ledger that stopped answering before it stops (exit 3). */
     ledgerOutageSeconds: z.number().int().min(0).max(86_400).optional(),
+    /** `scheduler` and `serve`: what runs when (PRODUCT.md section 9; src/schedules/). */
+    schedules: schedulesSchema.optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export { parseTrustProxy, type TrustProxy };
@@ -157,6 +160,8 @@ export interface ResolvedOptions {
   metricsToken?: string;
   /** How long a run rides through a PostgreSQL ledger that stopped answering, in ms. */
   ledgerOutageMs: number;
+  /** The config file's schedules (none without one). */
+  schedules: Schedule[];
 }
 
 export const DEFAULTS = {
@@ -198,7 +203,8 @@ export function readConfigFile(path: string): ConfigFile {
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    const where = first?.path.length ? first.path.join('.') : '(top level)';
+    const at = first?.path.length ? describeJsonLocation(body, first.path as (string | number)[]) : null;
+    const where = first?.path.length ? `${first.path.join('.')}${at ? ` (${at})` : ''}` : '(top level)';
     throw new UsageError(`Config file ${path}: ${where}: ${first?.message ?? 'invalid'}.`);
   }
   return parsed.data;
@@ -336,6 +342,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     isDateOrderForced: flags.dateOrder !== undefined,
     decimalComma: flags.decimalComma ?? false,
     isColorAllowed: (env.NO_COLOR ?? '') === '',
+    schedules: toSchedules(config.schedules ?? []),
     connection: {
       baseUrl,
       clientId: pick(env.FULFILLMENT_CLIENT_ID, config.clientId),

@@ -2,8 +2,7 @@
  * Changing accounts, the same for `order-batch users` and the web app's accounts page: each change
  * is checked, applied, and recorded in the audit trail with who made it.
  */
-import type { Ledger } from '../ledger/types.js';
-import type { AuditAction, Role } from '../ledger/team-types.js';
+import type { AuditAction, Ledger, Role } from '../ledger/index.js';
 import { checkUserName } from './names.js';
 import { checkPasswordRules, hashPassword } from './passwords.js';
 import { describeRole } from './roles.js';

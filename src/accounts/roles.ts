@@ -3,7 +3,7 @@
  * viewer checks sheets and reads history and reconciliations; an operator also submits, cancels and
  * runs reconciliations; an admin also manages accounts.
  */
-import { ROLES, type Role } from '../ledger/team-types.js';
+import { ROLES, type Role } from '../ledger/index.js';
 
 export { ROLES, type Role };
 

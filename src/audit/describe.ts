@@ -1,5 +1,5 @@
 /** The audit trail in words: one line per entry for `order-batch audit` and the history page. */
-import type { AuditAction, AuditRecord } from '../ledger/team-types.js';
+import type { AuditAction, AuditRecord } from '../ledger/index.js';
 
 const VERBS: Record<AuditAction, string> = {
   check: 'checked',

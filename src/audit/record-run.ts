@@ -5,8 +5,7 @@
  */
 import { basename } from 'node:path';
 import { osActor } from '../accounts/os-user.js';
-import { ledgerExists, openLedger } from '../ledger/index.js';
-import type { AuditEvent } from '../ledger/team-types.js';
+import { type AuditEvent, ledgerExists, openLedger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 

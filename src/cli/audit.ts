@@ -1,7 +1,7 @@
 /** `order-batch audit`: who did what, when and from where, from the ledger's audit trail (newest first). */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import type { AuditRecord } from '../ledger/team-types.js';
+import type { AuditRecord } from '../ledger/index.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';

@@ -8,7 +8,7 @@ import { CommanderError } from 'commander';
 import { apiUnusableOf } from '../api/unusable.js';
 import type { JsonReport } from '../run-report/json.js';
 import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
-import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/errors.js';
+import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/index.js';
 
 export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
   if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;

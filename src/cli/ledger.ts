@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { LedgerShow, TeamCapSet } from '../commands/ledger-settings.js';
-import type { CopyCounts, CopyResult } from '../ledger/copy/copy-ledger.js';
+import type { CopyCounts, CopyResult } from '../ledger/index.js';
 import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
@@ -84,7 +84,7 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
     .action(async (flags: RawFlags) => {
       const options = resolveFlags(flags);
       const { showLedger } = await import('../commands/ledger-settings.js');
-      const { redactLedgerLocation } = await import('../ledger/location.js');
+      const { redactLedgerLocation } = await import('../ledger/index.js');
       const show = await showLedger(options.ledgerPath, { claimLeaseMs: options.claimLeaseMs, logger: loggerFor(options) });
       if (show === null) throw new UsageError(`There is no ledger at ${redactLedgerLocation(options.ledgerPath)} yet: the first import creates it.`);
       if (options.json) await run.printJson({ command: 'ledger show', ...show });
@@ -119,7 +119,7 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
     .action(async (from: string, to: string, flags: RawFlags) => {
       exitOnSignal();
       const options = resolveFlags(flags);
-      const { copyLedger } = await import('../ledger/copy/copy-ledger.js');
+      const { copyLedger } = await import('../ledger/index.js');
       const result = await copyLedger(from, to, { logger: loggerFor(options) });
       if (options.json) await run.printJson({ command: 'ledger copy', ...result });
       else process.stdout.write(formatCopy(result));

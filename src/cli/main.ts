@@ -17,6 +17,7 @@ import { addLedgerCommand } from './ledger.js';
 import { addMappingCommand } from './mapping.js';
 import { addReconcileCommand } from './reconcile.js';
 import { addSandboxCommand } from './sandbox.js';
+import { addSchedulerCommand } from './schedules.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
 import { addUsersCommand } from './users.js';
@@ -89,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
   addUsersCommand(program, run);
   addAuditCommand(program, run);
   addMappingCommand(program, run);
+  addSchedulerCommand(program, run);
 
   try {
     refuseUnknownCommand(program, argv);

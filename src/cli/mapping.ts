@@ -6,7 +6,7 @@ import type { Profile } from '../mapping/profile.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { resolveFlags, savedProfilesOf } from './command-options.js';
-import { redactLedgerLocation } from '../ledger/location.js';
+import { redactLedgerLocation } from '../ledger/index.js';
 
 /** The mappings saved in the ledger the flags name (the web app's mapping step saves them there). */
 function savedProfiles(flags: RawFlags): Promise<Profile[]> {

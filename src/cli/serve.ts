@@ -5,6 +5,7 @@ import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
 import { addRunWatchOptions } from './run-watch.js';
+import { startSchedules } from './schedules.js';
 import { onInterrupt } from './signals.js';
 
 interface ServeFlags extends RawFlags {
@@ -14,6 +15,8 @@ interface ServeFlags extends RawFlags {
   allowedHost?: string[];
   checksAtOnce?: string;
   shutdownGrace?: string;
+  /** False with --no-schedules. */
+  schedules?: boolean;
 }
 
 /** Thirty seconds: the answers in flight come back well within it; a stop that takes longer is stuck, and a service manager's own timeout (systemd's 90 s) is not reached. */
@@ -43,7 +46,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
       .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)')
-      .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the submission in flight gets to reach a safe point before it is handed back to the queue and the app exits (default 30)'),
+      .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the submission in flight gets to reach a safe point before it is handed back to the queue and the app exits (default 30)')
+      .option('--no-schedules', "do not run the config file's schedules here (another host's `order-batch scheduler` does)"),
     {
       out: false,
       json: false,
@@ -58,6 +62,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
     const maxUploadMb = Number(flags.maxUploadMb ?? '50');
     if (!Number.isFinite(maxUploadMb) || maxUploadMb < 1 || maxUploadMb > 1024) throw new UsageError(`--max-upload-mb takes a size from 1 to 1024, not "${flags.maxUploadMb}".`);
+    // The schedules' args are checked before the app listens: a bad one stops serve at start.
+    const schedules = flags.schedules !== false && options.schedules.length > 0 ? await startSchedules(options, flags, loggerFor(options)) : null;
     const { runServe } = await import('../web/server.js');
     const app = await runServe({
       ...apiSettingsOf(options),
@@ -78,7 +84,11 @@ export function addServeCommand(program: Command, run: CliRun): void {
       notify: options.notify,
       ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
       print: (line: string) => run.printLine(line),
+    }).catch(async (error: unknown) => {
+      await schedules?.stop();
+      throw error;
     });
+    schedules?.scheduler.start();
     // As the CLI's import: the first Ctrl-C or SIGTERM sends nothing more and lets the answers in
     // flight come back (the submission's result is written); a second one quits at once.
     const interruption = onInterrupt(
@@ -86,6 +96,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
     );
     const graceSeconds = parseNumberFlag('shutdown-grace', flags.shutdownGrace, { min: 0, max: 3600 }) ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
+    await schedules?.stop();
     const { describeStopped } = await import('../web/jobs.js');
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceSeconds * 1000)));

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Actor, AccountChange } from '../accounts/manage.js';
 import { isRole, ROLES, type Role } from '../accounts/roles.js';
 import { UsageError } from '../errors.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { loggerFor, resolveFlags } from './command-options.js';

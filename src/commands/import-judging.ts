@@ -9,7 +9,7 @@ import { contentsChangedIssue } from '../import/outcomes.js';
 import { sheetColumnsOf } from '../import/sheet-cells.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import type { OrderRecord } from '../ledger/types.js';
+import type { OrderRecord } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { CheckedOrder, CheckedSheet } from '../orders/types.js';
 import type { OrderOutcomeView } from './result-rows.js';

@@ -9,8 +9,7 @@ import { submitOrders, type SubmitOutcome, type StopReason } from '../import/sub
 import { apiUnusableOf } from '../api/unusable.js';
 import { ledgerStopOf } from '../import/send-decision.js';
 import type { LedgerStop } from '../import/types.js';
-import { openLedger } from '../ledger/index.js';
-import type { Ledger, LedgerRun, RunLock } from '../ledger/types.js';
+import { type Ledger, type LedgerRun, openLedger, type RunLock } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 import type { ConnectionSettings } from '../options.js';

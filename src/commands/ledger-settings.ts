@@ -4,9 +4,16 @@
  */
 import type { Actor } from '../accounts/manage.js';
 import { UsageError } from '../errors.js';
-import { ledgerExists, openLedger } from '../ledger/index.js';
-import { parseTeamCap, parseTeamCapChange, TEAM_CAP_SETTING } from '../ledger/team-cap.js';
-import type { Ledger, LedgerBackend, OrderState } from '../ledger/types.js';
+import {
+  type Ledger,
+  type LedgerBackend,
+  ledgerExists,
+  openLedger,
+  type OrderState,
+  parseTeamCap,
+  parseTeamCapChange,
+  TEAM_CAP_SETTING,
+} from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { redactUrl } from '../redact.js';
 

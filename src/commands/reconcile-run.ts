@@ -15,7 +15,7 @@ import type { ApiClient } from '../api/types.js';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
 import { ApiUnusableError, UsageError } from '../errors.js';
-import type { Ledger, RunLock } from '../ledger/types.js';
+import type { Ledger, RunLock } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { readRunNow } from '../reconcile/api-clock.js';
 import { createApiReader, type ApiReader, type ApiReaderOptions } from '../reconcile/fetch.js';

@@ -6,8 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { ledgerExists, openLedger } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from './reconcile-run.js';
 import { connect, connectWithLedger, sandboxStatePathFor, type Connection } from './connect.js';

@@ -18,7 +18,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { UsageError } from '../errors.js';
-import { tryLockFile, type FileLock } from '../ledger/run-lock.js';
+import { tryLockFile, type FileLock } from '../sqlite/file-lock.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { writeFileAtomic } from '../sandbox/persistence.js';

@@ -3,7 +3,7 @@
  * when the run starts and again as it goes) and the run's own `--team-concurrency`, which can only
  * lower its share. The decisions are team-cap.ts's; the words are here.
  */
-import { decideChangeNotes, decideStartNotes, type ShareNote } from '../ledger/team-cap.js';
+import { decideChangeNotes, decideStartNotes, type ShareNote } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 
 function describeNote(note: ShareNote, ledger: string): { level: 'info' | 'warn'; message: string } {

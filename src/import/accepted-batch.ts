@@ -3,7 +3,7 @@
  * gathered, or ACCEPT_FLUSH_MS after the first of them. A mark a kill loses leaves its order
  * 'sending', which the next run looks up (found: accepted) instead of sending again.
  */
-import type { AcceptedInfo, LedgerRun } from '../ledger/types.js';
+import type { AcceptedInfo, LedgerRun } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 
 const ACCEPT_BATCH = 64;

@@ -2,7 +2,7 @@
  * Who holds an order another run is sending (a shared ledger), in words for its result row: the
  * run's command, process, host and start, read once per run.
  */
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 
 export interface HolderNames {
   /** "import, process 4321 on cron-2, started at 2031-05-06T07:08:09.000Z"; "another run" when it is not known. */

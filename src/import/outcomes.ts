@@ -5,7 +5,7 @@
  */
 import type { HttpError } from '../api/errors.js';
 import type { Issue } from '../issues/index.js';
-import type { IntentResult, OrderRecord } from '../ledger/types.js';
+import type { IntentResult, OrderRecord } from '../ledger/index.js';
 import type { CheckedOrder } from '../orders/types.js';
 import { fieldOfApiPath, issueAt, rowOfLine, type SheetColumns } from './sheet-cells.js';
 import type { AlreadySubmittedOutcome, FailedOutcome, InProgressElsewhereOutcome, SubmissionJob, SubmitOutcome } from './types.js';

@@ -5,8 +5,7 @@
  * orders' fates in chunks, one commit each, in the turn after the answers being handled. Done when
  * an answer arrives, either would hold up every answer queued behind it.
  */
-import { fingerprintPayload, type PayloadFingerprint } from '../ledger/hash.js';
-import type { IntentResult, LedgerRun, OrderIntent } from '../ledger/types.js';
+import { fingerprintPayload, type IntentResult, type LedgerRun, type OrderIntent, type PayloadFingerprint } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { SubmissionJob } from './types.js';
 

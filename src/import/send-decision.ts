@@ -9,9 +9,14 @@ import { describeApiTrouble } from '../api/error-message.js';
 import { AuthError, ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, isUnusableAnswer } from '../api/errors.js';
 import { backoffDelayMs, type BackoffPolicy } from '../api/retry.js';
 import { apiUnusableOf, isMissingEndpoint } from '../api/unusable.js';
-import { LedgerUnusableError } from '../ledger/errors.js';
-import { LOOKUP_STATES } from '../ledger/intent.js';
-import type { AcceptedInfo, AnswerInfo, IntentResult, OrderState } from '../ledger/types.js';
+import {
+  type AcceptedInfo,
+  type AnswerInfo,
+  type IntentResult,
+  LedgerUnusableError,
+  LOOKUP_STATES,
+  type OrderState,
+} from '../ledger/index.js';
 import { DUPLICATE_MESSAGE, notSentOutcome, notSettledOutcome, rejectionIssues } from './outcomes.js';
 import { issueAt } from './sheet-cells.js';
 import type { AcceptedOutcome, FailedOutcome, LedgerStop, StopReason, SubmissionJob, SubmitOutcome } from './types.js';

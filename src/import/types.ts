@@ -5,7 +5,7 @@
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { ApiUnusableKind } from '../errors.js';
 import type { Issue } from '../issues/index.js';
-import type { LedgerUnusableError } from '../ledger/errors.js';
+import type { LedgerUnusableError } from '../ledger/index.js';
 import type { CheckedOrder } from '../orders/types.js';
 import type { SheetColumns } from './sheet-cells.js';
 

@@ -43,5 +43,12 @@ export type {
   SendGate,
 } from './types.js';
 
+export type { AttemptCount, AttemptCounter, FileStore, FileUsage, JobQueue, SessionStore } from './team-types.js';
+export type { OccurrenceKey, OccurrenceKind, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult, OccurrenceState, ScheduleOccurrences } from './team-types.js';
+export { copyLedger, type CopyCounts, type CopyResult } from './copy/copy-ledger.js';
+export { localFolderOf } from './location.js';
+export { TEAM_CAP_SETTING, decideChangeNotes, decideStartNotes, parseTeamCap, parseTeamCapChange } from './team-cap.js';
+export type { ShareNote } from './team-cap.js';
+
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */
 export const DEFAULT_LEDGER_PATH = '.order-batch/ledger.db';

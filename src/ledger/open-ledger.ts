@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { parseLedgerLocation } from './location.js';
-import { openSqliteLedger } from './sqlite-ledger.js';
+import { openSqliteLedger } from './sqlite/sqlite-ledger.js';
 import type { Ledger, LedgerOptions } from './types.js';
 
 /** Opens (creating when needed) the ledger at `location`. Throws LedgerError (a UsageError) when it cannot be used. */

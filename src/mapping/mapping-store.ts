@@ -4,7 +4,7 @@
  * app and the CLI alike detect them on the next file whose headers they fit, or name them with --mapping.
  * One row per name: a save touches its own name only, so two people saving at once both keep theirs.
  */
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import { parseProfile, type Profile } from './profile.js';
 
 export interface SavedMapping {

@@ -5,6 +5,7 @@
  */
 import type { CreateOrderPayload } from '../contract/schemas.js';
 import type { Issue } from '../issues/index.js';
+import { IterableItems } from '../iterable-items.js';
 import { OrderDraft } from './draft.js';
 import { finishDraft } from './finish.js';
 import { mergeRow } from './merge-row.js';
@@ -15,7 +16,7 @@ import type { SheetPlan } from './plan.js';
 import type { CompactRowStore } from './row-store.js';
 import type { CheckedOrder, OrderList, ValidationStatus } from './types.js';
 
-export class SheetOrders implements OrderList {
+export class SheetOrders extends IterableItems<CheckedOrder> implements OrderList {
   private readonly payloads: PayloadSource;
 
   constructor(
@@ -25,6 +26,7 @@ export class SheetOrders implements OrderList {
     plan: SheetPlan,
     nowMs: number,
   ) {
+    super();
     this.payloads = new PayloadSource(plan, store, nowMs);
   }
 
@@ -58,51 +60,6 @@ export class SheetOrders implements OrderList {
 
   *[Symbol.iterator](): Iterator<CheckedOrder> {
     for (let i = 0; i < this.length; i++) yield this.at(i)!;
-  }
-
-  map<T>(fn: (order: CheckedOrder, index: number) => T): T[] {
-    const out = new Array<T>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = fn(this.at(i)!, i);
-    return out;
-  }
-
-  forEach(fn: (order: CheckedOrder, index: number) => void): void {
-    for (let i = 0; i < this.length; i++) fn(this.at(i)!, i);
-  }
-
-  flatMap<T>(fn: (order: CheckedOrder, index: number) => T | readonly T[]): T[] {
-    const out: T[] = [];
-    for (let i = 0; i < this.length; i++) {
-      const value = fn(this.at(i)!, i);
-      if (Array.isArray(value)) out.push(...(value as T[]));
-      else out.push(value as T);
-    }
-    return out;
-  }
-
-  filter(fn: (order: CheckedOrder, index: number) => boolean): CheckedOrder[] {
-    const out: CheckedOrder[] = [];
-    for (let i = 0; i < this.length; i++) {
-      const order = this.at(i)!;
-      if (fn(order, i)) out.push(order);
-    }
-    return out;
-  }
-
-  find(fn: (order: CheckedOrder, index: number) => boolean): CheckedOrder | undefined {
-    for (let i = 0; i < this.length; i++) {
-      const order = this.at(i)!;
-      if (fn(order, i)) return order;
-    }
-    return undefined;
-  }
-
-  some(fn: (order: CheckedOrder, index: number) => boolean): boolean {
-    return this.find(fn) !== undefined;
-  }
-
-  every(fn: (order: CheckedOrder, index: number) => boolean): boolean {
-    return this.find((order, i) => !fn(order, i)) === undefined;
   }
 }
 

@@ -2,7 +2,7 @@
  * Text cells: trimming, Unicode spaces, the apostrophe our result CSV puts before formula-like text,
  * numbers that Excel stored in text columns, and the scientific notation Excel turns long digit strings into.
  */
-import { removeFormulaGuard } from '../output-files/cell-values.js';
+import { removeFormulaGuard } from '../formula-guard.js';
 import type { CellValue } from '../sheet/types.js';
 
 const APOSTROPHE = 0x27;

@@ -4,7 +4,7 @@
  */
 import { dollarsToCents } from '../contract/money.js';
 import type { CreateOrderPayload } from '../contract/schemas.js';
-import type { OrderRecord } from '../ledger/types.js';
+import type { OrderRecord } from '../ledger/index.js';
 import type { ExpectedOrder } from './types.js';
 
 function cents(value: number | undefined | null): number | null {

@@ -11,7 +11,7 @@
  */
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { FetchedPackages } from './fetched-packages.js';
 import { packagesOfKnownOrders, type ApiReader } from './fetch.js';

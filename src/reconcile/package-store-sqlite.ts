@@ -7,10 +7,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { localFolderOf } from '../ledger/location.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, localFolderOf } from '../ledger/index.js';
 import type Database from 'better-sqlite3';
-import { openDatabase, readPragma } from '../ledger/sqlite.js';
+import { openDatabase, readPragma } from '../sqlite/open-database.js';
 import type { OrderRead, PackageRecord } from '../contract/schemas.js';
 import { newestUpdate, normaliseInstant, type Coverage, type PackageStore, type StoredOrderRead } from './package-store.js';
 import type { RollUpStatus } from './types.js';

@@ -10,7 +10,7 @@ import type { JsonInput } from '../run-report/json.js';
 import { LIMITS } from '../contract/limits.js';
 import type { OrderRead } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { CLOCK_SKEW_NOTICE_MS } from './api-clock.js';
 import { expectedForOrdersFile, expectOrderFromRecord } from './expected.js';

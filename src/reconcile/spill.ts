@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../ledger/sqlite.js';
+import { openDatabase } from '../sqlite/open-database.js';
 
 /** How much of each structure a run holds in memory before the structure moves to disk. */
 export interface MemoryWindow {

@@ -8,8 +8,7 @@ import { endpointIdentity, MISSING_CONNECTION_MESSAGE, type Connection } from '.
 import { importFiles } from '../commands/import.js';
 import { reconcileCommand } from '../commands/reconcile.js';
 import { UsageError } from '../errors.js';
-import { localFolderOf } from '../ledger/location.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, localFolderOf } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';
 import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';

@@ -3,7 +3,7 @@
  * (default 90 days; the runs' history and the audit trail stay), and sessions idle past their time.
  * Every instance does it; doing it twice removes nothing more.
  */
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { SharedFiles } from './shared-files.js';
 

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { ImportResult } from '../commands/import.js';
-import type { JobOutcome, JobRecord } from '../ledger/team-types.js';
+import type { JobOutcome, JobRecord } from '../ledger/index.js';
 import type { JsonOrder } from '../run-report/json.js';
 
 const MAX_ORDERS_KEPT = 5_000;

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ImportResult } from '../commands/import.js';
-import type { JobOutcome, JobQueue, JobRecord } from '../ledger/team-types.js';
+import type { JobOutcome, JobQueue, JobRecord } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { jobOutcomeOf } from './job-outcome.js';
 import { countOutcome, estimateSecondsLeft, type ProgressCounts } from './progress.js';
@@ -21,7 +21,7 @@ import type { SharedFiles } from './shared-files.js';
 import { isUserError, userMessage } from './user-message.js';
 import { newId, type WorkDir } from './work-dir.js';
 
-export type { JobRecord } from '../ledger/team-types.js';
+export type { JobRecord } from '../ledger/index.js';
 
 /** A job as its page shows it. */
 export interface JobView extends JobRecord {

@@ -1,14 +1,13 @@
 /**
  * The web app's reads of the ledger (run history, what a sheet already sent) through one
  * connection for the server's life instead of one per page view. Cheaper, and on Node 24 (see
- * src/ledger/sqlite.ts) every connection opened stays in memory until the process ends, which a
+ * src/sqlite/open-database.ts) every connection opened stays in memory until the process ends, which a
  * server left running for weeks must not pay per page. A ledger file not yet created reads as
  * undefined and is not created; one deleted or replaced meanwhile is opened afresh. A ledger on a
  * server (PostgreSQL) is opened once.
  */
 import { statSync } from 'node:fs';
-import { openLedger, parseLedgerLocation } from '../ledger/index.js';
-import type { Ledger } from '../ledger/types.js';
+import { type Ledger, openLedger, parseLedgerLocation } from '../ledger/index.js';
 
 export interface LedgerReader {
   /** `read` applied to the ledger, or undefined when there is no ledger file. */

@@ -7,7 +7,7 @@
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FileStore, FileUsage } from '../ledger/team-types.js';
+import type { FileStore, FileUsage } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { isId, PRIVATE_FILE_MODE, type Area, type WorkDir } from './work-dir.js';
 

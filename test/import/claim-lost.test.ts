@@ -8,7 +8,8 @@ import { expect, it } from 'vitest';
 import { TransportError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
-import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
+import { submitOrders } from '../../src/import/submit.js';
+import { jobOf } from './support.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
@@ -20,10 +21,6 @@ import { describePostgres } from '../support/postgres/database.js';
 
 const LEASE_MS = 60_000;
 const IDS = ['O-1', 'O-2', 'O-3', 'O-4'];
-
-function jobOf(id: string, row: number): SubmissionJob {
-  return { order: { rows: [row] } as unknown as SubmissionJob['order'], payload: buildOrderPayload(id), sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file: 'day.csv', sha256: 'day' };
-}
 
 /** An API that stores what it is sent; `hold` keeps a POST's answer back until the test lets it go. */
 function fakeApi() {
@@ -59,7 +56,7 @@ describePostgres('a run that loses its claim on orders mid-run', () => {
     const stalledLedger = await open({ leaseClock: () => leaseClock });
     const stalled = await stalledLedger.startRun({ command: 'import', files: ['day.csv'] });
     const api = fakeApi();
-    const jobs = IDS.map((id, i) => jobOf(id, i + 2));
+    const jobs = IDS.map((id, i) => jobOf(buildOrderPayload(id), { row: i + 2, file: 'day.csv', sha256: 'day' }));
 
     // O-1 and O-2 are in flight when the run stalls past its lease and another run takes every order over.
     let inFlight = 0;

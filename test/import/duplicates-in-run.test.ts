@@ -7,13 +7,10 @@ import { HttpError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
+import { jobOf } from './support.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { buildOrderPayload } from '../support/order-payload.js';
-
-function jobOf(payload: CreateOrderPayload, file: string, row: number): SubmissionJob {
-  return { order: { rows: [row] } as unknown as SubmissionJob['order'], payload, sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file, sha256: file };
-}
 
 /** An API that answers each POST after `delayMs`, with what `answer` says for that order (201 when it says nothing). */
 function scriptedApi(answer: (id: string) => HttpError | null, delayMs = 0) {
@@ -49,7 +46,7 @@ async function run(jobs: SubmissionJob[], client: ApiClient, concurrency: number
 describe('an order in two files of one run', () => {
   it.each([1, 4])('waits for the first copy in flight and shares its answer (concurrency %i)', async (concurrency) => {
     const { client, posted } = scriptedApi(() => null, 20);
-    const jobs = [jobOf(buildOrderPayload('D-1'), 'day1.csv', 2), jobOf(buildOrderPayload('D-1'), 'day2.csv', 5), jobOf(buildOrderPayload('D-1', { lines: [{ unitPrice: 99 }] }), 'day3.csv', 7)];
+    const jobs = [jobOf(buildOrderPayload('D-1'), { row: 2, file: 'day1.csv', sha256: 'day1.csv' }), jobOf(buildOrderPayload('D-1'), { row: 5, file: 'day2.csv', sha256: 'day2.csv' }), jobOf(buildOrderPayload('D-1', { lines: [{ unitPrice: 99 }] }), { row: 7, file: 'day3.csv', sha256: 'day3.csv' })];
     const { outcomes } = await run(jobs, client, concurrency);
     expect(posted).toEqual(['D-1']);
     expect(outcomes[0]).toMatchObject({ status: 'accepted', requestId: 'req-D-1' });
@@ -64,7 +61,7 @@ describe('an order in two files of one run', () => {
 
   it('a first copy refused: the identical copy is refused with it, a different one was never sent (invalid)', async () => {
     const { client, posted } = scriptedApi(() => refusal(400, 'orderDate: too old'));
-    const jobs = [jobOf(buildOrderPayload('D-2'), 'day1.csv', 3), jobOf(buildOrderPayload('D-2'), 'day2.csv', 4), jobOf(buildOrderPayload('D-2', { lines: [{ unitPrice: 55 }] }), 'day2.csv', 6)];
+    const jobs = [jobOf(buildOrderPayload('D-2'), { row: 3, file: 'day1.csv', sha256: 'day1.csv' }), jobOf(buildOrderPayload('D-2'), { row: 4, file: 'day2.csv', sha256: 'day2.csv' }), jobOf(buildOrderPayload('D-2', { lines: [{ unitPrice: 55 }] }), { row: 6, file: 'day2.csv', sha256: 'day2.csv' })];
     const { outcomes } = await run(jobs, client, 2);
     expect(posted).toEqual(['D-2']);
     expect(outcomes[0]).toMatchObject({ status: 'rejected', httpStatus: 400 });
@@ -79,7 +76,7 @@ describe('an order in two files of one run', () => {
 
   it('a first copy that failed: the identical copy is failed too, for the next run', async () => {
     const { client, posted } = scriptedApi(() => refusal(429, 'slow down'));
-    const jobs = [jobOf(buildOrderPayload('D-3'), 'day1.csv', 2), jobOf(buildOrderPayload('D-3'), 'day2.csv', 2)];
+    const jobs = [jobOf(buildOrderPayload('D-3'), { row: 2, file: 'day1.csv', sha256: 'day1.csv' }), jobOf(buildOrderPayload('D-3'), { row: 2, file: 'day2.csv', sha256: 'day2.csv' })];
     const { outcomes } = await run(jobs, client, 2);
     expect(posted).toEqual(['D-3', 'D-3']); // two attempts of the first copy, none of the second
     expect(outcomes.map((o) => o.status)).toEqual(['failed', 'failed']);
@@ -103,7 +100,7 @@ describe('a 404 after an attempt whose outcome is unknown', () => {
     const ledger = await openLedger(':memory:');
     try {
       const run = await ledger.startRun({ command: 'import', files: ['day1.csv'] });
-      const result = await submitOrders([jobOf(buildOrderPayload('U-1'), 'day1.csv', 2)], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+      const result = await submitOrders([jobOf(buildOrderPayload('U-1'), { row: 2, file: 'day1.csv', sha256: 'day1.csv' })], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
       expect(result.stopped).toMatchObject({ kind: 'no_endpoint' });
       expect(result.outcomes[0]).toMatchObject({ status: 'failed', httpStatus: 404 });
       expect((await ledger.get('U-1'))!.state).toBe('unknown');
@@ -131,7 +128,7 @@ describe('a 404 after an attempt whose outcome is unknown', () => {
       await earlier.markSending('U-2');
       await earlier.markUnknown('U-2', { message: 'socket hang up' });
       const run = await ledger.startRun({ command: 'import', files: ['day1.csv'] });
-      const result = await submitOrders([jobOf(payload, 'day1.csv', 2)], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
+      const result = await submitOrders([jobOf(payload, { row: 2, file: 'day1.csv', sha256: 'day1.csv' })], { client, ledger, run, concurrency: 1, maxAttempts: 3, logger: silentLogger, backoff: { baseMs: 1, maxMs: 2 } });
       expect(result.stopped).toMatchObject({ kind: 'no_endpoint' });
       // Not 'rejected', which the next run would take for "never stored" and send without a lookup.
       expect((await ledger.get('U-2'))!.state).toBe('unknown');

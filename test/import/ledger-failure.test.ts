@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importFiles } from '../../src/commands/import.js';
 import { failureOf, importExitCode } from '../../src/cli/exit-codes.js';
 import { LedgerError, LedgerUnusableError } from '../../src/ledger/errors.js';
-import { classifySqliteError } from '../../src/ledger/sqlite-errors.js';
+import { classifySqliteError } from '../../src/ledger/sqlite/sqlite-errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { formatValidateText } from '../../src/run-report/text.js';
@@ -23,8 +23,8 @@ import { sandboxImportOptions } from './sandbox-import-options.js';
 /** Pages the ledger's connection may add to its file: 0, no cap. */
 const cap = vi.hoisted(() => ({ extraPages: 0 }));
 
-vi.mock('../../src/ledger/sqlite.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/ledger/sqlite.js')>();
+vi.mock('../../src/sqlite/open-database.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/sqlite/open-database.js')>();
   return {
     ...original,
     openDatabase: (...args: Parameters<typeof original.openDatabase>) => {

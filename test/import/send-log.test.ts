@@ -11,7 +11,8 @@ import { describeApiTrouble } from '../../src/api/error-message.js';
 import { HttpError, TransportError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
-import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
+import { submitOrders } from '../../src/import/submit.js';
+import { jobOf } from './support.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 
@@ -27,10 +28,6 @@ function capturingLogger(level = 'info'): { logger: pino.Logger; lines: Line[] }
     },
   });
   return { logger: pino({ level }, stream), lines };
-}
-
-function jobOf(payload: CreateOrderPayload): SubmissionJob {
-  return { order: { rows: [2] } as unknown as SubmissionJob['order'], payload, sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file: 'orders.csv', sha256: 'abc' };
 }
 
 const URL = 'http://api.test/api/v0/orders';

@@ -4,13 +4,10 @@ import { UnusableAnswerError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { submitOrders, type SubmissionJob } from '../../src/import/submit.js';
+import { jobOf } from './support.js';
 import { hashPayload, openLedger, type IntentResult, type Ledger, type LedgerRun, type OrderIntent } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { buildOrderPayload } from '../support/order-payload.js';
-
-function jobOf(payload: CreateOrderPayload): SubmissionJob {
-  return { order: { rows: [2] } as unknown as SubmissionJob['order'], payload, sheet: { columns: [], headers: [] } as unknown as SubmissionJob['sheet'], file: 'orders.csv', sha256: 'abc' };
-}
 
 /** An API that stores every order it is sent (the text as it came) and knows none before. */
 function recordingApi(delayMs = 0) {

@@ -7,8 +7,8 @@ import pg from 'pg';
 import { silentLogger } from '../../src/log.js';
 import { migrateLedger } from '../../src/ledger/postgres/migrate.js';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/ledger/postgres/schema.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS, migrateSchema } from '../../src/ledger/schema.js';
-import { openDatabase } from '../../src/ledger/sqlite.js';
+import { MIGRATIONS as SQLITE_MIGRATIONS, migrateSchema } from '../../src/ledger/sqlite/schema.js';
+import { openDatabase } from '../../src/sqlite/open-database.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger, LedgerOptions } from '../../src/ledger/types.js';
 import { asSuperuser, createDatabase, hasPostgres } from '../support/postgres/database.js';
@@ -24,6 +24,8 @@ export interface LedgerUnderTest {
   expireLease?(runId: string): Promise<void>;
   /** Makes a running job's lease lapse now, as if its instance had stalled past it. */
   expireJobLease(jobId: string): Promise<void>;
+  /** Makes a running schedule occurrence's lease lapse now, as if its instance had died. */
+  expireOccurrenceLease(schedule: string): Promise<void>;
   /** Makes a running job's holder a process of this machine that has died (`pid` must be one). */
   killJobHolder(jobId: string, pid: number): Promise<void>;
   /**
@@ -59,6 +61,7 @@ const sqlite: BackendUnderTest = {
     return {
       open: (options) => openLedger(path, options),
       expireJobLease: (jobId) => update(`UPDATE jobs SET lease_expires_at = '1970-01-01T00:00:00.000Z' WHERE id = ?`, jobId),
+      expireOccurrenceLease: (schedule) => update(`UPDATE schedule_occurrences SET lease_expires_at = '1970-01-01T00:00:00.000Z' WHERE schedule_name = ? AND state = 'running'`, schedule),
       killJobHolder: (jobId, pid) => update('UPDATE jobs SET holder_pid = ? WHERE id = ?', pid, jobId),
       async createBeforeMappingsTable(settings) {
         const db = openDatabase(path);
@@ -84,6 +87,9 @@ const postgres: BackendUnderTest = {
       open: (options) => openLedger(database.url, options),
       expireLease: async (runId) => {
         await asSuperuser((c) => c.query(`UPDATE runs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE run_id = $1`, [runId]), database.name);
+      },
+      expireOccurrenceLease: async (schedule) => {
+        await asSuperuser((c) => c.query(`UPDATE schedule_occurrences SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE schedule_name = $1 AND state = 'running'`, [schedule]), database.name);
       },
       expireJobLease: async (jobId) => {
         await asSuperuser((c) => c.query(`UPDATE jobs SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE id = $1`, [jobId]), database.name);

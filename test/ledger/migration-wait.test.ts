@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import { MIGRATIONS, migrateSchema, readSchemaVersion } from '../../src/ledger/schema.js';
-import { openDatabase } from '../../src/ledger/sqlite.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion } from '../../src/ledger/sqlite/schema.js';
+import { openDatabase } from '../../src/sqlite/open-database.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('migration-wait');

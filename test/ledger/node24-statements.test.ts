@@ -1,6 +1,6 @@
 /**
  * On Node 24, a better-sqlite3 statement left to the garbage collector can abort the process (see
- * src/ledger/sqlite.ts). openDatabase keeps every statement prepared through it; db.pragma() makes
+ * src/sqlite/open-database.ts). openDatabase keeps every statement prepared through it; db.pragma() makes
  * one it cannot see, so no source file may call it (PRAGMAs go through exec() or readPragma()).
  */
 import { readdirSync, readFileSync } from 'node:fs';

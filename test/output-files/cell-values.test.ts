@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatSheetDate, neutraliseFormula, toCsvValue } from '../../src/output-files/cell-values.js';
+import { neutraliseFormula } from '../../src/formula-guard.js';
+import { formatSheetDate, toCsvValue } from '../../src/output-files/cell-values.js';
 
 describe('formula neutralising', () => {
   test.each([

@@ -10,7 +10,7 @@ import { checkFile } from '../../src/commands/check-file.js';
 import { validateFiles } from '../../src/commands/validate.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { silentLogger } from '../../src/log.js';
-import { FORMULA_LIKE, neutraliseFormula, removeFormulaGuard } from '../../src/output-files/cell-values.js';
+import { FORMULA_LIKE, neutraliseFormula, removeFormulaGuard } from '../../src/formula-guard.js';
 import { generateCsv } from '../../src/output-files/write-result-csv.js';
 import { writeFixCsv } from '../../src/web/fix-csv.js';
 import { cells, col, sampleInput } from '../support/result-rows.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/ledger/sqlite.js';
+import { openDatabase } from '../../src/sqlite/open-database.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryPackageStore, mergePackages, type PackageStore } from '../../src/reconcile/package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../src/commands/import.js';
-import { openDatabase } from '../../src/ledger/sqlite.js';
+import { openDatabase } from '../../src/sqlite/open-database.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';

@@ -8,11 +8,11 @@ import { classifyPostgresError } from '../postgres/errors.js';
 import { openPostgresLedger } from '../postgres/postgres-ledger.js';
 import { toRecord, type OrderRow } from '../order-row.js';
 import { ROW_TYPES } from '../postgres/row-types.js';
-import { toRun, type RunRow } from '../run-store.js';
+import { toRun, type RunRow } from '../sqlite/run-store.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
 import type { StoredUser } from '../team-types.js';
-import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../team/mapping-rows.js';
-import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team/rows.js';
+import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
+import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 

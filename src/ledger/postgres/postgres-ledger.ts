@@ -21,7 +21,8 @@ import { PostgresRun, type RunContext } from './run.js';
 import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, createPostgresUsers, type TeamContext } from './team-accounts.js';
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from '../team-types.js';
+import { createPostgresSchedules } from './team-schedules.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
 
@@ -120,6 +121,7 @@ class PostgresLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly schedules: ScheduleOccurrences;
 
   constructor(
     readonly location: string,
@@ -141,6 +143,7 @@ class PostgresLedger implements Ledger {
     this.files = createPostgresFiles(team);
     this.attempts = createPostgresAttempts(team);
     this.mappings = createPostgresMappings(team);
+    this.schedules = createPostgresSchedules(team);
     this.context = {
       pool,
       location,

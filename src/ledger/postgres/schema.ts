@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
 import { carryPostgresMappings } from './team-mappings.js';
+import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { ORDER_STATES } from '../types.js';
 
 export interface PostgresMigration {
@@ -191,4 +192,5 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     // What the setting that held them all holds becomes rows (team-mappings.ts).
     after: carryPostgresMappings,
   },
+  { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
 ];

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { sessionTouchMs, type AttemptCounter, type AuditQuery, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
-import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team/rows.js';
+import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team-rows.js';
 
 export interface TeamContext {
   query: pg.Pool['query'];

@@ -7,7 +7,7 @@
  */
 import { isProcessAlive, machineIdentity } from '../machine.js';
 import { FILE_CHUNK_BYTES, type FileStore, type JobQueue } from '../team-types.js';
-import { cutIntoChunks, JOB_COLUMNS, sha256Of, toFileInfo, toJob, type FileRow, type JobRow } from '../team/rows.js';
+import { cutIntoChunks, JOB_COLUMNS, sha256Of, toFileInfo, toJob, type FileRow, type JobRow } from '../team-rows.js';
 import type { TeamContext } from './team-accounts.js';
 
 const LEASE_END = `clock_timestamp() + $LEASE::int * interval '1 millisecond'`;

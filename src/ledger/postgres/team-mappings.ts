@@ -1,7 +1,7 @@
 /** Saved column mappings in a PostgreSQL ledger: one row per name, shared by every host; each save or removal one statement. */
 import type pg from 'pg';
 import type { MappingTable } from '../team-types.js';
-import { carryMappingsSetting, LEGACY_MAPPINGS_SETTING, toMapping, type MappingRow } from '../team/mapping-rows.js';
+import { carryMappingsSetting, LEGACY_MAPPINGS_SETTING, toMapping, type MappingRow } from '../mapping-rows.js';
 import type { TeamContext } from './team-accounts.js';
 
 /**

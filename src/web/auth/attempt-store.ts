@@ -3,7 +3,7 @@
  * instance count for every instance sharing the ledger, so two instances behind one address do not
  * give an attacker twice the tries.
  */
-import type { AttemptCount, AttemptCounter } from '../../ledger/team-types.js';
+import type { AttemptCount, AttemptCounter } from '../../ledger/index.js';
 
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 

@@ -6,7 +6,7 @@
  */
 import type { SessionStore as PluginStore } from '@fastify/session';
 import type { Session } from 'fastify';
-import type { Role, SessionStore as LedgerSessions } from '../../ledger/team-types.js';
+import type { Role, SessionStore as LedgerSessions } from '../../ledger/index.js';
 
 /** What a browser's session holds. `role` is read afresh from the account with each request, never kept. */
 export interface WebSessionData {

@@ -1,6 +1,6 @@
 /** The audit trail on the history page: who did what, when and from where, filtered by person and date. */
 import { describeAuditAction } from '../../audit/describe.js';
-import type { AuditRecord } from '../../ledger/team-types.js';
+import type { AuditRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatTime } from './layout.js';
 

@@ -1,7 +1,6 @@
 /** Every run the ledger remembers, newest first, the web app's and the command line's alike. */
 import { basename } from 'node:path';
-import type { FileUsage } from '../../ledger/team-types.js';
-import type { RunRecord } from '../../ledger/types.js';
+import type { FileUsage, RunRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatBytes } from './upload-page.js';
 import { describeSummary } from './job-page.js';
@@ -11,6 +10,8 @@ export interface HistoryEntry {
   run: RunRecord;
   /** The web app's job for this run, if it started it. */
   jobId?: string;
+  /** The schedule whose occurrence ran it, if one did. */
+  schedule?: string;
   /** For each result file: true when it lies in the work folder (so it can be downloaded here). */
   isServable: boolean[];
 }
@@ -20,7 +21,7 @@ export function renderHistoryPage(
   entries: readonly HistoryEntry[],
   options: { ledgerPath: string; limit: number; audit: SafeHtml; usage: FileUsage; retentionDays: number },
 ): SafeHtml {
-  const rows = entries.map(({ run, jobId, isServable }) => {
+  const rows = entries.map(({ run, jobId, schedule, isServable }) => {
     const files = run.files.map((f) => basename(f.file)).join(', ');
     // A submission's result is kept with its job, in the ledger: served by whichever instance is asked.
     const results = run.resultFiles.map((file, i) =>
@@ -32,7 +33,7 @@ export function renderHistoryPage(
     );
     return html`<tr>
 <th scope="row">${formatTime(run.startedAt)}</th>
-<td>${run.command}</td>
+<td>${run.command}${schedule ? html`<br><span class="help">schedule ${schedule}</span>` : ''}</td>
 <td>${files || '—'}</td>
 <td>${summaryText(run)}</td>
 <td>${results.length ? html`<ul class="plain-list">${results}</ul>` : '—'}</td>
@@ -40,7 +41,7 @@ export function renderHistoryPage(
 </tr>`;
   });
   const body = html`<h1>History</h1>
-<p class="lead">Runs recorded in the ledger (${options.ledgerPath}), newest first: submissions from this page and from the command line, and reconciliations.</p>
+<p class="lead">Runs recorded in the ledger (${options.ledgerPath}), newest first: submissions from this page, from the command line and from schedules, and reconciliations.</p>
 ${entries.length === 0
   ? html`<p>No runs yet. <a href="/">Check a sheet</a> and submit it, and it appears here.</p>`
   : html`<div class="table-wrap" role="region" aria-labelledby="history-caption" tabindex="0"><table class="history-table">

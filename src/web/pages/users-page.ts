@@ -1,7 +1,7 @@
 /** Accounts, for admins: who may do what, and the forms that change it (each change is in the audit trail). */
 import { describeRole, ROLES, type Role } from '../../accounts/roles.js';
 import { PASSWORD_MIN } from '../../accounts/passwords.js';
-import type { UserRecord } from '../../ledger/team-types.js';
+import type { UserRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, formatTime, layout, type PageContext } from './layout.js';
 

@@ -10,6 +10,9 @@ import { APP_CSS } from '../public/app-css.js';
 import { APP_SCRIPT } from '../public/app-script.js';
 import { recordAudit, sendHtml, WEB_DEFAULTS, type AppServices } from '../services.js';
 import { sendFile } from './send-file.js';
+import { readKeptResult } from '../../schedules/keep-results.js';
+import { schedulesOfRuns } from '../../schedules/history.js';
+import { sendStoredFile } from './send-stored-file.js';
 import { notFound } from './upload-routes.js';
 
 const HISTORY_LIMIT = 100;
@@ -38,12 +41,15 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   app.get<{ Querystring: Record<string, string | undefined> }>('/history', async (request, reply) => {
     const runs = await services.ledger.listRuns(HISTORY_LIMIT);
     const jobs = await services.jobs.jobIdsByRun();
+    const schedules = await schedulesOfRuns(services.ledger.schedules, services.ledger.files, runs.map((r) => r.runId));
     const before = Number.parseInt(request.query.before ?? '', 10);
     const view = { actor: (request.query.actor ?? '').slice(0, 100), since: request.query.since ?? '', until: request.query.until ?? '', ...(Number.isFinite(before) ? { before } : {}) };
     const [entriesOfAudit, actors, usage] = await Promise.all([services.ledger.audit.list(auditQueryOf(view)), services.ledger.audit.listActors(), services.files.usage()]);
     const entries: HistoryEntry[] = runs.map((run) => {
       const jobId = jobs.get(run.runId);
-      return { run, ...(jobId ? { jobId } : {}), isServable: run.resultFiles.map((f) => existsSync(f) && services.workDir.contains(f)) };
+      const schedule = schedules.get(run.runId);
+      const isKept = (i: number) => schedule?.kept.has(i) ?? false;
+      return { run, ...(jobId ? { jobId } : {}), ...(schedule ? { schedule: schedule.name } : {}), isServable: run.resultFiles.map((f, i) => isKept(i) || (existsSync(f) && services.workDir.contains(f))) };
     });
     return sendHtml(
       reply,
@@ -62,6 +68,11 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
     if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
     const run = await services.ledgerReader.read((ledger) => ledger.getRun(runId));
     const file = run?.resultFiles[Number(index)];
+    const kept = file && !services.workDir.contains(file) ? await readKeptResult(services.ledger.files, runId, Number(index), file) : null;
+    if (kept) {
+      await recordAudit(services, request, { action: 'download', fileName: basename(file!), ref: runId, detail: `a result of the scheduled ${run!.command} run` });
+      return sendStoredFile(reply, kept, basename(file!));
+    }
     if (!file || !existsSync(file) || !services.workDir.contains(file)) return notFound(services, request, reply);
     await recordAudit(services, request, { action: 'download', fileName: basename(file), ref: runId, detail: `a result of the ${run!.command} run` });
     return sendFile(services, reply, file, basename(file));

@@ -3,7 +3,7 @@
  * the text SQLite stores, see postgres/row-types.ts), and the records made of them: one mapping.
  */
 import { createHash } from 'node:crypto';
-import type { AttemptCount, AuditEvent, AuditQuery, AuditRecord, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from '../team-types.js';
+import type { AttemptCount, AuditEvent, AuditQuery, AuditRecord, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from './team-types.js';
 
 export interface UserRow {
   name: string;

@@ -4,10 +4,10 @@
  * an index where one serves.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { CreateOrderPayload } from '../contract/schemas.js';
-import { type OrderRow, toRecord } from './order-row.js';
+import type { CreateOrderPayload } from '../../contract/schemas.js';
+import { type OrderRow, toRecord } from '../order-row.js';
 import { orderDateColumn } from './schema.js';
-import type { OrderRecord, SubmittedOrder } from './types.js';
+import type { OrderRecord, SubmittedOrder } from '../types.js';
 
 type SubmittedRow = Pick<OrderRow, 'customer_order_id' | 'payload' | 'submitted_at' | 'state'>;
 

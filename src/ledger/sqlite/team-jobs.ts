@@ -3,10 +3,10 @@
  * ledger's clock (LedgerOptions.now); a holder that died on this machine is seen dead at once.
  */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
 import { isProcessAlive, machineIdentity } from '../machine.js';
 import { FILE_CHUNK_BYTES, type FileStore, type JobQueue, type JobRecord } from '../team-types.js';
-import { cutIntoChunks, JOB_COLUMNS, sha256Of, toFileInfo, toJob, type FileRow, type JobRow } from './rows.js';
+import { cutIntoChunks, JOB_COLUMNS, sha256Of, toFileInfo, toJob, type FileRow, type JobRow } from '../team-rows.js';
 
 export function createSqliteJobs(db: Database, now: () => Date): JobQueue {
   const sql = preparedOnce(db);

@@ -8,21 +8,22 @@ import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { silentLogger, type Logger } from '../log.js';
-import { LedgerBusyError, LedgerError } from './errors.js';
-import { guardLedger } from './guard.js';
-import { createLocalGate, createOpenGate } from './local-gate.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { LedgerBusyError, LedgerError } from '../errors.js';
+import { guardLedger } from '../guard.js';
+import { createLocalGate, createOpenGate } from '../local-gate.js';
 import { OrderStore } from './order-store.js';
-import { createMemoryLock, tryLockFile, type FileLock } from './run-lock.js';
+import { createMemoryLock, tryLockFile, type FileLock } from '../../sqlite/file-lock.js';
 import { RunStore } from './run-store.js';
 import { readSchemaVersion } from './schema.js';
 import { classifySqliteError } from './sqlite-errors.js';
 import { messageOf, openLedgerDatabase } from './sqlite-file.js';
-import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team/sqlite-accounts.js';
-import { createSqliteFiles, createSqliteJobs } from './team/sqlite-jobs.js';
-import { createSqliteMappings } from './team/sqlite-mappings.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, SessionStore, UserStore } from './team-types.js';
-import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from './types.js';
+import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team-accounts.js';
+import { createSqliteFiles, createSqliteJobs } from './team-jobs.js';
+import { createSqliteMappings } from './team-mappings.js';
+import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
+import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from '../types.js';
+import { createSqliteSchedules } from './team-schedules.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
@@ -80,6 +81,7 @@ class SqliteLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly schedules: ScheduleOccurrences;
 
   constructor(
     readonly location: string,
@@ -97,6 +99,7 @@ class SqliteLedger implements Ledger {
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
     this.mappings = createSqliteMappings(db, now);
+    this.schedules = createSqliteSchedules(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { LockHolder, RunFile, RunRecord } from './types.js';
+import type { LockHolder, RunFile, RunRecord } from '../types.js';
 
 export interface RunRow {
   run_id: string;

@@ -2,7 +2,7 @@
  * Saved column mappings as both backends keep them (one row per name), and the carry-over of the one
  * setting that held them all before they had a table of their own.
  */
-import type { StoredMapping } from '../team-types.js';
+import type { StoredMapping } from './team-types.js';
 
 /** The setting that held every saved mapping as one JSON list, before the mappings table. */
 export const LEGACY_MAPPINGS_SETTING = 'mappings';

@@ -1,8 +1,8 @@
 /** Saved column mappings in an SQLite ledger: one row per name, each save or removal one statement. */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
 import type { MappingTable } from '../team-types.js';
-import { carryMappingsSetting, LEGACY_MAPPINGS_SETTING, toMapping, type MappingRow } from './mapping-rows.js';
+import { carryMappingsSetting, LEGACY_MAPPINGS_SETTING, toMapping, type MappingRow } from '../mapping-rows.js';
 
 export const SQLITE_MAPPINGS_TABLE = `
   CREATE TABLE mappings (

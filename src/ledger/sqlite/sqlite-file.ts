@@ -4,11 +4,11 @@
 import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { silentLogger, type Logger } from '../log.js';
-import { LedgerError } from './errors.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { LedgerError } from '../errors.js';
 import { MIGRATIONS, migrateSchema, readSchemaVersion, SchemaTooNewError } from './schema.js';
 import { classifySqliteError } from './sqlite-errors.js';
-import { openDatabase } from './sqlite.js';
+import { openDatabase } from '../../sqlite/open-database.js';
 
 /** How long opening waits for another process that is upgrading the ledger's schema. */
 const MIGRATION_WAIT_MS = 120_000;

@@ -3,7 +3,7 @@
  * user's or the machine's situation, never a bug. Each becomes a LedgerError naming the ledger and
  * what to do; one met once the ledger is open, in the middle of a command, is a LedgerUnusableError.
  */
-import { LedgerError, LedgerUnusableError } from './errors.js';
+import { LedgerError, LedgerUnusableError } from '../errors.js';
 
 /** What to say of each SQLite result code a user's situation produces (by its primary code: SQLITE_IOERR_WRITE is SQLITE_IOERR). */
 const SQLITE_SITUATIONS: Readonly<Record<string, (path: string, detail: string) => string>> = {

@@ -5,11 +5,12 @@
  * a new ledger at once do not both migrate (the second re-reads the version under the write lock).
  */
 import type { Database } from 'better-sqlite3';
-import { parseApiInstant } from '../contract/instant.js';
-import { readPragma } from './sqlite.js';
-import { createSqliteMappingsTable } from './team/sqlite-mappings.js';
-import { SQLITE_TEAM_TABLES } from './team/sqlite-schema.js';
-import { ORDER_STATES } from './types.js';
+import { parseApiInstant } from '../../contract/instant.js';
+import { readPragma } from '../../sqlite/open-database.js';
+import { createSqliteMappingsTable } from './team-mappings.js';
+import { SQLITE_TEAM_TABLES } from './team-schema.js';
+import { ORDER_STATES } from '../types.js';
+import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
 
 export interface Migration {
   /** What the version adds, for the log. */
@@ -67,7 +68,7 @@ export const MIGRATIONS: readonly Migration[] = [
         ) STRICT;
 
         -- Who holds the run lock, for the message shown to whoever is refused. The lock itself is
-        -- an OS file lock (see run-lock.ts); this row is information only and may be stale.
+        -- an OS file lock (see src/sqlite/file-lock.ts); this row is information only and may be stale.
         CREATE TABLE run_lock (
           id         INTEGER PRIMARY KEY CHECK (id = 1),
           pid        INTEGER NOT NULL,
@@ -111,6 +112,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'saved column mappings: one row per name, carried over from the setting that held them all',
     up(db) {
       createSqliteMappingsTable(db);
+    },
+  },
+  {
+    description: 'schedule occurrences: each one claimed once, with its lease and its result',
+    up(db) {
+      db.exec(SQLITE_SCHEDULE_TABLES);
     },
   },
 ];

@@ -3,9 +3,9 @@
  * committed before each Promise settles.
  */
 import type { Database } from 'better-sqlite3';
-import { preparedOnce } from '../sqlite.js';
+import { preparedOnce } from '../../sqlite/open-database.js';
 import { sessionTouchMs, type AttemptCounter, type AuditEvent, type AuditQuery, type AuditRecord, type AuditTrail, type SessionStore, type UserChange, type UserStore } from '../team-types.js';
-import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from './rows.js';
+import { auditFilter, auditLimit, auditValues, sessionKey, toAudit, toCount, toSession, toUser, type AttemptRow, type AuditRow, type SessionRow, type UserRow } from '../team-rows.js';
 
 export function createSqliteUsers(db: Database, now: () => Date): UserStore {
   const sql = preparedOnce(db);

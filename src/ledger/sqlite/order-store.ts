@@ -3,15 +3,15 @@
  * returns (better-sqlite3 is synchronous): nothing the guarantees rely on is buffered in memory.
  */
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { CreateOrderPayload } from '../contract/schemas.js';
-import { LedgerStateError } from './errors.js';
-import { hashPayload } from './hash.js';
-import { decideIntent } from './intent.js';
-import { type OrderRow, toRecord } from './order-row.js';
+import type { CreateOrderPayload } from '../../contract/schemas.js';
+import { LedgerStateError } from '../errors.js';
+import { hashPayload } from '../hash.js';
+import { decideIntent } from '../intent.js';
+import { type OrderRow, toRecord } from '../order-row.js';
 import { orderDateColumn } from './schema.js';
 import { SubmittedOrders } from './submitted-orders.js';
-import type { AcceptedInfo, AnswerInfo, IntentResult, OrderIntent, OrderRecord, OrderState } from './types.js';
-import { ORDER_STATES } from './types.js';
+import type { AcceptedInfo, AnswerInfo, IntentResult, OrderIntent, OrderRecord, OrderState } from '../types.js';
+import { ORDER_STATES } from '../types.js';
 
 /** SQLite allows 32,766 bound parameters since 3.32, but older builds stop at 999: stay well below. */
 const IN_CHUNK = 500;

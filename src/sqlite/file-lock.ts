@@ -16,7 +16,7 @@
  * process that holds it; and advisory locks are unreliable on network file systems, so the ledger
  * belongs on a local disk.
  */
-import { openDatabase } from './sqlite.js';
+import { openDatabase } from './open-database.js';
 
 export interface FileLock {
   /** Ends the transaction (dropping the OS lock) and closes the connection; safe to call twice. */

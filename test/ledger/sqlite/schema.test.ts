@@ -1,10 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, readPragma } from '../../src/ledger/sqlite.js';
+import { openDatabase, readPragma } from '../../../src/sqlite/open-database.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LedgerError, openLedger } from '../../src/ledger/index.js';
-import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../src/ledger/schema.js';
-import { buildIntent, makeTempDir } from './builders.js';
+import { LedgerError, openLedger } from '../../../src/ledger/index.js';
+import { MIGRATIONS, migrateSchema, readSchemaVersion, type Migration } from '../../../src/ledger/sqlite/schema.js';
+import { buildIntent, makeTempDir } from '../builders.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(async () => {
@@ -27,7 +27,7 @@ describe('ledger schema', () => {
     const ledger = await openLedger(path);
     await ledger.close();
     expect(existsSync(path)).toBe(true);
-    expect(tableNames(path)).toEqual(['attempts', 'audit', 'file_chunks', 'files', 'jobs', 'mappings', 'orders', 'run_lock', 'runs', 'sessions', 'settings', 'users', 'watermarks']);
+    expect(tableNames(path)).toEqual(['attempts', 'audit', 'file_chunks', 'files', 'jobs', 'mappings', 'orders', 'run_lock', 'runs', 'schedule_occurrences', 'sessions', 'settings', 'users', 'watermarks']);
     const db = openDatabase(path, { readonly: true });
     expect(readSchemaVersion(db)).toBe(MIGRATIONS.length);
     expect(readPragma(db, 'journal_mode')).toBe('wal');
