@@ -2,7 +2,7 @@
  * `npm run bench -- metrics`: what Prometheus scraping /metrics every second costs the web app, on the
  * 50-upload web bench: the same run without and with the scraper, alternated, the best of each.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeLargeCsv } from './order-sheets.js';
 import { benchWebUploads } from './scale.js';
@@ -13,6 +13,7 @@ const ROUNDS = 2;
 export async function benchMetrics(dataDir: string, line: (text: string) => void): Promise<void> {
   line(`\n== metrics: /metrics scraped every second during ${UPLOADS} uploads of 5 MB sheets (best of ${ROUNDS} each, alternated)`);
   const asOf = new Date();
+  mkdirSync(dataDir, { recursive: true });
   const upload = join(dataDir, 'upload-5mb-metrics.csv');
   await writeLargeCsv(upload, 20_000, asOf);
   let plain = Number.POSITIVE_INFINITY;
