@@ -66,7 +66,7 @@ describePostgres('a ledger outage in the middle of two runs', () => {
     expect(after.duplicatesRejected - before.duplicatesRejected).toBe(0);
     expect(after.postsReceived - before.postsReceived).toBe(ORDERS);
     expect(after.orders - before.orders).toBe(ORDERS);
-  });
+  }, 240_000);
 
   it('stops with exit 3 when the outage outlasts --ledger-outage, and the next run settles the rest without sending twice', async () => {
     const dir = tempDir();
@@ -82,7 +82,7 @@ describePostgres('a ledger outage in the middle of two runs', () => {
     const after = await sandbox.stats();
     expect(after.duplicatesRejected - before.duplicatesRejected).toBe(0);
     expect(after.orders - before.orders).toBe(ORDERS);
-  });
+  }, 240_000);
 });
 
 describePostgres('the web app during a ledger outage', () => {
@@ -114,5 +114,5 @@ describePostgres('the web app during a ledger outage', () => {
     } finally {
       await web.close();
     }
-  });
+  }, 240_000);
 });
