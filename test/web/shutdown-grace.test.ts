@@ -53,5 +53,5 @@ describe('serve --shutdown-grace', () => {
     } finally {
       await ledger.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
