@@ -114,6 +114,10 @@ async function main(args: string[]): Promise<void> {
     console.log(JSON.stringify(await measurePapaparseBaseline(args[1])));
     return;
   }
+  if (args[0] === '--exceljs' && args[1]) {
+    console.log(JSON.stringify({ ...(await measureExcelJsBaseline(args[1])), maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+    return;
+  }
   const file = args[0];
   if (!file) {
     console.error('usage: read-baseline <file.csv|file.xlsx> | --write <file> <rows>');

@@ -16,6 +16,9 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 import type { NotifySettings } from './notify/notify-run.js';
 import { resolveNotifySettings } from './notify/settings.js';
+import type { RemoteSettings } from './remote/store.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -102,6 +105,10 @@ export interface RawFlags {
   metricsFile?: string;
   /** Seconds a run rides through a ledger that stopped answering. */
   ledgerOutage?: string;
+  /** Remote locations: the SSH private key file, the known_hosts file, seconds a remote file must be left alone. */
+  sshKey?: string;
+  knownHosts?: string;
+  settle?: string;
 }
 
 export interface ConnectionSettings {
@@ -162,6 +169,8 @@ export interface ResolvedOptions {
   ledgerOutageMs: number;
   /** The config file's schedules (none without one). */
   schedules: Schedule[];
+  /** How sftp://, s3:// and https:// locations are reached (src/remote). */
+  remote: RemoteSettings;
 }
 
 export const DEFAULTS = {
@@ -182,6 +191,8 @@ export const DEFAULTS = {
   retentionDays: 90,
   /** Two minutes: a database restart or a managed failover is over well within it. */
   ledgerOutageSeconds: 120,
+  /** A minute: an upload still in progress has almost always written something within it. */
+  settleSeconds: 60,
 };
 
 export function readConfigFile(path: string): ConfigFile {
@@ -357,6 +368,26 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     ...(flags.metricsFile ? { metricsFile: flags.metricsFile } : {}),
     ...(pick(env.ORDER_BATCH_METRICS_TOKEN) !== undefined && { metricsToken: env.ORDER_BATCH_METRICS_TOKEN! }),
     ledgerOutageMs: 1000 * (flags.ledgerOutage !== undefined ? parseWholeSeconds('--ledger-outage', flags.ledgerOutage) : (config.ledgerOutageSeconds ?? DEFAULTS.ledgerOutageSeconds)),
+    remote: resolveRemoteSettings(flags, env),
+  };
+}
+
+/** --ssh-key / ORDER_BATCH_SSH_KEY, ORDER_BATCH_SSH_PASSWORD, --known-hosts, --settle, the S3 endpoint. */
+function resolveRemoteSettings(flags: RawFlags, env: Record<string, string | undefined>): RemoteSettings {
+  const sshKeyPath = pick(flags.sshKey, env.ORDER_BATCH_SSH_KEY);
+  const sshPassword = pick(env.ORDER_BATCH_SSH_PASSWORD);
+  const s3Endpoint = pick(env.AWS_ENDPOINT_URL_S3, env.AWS_ENDPOINT_URL);
+  let settleSeconds = DEFAULTS.settleSeconds;
+  if (flags.settle !== undefined) {
+    settleSeconds = parseWholeNumber('--settle', flags.settle, 'seconds');
+    if (settleSeconds < 0) throw new UsageError(`--settle must be 0 or more seconds, not ${settleSeconds}.`);
+  }
+  return {
+    ...(sshKeyPath !== undefined && { sshKeyPath }),
+    ...(sshPassword !== undefined && { sshPassword }),
+    knownHostsPath: flags.knownHosts ?? join(homedir(), '.ssh', 'known_hosts'),
+    settleSeconds,
+    ...(s3Endpoint !== undefined && { s3Endpoint }),
   };
 }
 

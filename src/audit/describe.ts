@@ -25,6 +25,9 @@ const VERBS: Record<AuditAction, string> = {
   refused: 'was refused',
   ledger_setting: 'changed the ledger setting',
   notify_failed: 'could not deliver a notification',
+  token_create: 'created the API token',
+  token_revoke: 'revoked the API token',
+  api_read: 'read through the API',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */

@@ -7,6 +7,7 @@ import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, ap
 import { importExitCode } from './exit-codes.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -24,38 +25,63 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
-  addConnectionHelp(addRunWatchOptions(command)).action(async (files: string[], flags: RawFlags) => {
-    const options = resolveFlags(flags);
-    const logger = loggerFor(options);
-    const watch = await watchRun(options, logger, (line) => run.warn(line));
+  addRemoteOptions(command, { isReading: true });
+  addConnectionHelp(addRunWatchOptions(command)).action((files: string[], flags: RawFlags) => importCommand(files, flags, run));
+}
+
+/**
+ * One import from the command line: the ledger opened once, here, for the saved mappings, the run and
+ * its audit entry; Ctrl-C winds the run down; the report, the warnings, the exit code and what --notify-on says.
+ */
+async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
+  const options = resolveFlags(flags);
+  const logger = loggerFor(options);
+  const watch = await watchRun(options, logger, (line) => run.warn(line));
+  const [{ openLedger }, { runImport }, { recordRunIn }] = await Promise.all([import('../ledger/index.js'), import('../import/run-import.js'), import('../audit/record-run.js')]);
+  // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), outageMs: options.ledgerOutageMs });
+  let isLedgerLost = false;
+  let watched: Parameters<typeof watch.finish>[0] | undefined;
+  try {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
-    const { importFiles } = await import('../commands/import.js');
-    const result = await importFiles({
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+    for (const line of remote.warnings) run.warn(line);
+    const result = await runImport({
       ...apiSettingsOf(options),
-      files,
-      out: options.out,
+      ledger,
+      files: remote.files,
+      out: remote.out,
       sheet: options.sheet,
       context: checkContextOf(options),
-      readSettings: await readSettingsOf(options, { needsLedger: true }),
+      readSettings: await readSettingsOf(options, { needsLedger: true, ledger }),
       dryRun: options.dryRun,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-      archiveDir: options.archiveDir,
+      archiveDir: remote.archive,
       logger,
       progress: byteProgressOf(options),
       orderProgress: orderProgressOf(options),
       signal: interruption.signal,
-    }).finally(interruption.dispose);
+    }).finally(interruption.dispose).catch(remote.abandon);
+    await remote.finish(result.report).finally(remote.close);
     await run.printReport(result.report, options, formatValidateText);
+    isLedgerLost = result.ledgerFailure !== undefined;
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
-    else {
-      const { recordCliRun } = await import('../audit/record-run.js');
-      await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
-    }
+    else await recordRunIn(ledger, result.report, { logger, ref: result.runId ?? null });
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
-    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report });
+    watched = { command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report };
+  } catch (error) {
+    await ledger.close().catch(() => undefined);
+    throw error;
+  }
+  // A ledger the run already lost is said once, in the report; closing it again says nothing new.
+  await ledger.close().catch((error: unknown) => {
+    if (!isLedgerLost) throw error;
   });
+  // Told once the ledger is closed: a failed delivery is audited through a ledger of its own.
+  if (watched) await watch.finish(watched);
 }

@@ -2,7 +2,7 @@
 /**
  * The entry of the `order-batch` bin. src/cli/ is the only place that reads argv and the
  * environment, prints, and sets the exit code: one file per command turns its flags into typed
- * options, calls the command function (src/commands/) and prints its result; this file builds the
+ * options, calls the stage's run function (runImport, runValidate, runReconcile) and prints its result; this file builds the
  * program and holds the one catch that turns what stopped a run into one line and an exit code.
  */
 import { Command } from 'commander';
@@ -20,6 +20,7 @@ import { addSandboxCommand } from './sandbox.js';
 import { addSchedulerCommand } from './schedules.js';
 import { addServeCommand } from './serve.js';
 import { addTemplateCommand } from './template.js';
+import { addTokensCommand } from './tokens.js';
 import { addUsersCommand } from './users.js';
 import { addValidateCommand } from './validate.js';
 import { escapeControlCharactersInLines } from '../terminal-text.js';
@@ -88,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
   addSandboxCommand(program, run);
   addLedgerCommand(program, run);
   addUsersCommand(program, run);
+  addTokensCommand(program, run);
   addAuditCommand(program, run);
   addMappingCommand(program, run);
   addSchedulerCommand(program, run);

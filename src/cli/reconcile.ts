@@ -7,6 +7,7 @@ import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveF
 import { reconcileExitCode } from './exit-codes.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { exitOnSignal } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
 interface ReconcileFlags extends RawFlags {
@@ -39,6 +40,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       sheet: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)',
     },
   );
+  addRemoteOptions(command, { isReading: false });
   addConnectionHelp(addRunWatchOptions(command)).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
@@ -47,8 +49,10 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const watch = await watchRun(options, logger, (line) => run.warn(line));
     const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
     const since = flags.since === undefined ? undefined : parseSince(flags.since);
-    const { reconcileCommand } = await import('../commands/reconcile.js');
-    const result = await reconcileCommand({
+    const { runReconcile } = await import('../reconcile/run-reconcile.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
+    const result = await runReconcile({
       ...apiSettingsOf(options),
       now: options.now,
       isNowPinned: options.isNowPinned,
@@ -56,14 +60,15 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       hours,
       ordersFile: flags.orders,
       all: flags.all,
-      out: options.out,
-      confirmationsPath: flags.confirmations,
+      out: remote.out,
+      confirmationsPath: remote.confirmations,
       lateAfterDays: options.lateAfterDays,
       sheet: options.sheet,
       timezone: options.timezone,
       logger,
-    });
+    }).catch(remote.abandon);
     try {
+      await remote.finish(result.report).finally(remote.close);
       await run.printReport(result.report, options, formatReconcileText);
       const { recordCliRun } = await import('../audit/record-run.js');
       await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });

@@ -19,6 +19,7 @@ import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options
 import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
 import { addImportCommand } from './import.js';
 import { addReconcileCommand } from './reconcile.js';
+import { remoteContextOf } from './remote-options.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -66,7 +67,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
     try {
       const { positional, flags } = await parseScheduleArgs(request.schedule);
       const resolved = resolveOptions({ ...flags, ...(request.schedule.notify.length > 0 ? { notify: request.schedule.notify } : {}), config: options.base.config, ledger: options.base.ledger, claimLease: flags.claimLease ?? options.base.claimLease, logLevel: options.base.logLevel }, options.env, options.clock());
-      return request.schedule.command === 'import' ? await runImport(positional, resolved, request, logger) : await runReconcile(flags, resolved, logger, request);
+      return request.schedule.command === 'import' ? await importOccurrence(positional, resolved, request, logger) : await reconcileOccurrence(flags, resolved, logger, request);
     } catch (error) {
       const failure = failureOf(error);
       return { exitCode: failure.exitCode, summary: null, runId: null, message: failure.message };
@@ -74,22 +75,26 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   };
 }
 
-async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
-  const { importFiles } = await import('../commands/import.js');
-  const result = await importFiles({
+async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
+  const { runImport } = await import('../import/run-import.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+  for (const line of remote.warnings) logger.warn(line);
+  const result = await runImport({
     ...apiSettingsOf(options),
-    files,
-    out: options.out,
+    files: remote.files,
+    out: remote.out,
     sheet: options.sheet,
     context: checkContextOf(options),
     readSettings: await readSettingsOf(options, { needsLedger: true }),
     dryRun: options.dryRun,
     ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-    archiveDir: options.archiveDir,
+    archiveDir: remote.archive,
     logger,
     signal: request.signal,
     onRunStarted: request.onRunStarted,
-  });
+  }).catch(remote.abandon);
+  await remote.finish(result.report).finally(remote.close);
   if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
@@ -97,11 +102,13 @@ async function runImport(files: string[], options: ResolvedOptions, request: Run
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
 }
 
-async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
+async function reconcileOccurrence(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
   const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
   const { parseHours, parseSince } = await import('../options.js');
-  const { reconcileCommand } = await import('../commands/reconcile.js');
-  const result = await reconcileCommand({
+  const { runReconcile } = await import('../reconcile/run-reconcile.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: text('confirmations') }, remoteContextOf(options));
+  const result = await runReconcile({
     ...apiSettingsOf(options),
     now: options.now,
     isNowPinned: options.isNowPinned,
@@ -109,14 +116,15 @@ async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions
     hours: text('hours') === undefined ? undefined : parseHours(text('hours')!),
     ordersFile: text('orders'),
     all: flags.all === true,
-    out: options.out,
-    confirmationsPath: text('confirmations'),
+    out: remote.out,
+    confirmationsPath: remote.confirmations,
     lateAfterDays: options.lateAfterDays,
     sheet: options.sheet,
     timezone: options.timezone,
     logger,
-  });
+  }).catch(remote.abandon);
   try {
+    await remote.finish(result.report).finally(remote.close);
     await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: null, logger, isLedgerOptional: true });
     await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId: null, exitCode: reconcileExitCode(result), report: result.report });
   } finally {

@@ -29,7 +29,7 @@ function parseRole(text: string | undefined): Role {
   return role;
 }
 
-async function withLedger<T>(flags: RawFlags, work: (ledger: Ledger, actor: Actor) => Promise<T>): Promise<T> {
+export async function withLedger<T>(flags: RawFlags, work: (ledger: Ledger, actor: Actor) => Promise<T>): Promise<T> {
   const options = resolveFlags(flags);
   const [{ openLedger }, { osActor }] = await Promise.all([import('../ledger/index.js'), import('../accounts/os-user.js')]);
   const ledger = await openLedger(options.ledgerPath, { logger: loggerFor(options) });
@@ -48,7 +48,7 @@ async function change(run: CliRun, flags: UsersFlags, account: AccountChange): P
   run.printLine(result.message);
 }
 
-function ledgerOptions(command: Command): Command {
+export function ledgerOptions(command: Command): Command {
   return command
     .option('--ledger <path|url>', 'the ledger the web app uses (default .order-batch/ledger.db)')
     .option('--sandbox', 'the accounts of `serve --sandbox`, kept in the sandbox ledger')

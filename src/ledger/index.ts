@@ -45,6 +45,7 @@ export type {
 
 export type { AttemptCount, AttemptCounter, FileStore, FileUsage, JobQueue, SessionStore } from './team-types.js';
 export type { OccurrenceKey, OccurrenceKind, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult, OccurrenceState, ScheduleOccurrences } from './team-types.js';
+export type { ApiTokenRecord, TokenHolder, TokenStore } from './token-types.js';
 export { copyLedger, type CopyCounts, type CopyResult } from './copy/copy-ledger.js';
 export { localFolderOf } from './location.js';
 export { TEAM_CAP_SETTING, decideChangeNotes, decideStartNotes, parseTeamCap, parseTeamCapChange } from './team-cap.js';
@@ -52,3 +53,7 @@ export type { ShareNote } from './team-cap.js';
 
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */
 export const DEFAULT_LEDGER_PATH = '.order-batch/ledger.db';
+
+/** For stores kept beside the ledger's own tables (src/remote's file claims): a raw, migrated connection. */
+export { openLedgerDatabase } from './sqlite/sqlite-file.js';
+export { connectionConfigOf } from './postgres/connection-config.js';

@@ -7,9 +7,10 @@
  * Times are ISO 8601 UTC strings. Every method returns a Promise and is committed before it settles.
  */
 
-/** Viewer: check sheets, read history and reconciliations. Operator: also submit, cancel, reconcile. Admin: also manage accounts. */
-export const ROLES = ['viewer', 'operator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from './roles.js';
+import type { TokenStore } from './token-types.js';
+
+export { ROLES, type Role } from './roles.js';
 
 export interface UserRecord {
   name: string;
@@ -106,6 +107,10 @@ export const AUDIT_ACTIONS = [
   'ledger_setting',
   /** A run's notification that could not be delivered (the target and why; the run's outcome stands). */
   'notify_failed',
+  'token_create',
+  'token_revoke',
+  /** A read through the HTTP API (writes are recorded as what they do: check, submit...). */
+  'api_read',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -330,6 +335,7 @@ export interface TeamStores {
   readonly jobs: JobQueue;
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
+  readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
 }
 

@@ -88,7 +88,7 @@ export class RowMapper {
         (problems ??= []).push({ derived: k, ...value.problem });
         out[width + k] = null;
       } else {
-        out[width + k] = value;
+        out[width + k] = GUARDED_FIELDS.has(derived[k]!.field) ? withoutTextGuard(value) : value;
       }
     }
     return { cells: out, problems, unavailable };
@@ -201,6 +201,20 @@ function sourceCell(cell: CellValue | undefined): CellValue {
   const text = cell.trim();
   if (text === '') return null;
   return text.charCodeAt(0) === 0x27 && /^'[\d+]/.test(text) ? text.slice(1) : cell;
+}
+
+/**
+ * Fields whose value never begins with an apostrophe: a leading one is the export's guard whatever follows
+ * (`'K1P 5G4`, `'(613) 555-0142`), where a name or an address may begin with one of its own (`'s-Hertogenbosch`).
+ */
+const GUARDED_FIELDS: ReadonlySet<string> = new Set(['postalOrZipCode', 'phone', 'shippingContactPhoneNumber']);
+
+function withoutTextGuard(value: CellValue): CellValue {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trimStart();
+  if (trimmed.charCodeAt(0) !== 0x27) return value;
+  const text = trimmed.slice(1).trim();
+  return text === '' ? null : text;
 }
 
 function textOf(cell: CellValue | undefined): string | null {

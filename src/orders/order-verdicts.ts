@@ -42,6 +42,8 @@ export class OrderVerdicts {
   private count = 0;
   /** Records not yet written to the file; `flushed` bytes of the stream are in the file. */
   private pending: Buffer[] = [];
+  /** Where each pending record starts, from the first pending byte: found by bisection, not by walking them all. */
+  private pendingStarts: number[] = [];
   private pendingBytes = 0;
   private flushed = 0;
   private fd = -1;
@@ -78,6 +80,7 @@ export class OrderVerdicts {
     this.recordAt[order] = this.flushed + this.pendingBytes;
     this.recordLength[order] = bytes.length;
     this.pending.push(bytes);
+    this.pendingStarts.push(this.pendingBytes);
     this.pendingBytes += bytes.length;
     if (this.pendingBytes > this.memoryBytes) this.flush();
   }
@@ -123,6 +126,7 @@ export class OrderVerdicts {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
     this.pending = [];
+    this.pendingStarts = [];
     this.block = null;
   }
 
@@ -148,13 +152,20 @@ export class OrderVerdicts {
     return bytes.subarray(0, length);
   }
 
+  /** A record kept in memory: tens of thousands may be pending, and the result asks for each in turn. */
   private fromPending(offset: number, length: number): Buffer {
-    let at = 0;
-    for (const part of this.pending) {
-      if (offset < at + part.length) return part.subarray(offset - at, offset - at + length);
-      at += part.length;
+    const starts = this.pendingStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
     }
-    throw new Error('no such order record');
+    const part = this.pending[low];
+    const at = starts[low]!;
+    if (part === undefined || offset >= at + part.length) throw new Error('no such order record');
+    return part.subarray(offset - at, offset - at + length);
   }
 
   private flush(): void {
@@ -164,6 +175,7 @@ export class OrderVerdicts {
     while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written, this.flushed + written);
     this.flushed += bytes.length;
     this.pending = [];
+    this.pendingStarts = [];
     this.pendingBytes = 0;
   }
 

@@ -10,7 +10,7 @@
  * comes with each lone CR already turned into one (csv-records.ts). Lines without quotes, nearly all of them,
  * are measured between line breaks found with indexOf instead of character by character.
  */
-import { createCellTooLongError, createRowTooLongError, type SheetLimits } from './limits.js';
+import { createCellTooLongError, createRowTooLongError, createTooManyColumnsError, type SheetLimits } from './limits.js';
 
 const QUOTE = 34;
 const LF = 10;
@@ -91,6 +91,8 @@ export class CsvSizeGuard {
     let col = this.col;
     let hasContent = this.hasContent;
     const rowLimit = this.isHeaderPending ? this.limits.maxHeaderChars : this.limits.maxRowChars;
+    // Only the header row is held to the column limit; a data row's cells past the header's are kept as read.
+    const colLimit = this.isHeaderPending ? this.limits.maxColumns : Number.POSITIVE_INFINITY;
     let i = from;
     let isRecordEnd = false;
     for (; i < n; i++) {
@@ -132,6 +134,7 @@ export class CsvSizeGuard {
       }
       if (isEnd) {
         if (c === LF) {
+          if (col >= colLimit && hasContent) throw createTooManyColumnsError(this.file, this.rowNumber(), colLimit);
           isRecordEnd = true;
           break;
         }
@@ -139,6 +142,7 @@ export class CsvSizeGuard {
         col++;
         cell = 0;
         row++;
+        if (col >= colLimit && hasContent) throw createTooManyColumnsError(this.file, this.rowNumber(), colLimit);
       }
       if (added > 0) {
         cell += added;

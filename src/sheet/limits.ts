@@ -18,6 +18,12 @@ export interface SheetLimits {
   maxRowChars: number;
   /** Characters in the header row (16,777,216: a million column names fit, their warnings are grouped). */
   maxHeaderChars: number;
+  /**
+   * Columns in the header row (16,384: as many as a spreadsheet holds, A to XFD, and so as many as a result
+   * workbook can give back). A CSV's header is refused at the first column past it, before the rest of the
+   * line is read.
+   */
+  maxColumns: number;
   /** Unpacked bytes of an XLSX shared-strings table, which the reader keeps in memory (268,435,456: 256 MB). */
   maxSharedStringsBytes: number;
 }
@@ -26,6 +32,7 @@ export const SHEET_LIMITS: SheetLimits = {
   maxCellChars: 1024 * 1024,
   maxRowChars: 4 * 1024 * 1024,
   maxHeaderChars: 16 * 1024 * 1024,
+  maxColumns: 16_384,
   maxSharedStringsBytes: 256 * 1024 * 1024,
 };
 
@@ -52,6 +59,16 @@ export function createRowTooLongError(file: string, row: number, col: number, li
     file,
     'unreadable_file',
     `${file}: ${what} runs past ${count(limit)} characters at column ${toColumnLetter(col)}${isHeader ? ` (row ${row})` : ''}, the most this tool reads from one ${isHeader ? 'header row' : 'row'}: ` +
+      'delete the columns that hold no order data (or save only the order columns), and try again',
+  );
+}
+
+/** A header row with more columns than the limit, refused at the first column past it. */
+export function createTooManyColumnsError(file: string, row: number, limit: number): InputError {
+  return new InputError(
+    file,
+    'unreadable_file',
+    `${file}: its header row (row ${row}) has more than ${count(limit)} columns (past column ${toColumnLetter(limit - 1)}), the most this tool reads, as many as a spreadsheet holds: ` +
       'delete the columns that hold no order data (or save only the order columns), and try again',
   );
 }
@@ -88,6 +105,7 @@ export function cellChars(cell: unknown): number {
  */
 export function checkRowCells(file: string, rowNumber: number, cells: readonly unknown[], limits: SheetLimits, isHeader: boolean): number {
   const rowLimit = isHeader ? limits.maxHeaderChars : limits.maxRowChars;
+  if (isHeader && cells.length > limits.maxColumns) throw createTooManyColumnsError(file, rowNumber, limits.maxColumns);
   let total = 0;
   for (let col = 0; col < cells.length; col++) {
     const chars = cellChars(cells[col]);

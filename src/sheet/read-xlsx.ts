@@ -28,6 +28,7 @@ import { createDamagedWorkbookError, createFileSystemError, createReaderFaultErr
 import { checkRowCells, createSharedStringsTooLargeError } from './limits.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
 import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
+import { progressBytes, type Emitted } from './xlsx-progress.js';
 import { readPackageLayout, type PackageLayout } from './xlsx-package.js';
 import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, renameEntries, type ChunkSource } from './xlsx-stream-fixes.js';
 import { countInflatedBytes, createInflatedTooMuchError, inflateBudget, judgeZipParts, readZipParts, XLSX_LIMITS, type XlsxLimits } from './xlsx-size-guard.js';
@@ -126,10 +127,17 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     entries: 'emit',
   });
   const internals = reader as unknown as ReaderInternals;
-  let current: { sheetNo: string; source: ChunkSource } | null = null;
+  let current: Emitted | null = null;
   patchWorkbookReader(reader, (sheetNo, source) => {
-    current = { sheetNo, source };
+    const emitted: Emitted = { sheetNo, source, parsedBytes: 0 };
+    current = emitted;
+    return (n) => {
+      emitted.parsedBytes += n;
+    };
   });
+  // The worksheet being read, and its unpacked size from the zip's listing (by sheet number), for progress.
+  let reading: Emitted | null = null;
+  const unpackedBytesOf = new Map<string, number>();
 
   const close = (): void => {
     input.destroy();
@@ -150,6 +158,10 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     if (refusal) throw refusal;
     // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
     layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
+    for (const part of listed.parts ?? []) {
+      const sheetNo = WORKSHEET_TARGET.exec(layout?.renameOf(part.name) ?? part.name)?.[1];
+      if (sheetNo !== undefined) unpackedBytesOf.set(sheetNo, part.unpackedBytes);
+    }
     const strings = listed.parts?.find((p) => (layout?.renameOf(p.name) ?? p.name).toLowerCase() === SHARED_STRINGS);
     if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
   }
@@ -163,7 +175,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     // Other worksheets are looked at only when the first visible one was taken by default.
     let isLooking = false;
     for await (const worksheet of signal.guard(reader)) {
-      const emitted = current as { sheetNo: string; source: ChunkSource } | null;
+      const emitted = current as Emitted | null;
       if (!target) {
         target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet, layout?.sheetNoByRelId);
         if (target.isResultRule && target.name === 'Fix') {
@@ -182,6 +194,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       }
       isFound = true;
       sheetName = target.name;
+      reading = emitted;
       yield* readWorksheet(worksheet as unknown as { parse(): SheetEvents });
     }
     if (!target) throw new InputError(file, 'empty_file', `${file} has no worksheets: put the orders on a worksheet and save it again`);
@@ -273,7 +286,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       const unread = others.filter((s) => hasOrders.get(s.sheetNo) === true).map((s) => s.name);
       return unread.length === 0 || sheetName === undefined ? [] : [createUnreadSheetIssue(sheetName, unread)];
     },
-    bytesRead: () => bytes,
+    bytesRead: () => progressBytes(bytes, fileBytes, reading, reading && unpackedBytesOf.get(reading.sheetNo)),
     sha256: () => digest,
     close,
   };

@@ -45,9 +45,11 @@ interface PatchableReader {
 /**
  * `onWorksheet(sheetNo, source)` is told, just before exceljs creates each WorksheetReader, which
  * sheet file (xl/worksheets/sheet<sheetNo>.xml) it is and its raw chunk source (to destroy it
- * when the sheet is skipped).
+ * when the sheet is skipped). The counter it may return is told the unpacked bytes of each chunk as
+ * exceljs takes it to parse: how far into the sheet the parse is, for progress (a sheet parked in a
+ * temp file is parsed only after the whole file has been read).
  */
-export function patchWorkbookReader(reader: object, onWorksheet: (sheetNo: string, source: ChunkSource) => void): void {
+export function patchWorkbookReader(reader: object, onWorksheet: (sheetNo: string, source: ChunkSource) => ((bytes: number) => void) | void): void {
   const patchable = reader as PatchableReader;
   const parseSharedStrings = patchable._parseSharedStrings;
   if (typeof parseSharedStrings === 'function') {
@@ -62,9 +64,16 @@ export function patchWorkbookReader(reader: object, onWorksheet: (sheetNo: strin
       // A zip that stores xl/workbook.xml after its worksheets would make exceljs read
       // `this.model.sheets` of undefined; an empty model lets it go on (the sheet keeps its default name).
       this.model ??= { sheets: [] };
-      onWorksheet(String(sheetNo), iterator);
-      return parseWorksheet.call(this, fixSheetXml(iterator), sheetNo);
+      const count = onWorksheet(String(sheetNo), iterator);
+      return parseWorksheet.call(this, fixSheetXml(count ? countChunks(iterator, count) : iterator), sheetNo);
     };
+  }
+}
+
+async function* countChunks(source: AsyncIterable<Buffer | string>, count: (bytes: number) => void): AsyncGenerator<Buffer | string, void, undefined> {
+  for await (const chunk of source) {
+    count(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+    yield chunk;
   }
 }
 

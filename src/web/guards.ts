@@ -7,6 +7,8 @@ import { isLedgerDown, sendLedgerDown } from './ledger-outage.js';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { formatBytes } from './pages/upload-page.js';
 import { checkOrigin, isAllowedHost, SECURITY_HEADERS } from './security.js';
+import { sendProblem } from './api/problems.js';
+import { API_PREFIX } from './api/prefix.js';
 import { drainUnread, sendError, type AppServices } from './services.js';
 
 /**
@@ -26,6 +28,7 @@ export function installGuards(app: FastifyInstance, services: AppServices, guard
     if (!verdict.ok) {
       services.logger.warn({ reason: verdict.reason, url: request.url }, 'cross-site request refused');
       drainUnread(request);
+      if (request.url.startsWith(`${API_PREFIX}/`)) return sendProblem(reply, 'cross-site', `A page of another web site sent this request (${verdict.reason}); the API is for other systems, not for web pages.`);
       return sendError(services, request, reply, 403, 'Refused', `This request came from another web site, so it was refused (${verdict.reason}). Use the order-batch pages themselves.`);
     }
   });

@@ -1,11 +1,11 @@
 /**
- * Reconciliations started from the web app: the CLI's reconcileCommand writes the workbook into
+ * Reconciliations started from the web app: the CLI's runReconcile writes the workbook into
  * the work folder, and a snapshot of the roll-up, the orders and the exceptions is kept beside it;
  * both go into the ledger, so every instance (and this one after a restart) shows the latest one.
  */
 import { basename, join } from 'node:path';
 import type { SharedFiles } from './shared-files.js';
-import type { ReconcileResult } from '../commands/reconcile-run.js';
+import type { ReconcileResult } from '../reconcile/reconcile-run.js';
 import { ROLL_UP_STATUSES, type ReconciledOrder } from '../reconcile/types.js';
 import { newId, type WorkDir } from './work-dir.js';
 
@@ -46,7 +46,8 @@ export interface ReconcileSnapshot {
 }
 
 export interface Reconciler {
-  run(): Promise<ReconcileSnapshot>;
+  /** `id`: the one to answer to before it is done (the API answers 202 with it); default a new one. */
+  run(id?: string): Promise<ReconcileSnapshot>;
   latest(): Promise<ReconcileSnapshot | undefined>;
   get(id: string): Promise<ReconcileSnapshot | undefined>;
 }
@@ -66,9 +67,8 @@ export function createReconciler(options: {
   const { workDir, files } = options;
   const read = async (id: string) => ((await files.fetch('reconcile', id)) ? workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE) : undefined);
   return {
-    run() {
+    run(id = newId()) {
       return options.serialize(async () => {
-        const id = newId();
         const dir = workDir.dirOf('reconcile', id);
         const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
         let snapshot: ReconcileSnapshot;

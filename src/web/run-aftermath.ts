@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { importExitCode, reconcileExitCode } from '../cli/exit-codes.js';
-import type { ImportResult } from '../commands/import.js';
+import type { ImportResult } from '../import/import-options.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';
 import { recordRun, type Metrics } from '../metrics/registry.js';

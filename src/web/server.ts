@@ -1,7 +1,7 @@
 /**
  * `order-batch serve`: the web app for operations staff, alone on this computer or as a team's
- * service. It calls the same functions as the CLI (checkFile, writeResultFile, importFiles,
- * reconcileCommand); what it adds is the door: accounts and sessions (kept in the ledger, so several
+ * service. It calls the same functions as the CLI (checkFile, writeResultFile, runImport,
+ * runReconcile); what it adds is the door: accounts and sessions (kept in the ledger, so several
  * instances share them), upload, verdict, submission with live progress, history and reconciliation
  * pages, and the refusal of requests other web pages try to make on a user's behalf.
  */
@@ -12,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import session from '@fastify/session';
 import Fastify from 'fastify';
 import { osActor } from '../accounts/os-user.js';
-import { connect, sandboxStatePathFor, type Connection } from '../commands/connect.js';
+import { connect, sandboxStatePathFor, type Connection } from '../connection/connect.js';
 import { UsageError } from '../errors.js';
 import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';
@@ -33,6 +33,8 @@ import { registerUsersRoutes } from './routes/users-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { installLedgerOutageGate } from './ledger-outage.js';
 import { watchApi } from '../metrics/registry.js';
+import { registerApi } from './api/index.js';
+import { registerTokenRoutes } from './routes/token-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
@@ -160,12 +162,14 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     });
     registerLoginRoutes(app, services);
     registerUsersRoutes(app, services);
+    registerTokenRoutes(app, services);
     registerUploadRoutes(app, services);
     registerMappingRoutes(app, services);
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
     registerHealthRoutes(app, services, schemaVersion);
+    await registerApi(app, services);
     await app.listen({ port, host });
   } catch (error) {
     await app.close();

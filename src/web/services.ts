@@ -4,7 +4,7 @@ import type { RunAftermath } from './run-aftermath.js';
 import type { NotifySettings } from '../notify/notify-run.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Connection } from '../commands/connect.js';
+import type { Connection } from '../connection/connect.js';
 import type { AuditEvent, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings, TrustProxy } from '../options.js';
@@ -74,6 +74,8 @@ export interface WebAppOptions {
   ledgerOutageMs?: number;
   /** ORDER_BATCH_METRICS_TOKEN: /metrics for others than this computer. */
   metricsToken?: string;
+  /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
+  apiRequestsPerMinute?: number;
 }
 
 export const WEB_DEFAULTS = {
@@ -154,7 +156,9 @@ export function hasValidCsrf(request: FastifyRequest, fieldValue?: unknown): boo
 export async function recordAudit(services: AppServices, request: FastifyRequest, event: Omit<AuditEvent, 'actor' | 'via' | 'address'> & { actor?: string }): Promise<void> {
   try {
     if (event.action === 'login_refused') services.metrics.failedLogins.inc();
-    await services.ledger.audit.record({ ...event, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
+    // A call of the HTTP API names its token beside the account.
+    const detail = request.apiToken ? [event.detail, `API token ${request.apiToken}`].filter(Boolean).join('; ') : event.detail;
+    await services.ledger.audit.record({ ...event, detail: detail ?? null, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });
   } catch (error) {
     services.logger.error({ err: error, action: event.action }, 'could not record in the audit trail');
   }

@@ -18,6 +18,7 @@ async function contentsOf(ledger: Ledger, settings: string[], watermarks: string
   return {
     orders,
     users: await ledger.users.list(),
+    tokens: await ledger.tokens.list(),
     audit: (await ledger.audit.list({ limit: 1000 })).map(({ seq: _seq, ...entry }) => entry),
     runs: await ledger.listRuns(1000),
     mappings: await ledger.mappings.list(),
@@ -56,6 +57,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     await ledger.users.add({ name: 'maria', role: 'admin', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' });
     await ledger.users.add({ name: 'li', role: 'viewer', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$b3RoZXI' });
     await ledger.users.update('li', { isDisabled: true });
+    await ledger.tokens.add({ label: 'erp', userName: 'maria', tokenHash: 'ab'.repeat(32), createdBy: 'maria', expiresAt: '2031-06-01T00:00:00.000Z' });
     await ledger.audit.record({ actor: 'maria', via: 'web', address: '10.0.0.7', action: 'submit', fileName: 'a.csv', fileSha256: 'aa', counts: { valid: 6 }, ref: 'job-1' });
     clock.advance(1000);
     await ledger.audit.record({ actor: 'cron', via: 'cli', address: 'batch', action: 'reconcile', counts: { shipped: 2 } });
@@ -86,7 +88,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     expect(there.orders).toEqual({ insert: 7, update: 0, unchanged: 0, kept: 0 });
     expect(there.runs).toEqual({ insert: 2, update: 0, unchanged: 0, kept: 0 });
     expect([there.settings.insert, there.watermarks.insert]).toEqual([1, 1]);
-    expect([there.users.insert, there.audit.insert, there.mappings.insert]).toEqual([2, 2, 1]);
+    expect([there.users.insert, there.tokens.insert, there.audit.insert, there.mappings.insert]).toEqual([2, 1, 2, 1]);
     expect(there.to).not.toContain('pg-test-s3cret');
     expect(sha256(sqlitePath)).toBe(beforeCopy);
     expect(await contents(db.url)).toEqual(expected);
@@ -171,7 +173,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     const result = await runCli(['ledger', 'copy', sqlitePath, db.url]);
     expect(result.stderr).not.toContain('pg-test-s3cret');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  audit       2 copied\n  mappings    1 copied\n$/);
+    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  api tokens  1 copied\n  audit       2 copied\n  mappings    1 copied\n$/);
     const again = await runCli(['ledger', 'copy', sqlitePath, db.url, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ command: 'ledger copy', orders: { insert: 0, unchanged: 7 } });
     expect(again.stdout).not.toContain('pg-test-s3cret');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { joinLines } from '../../src/orders/text.js';
 import { COLUMNS } from '../../src/sheet/columns.js';

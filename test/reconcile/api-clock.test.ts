@@ -11,12 +11,12 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
-import { reconcileCommand } from '../../src/commands/reconcile.js';
+import { runReconcile } from '../../src/reconcile/run-reconcile.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
@@ -192,8 +192,8 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
           logger: silentLogger,
           connectionOverride: { client: reconciling, baseUrl: sandbox.url, isSandbox: false, close: async () => {} },
         };
-        const byApi = await reconcileCommand({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
-        const byNow = await reconcileCommand({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
+        const byApi = await runReconcile({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
+        const byNow = await runReconcile({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
         expect(byApi.report.orders).toEqual(byNow.report.orders);
         expect(byApi.orders.flatMap((o) => o.exceptions.map((e) => e.type))).not.toContain('partial_shipment');
         const ledger = await openLedger(ledgerPaths[0]!);

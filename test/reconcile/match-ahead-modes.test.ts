@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createApiReader } from '../../src/reconcile/fetch.js';
 import { gatherFromApi, type Paging } from '../../src/reconcile/gather.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMatchAhead } from '../../src/reconcile/match-ahead.js';
 import { reconcileOrder } from '../../src/reconcile/match.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';

@@ -14,7 +14,7 @@ import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { FetchedPackages } from '../../src/reconcile/fetched-packages.js';
 import type { Paging } from '../../src/reconcile/gather.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMatchAhead, type MatchOne } from '../../src/reconcile/match-ahead.js';
 import type { ReconciledOrder } from '../../src/reconcile/types.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';

@@ -13,7 +13,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, httpError, type FakeApi } from './fake-api.js';

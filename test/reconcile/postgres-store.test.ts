@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { redactLedgerLocation } from '../../src/ledger/location.js';
 import type { Ledger } from '../../src/ledger/types.js';

@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../../src/cli/exit-codes.js';
-import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/reconcile/reconcile-run.js';
 import { OutputError } from '../../src/errors.js';
 import { writeJsonReport } from '../../src/run-report/json.js';
 import { openLedger } from '../../src/ledger/index.js';

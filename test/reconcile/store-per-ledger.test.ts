@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reconcileCommand } from '../../src/commands/reconcile.js';
+import { runReconcile } from '../../src/reconcile/run-reconcile.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
@@ -39,7 +39,7 @@ async function ledgerWithApi(path: string, prefix: string, count: number): Promi
 }
 
 function runOn(dir: string, ledgerFile: string, api: FakeApi, hours: number) {
-  return reconcileCommand({
+  return runReconcile({
     connection: { auth: 'oauth' },
     useSandbox: false,
     ledgerPath: join(dir, ledgerFile),

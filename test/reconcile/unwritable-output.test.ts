@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';

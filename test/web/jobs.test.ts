@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportResult } from '../../src/commands/import.js';
+import type { ImportResult } from '../../src/import/run-import.js';
 import { openDatabase } from '../../src/sqlite/open-database.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { logIn, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
 
-/** What needs no session: the login form, what the login page is drawn with, and the probes monitoring reads. */
-const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /healthz', 'GET /readyz', 'GET /metrics']);
+/** What needs no session: the login form, what the login page is drawn with, the probes monitoring reads, and the API's description. */
+const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/openapi.json']);
 
 describe('every route without a session', () => {
   let web: TestApp;
@@ -50,7 +50,7 @@ describe('every route without a session', () => {
   /** A real value for each route parameter; a route with a parameter not listed here fails the test. */
   const pathOf = (url: string) =>
     url.replace(/:(\w+)/g, (_, name: string) => {
-      const value = { id: url.startsWith('/uploads') ? ids.upload : url.startsWith('/jobs') ? ids.job : ids.reconciliation, runId: ids.run, index: '0', name: 'ada' }[name];
+      const value = { id: url.startsWith('/uploads') ? ids.upload : url.startsWith('/jobs') ? ids.job : ids.reconciliation, runId: ids.run, index: '0', name: 'ada', label: 'erp' }[name];
       if (!value) throw new Error(`no value for the parameter :${name} of ${url}: add one to this test`);
       return value;
     });

@@ -1,7 +1,7 @@
 /** The verdict built from the checker's own output: counts, rows, and the bound on rows kept for the page. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { buildVerdict, validOrderIds } from '../../src/web/verdict.js';
 import { SAMPLES, SAMPLES_AS_OF } from './support.js';

@@ -4,7 +4,7 @@
  * written in one transaction, so a copy that stops (a conflict, a lost connection) leaves it as it
  * was. Copying again changes nothing: see decide.ts for what wins when both sides hold a record.
  *
- * What moves: orders, runs, settings, watermarks, the web app's accounts, the audit trail and the saved
+ * What moves: orders, runs, settings, watermarks, the web app's accounts and API tokens, the audit trail and the saved
  * column mappings: what the ledger knows and owes (never send twice, who did what, how sheets are read).
  * What stays: sessions, jobs and their files. A session is a login to the instances of the source's
  * web app, soon idle; carried over it would let a browser into another database it never logged in to.
@@ -29,6 +29,8 @@ export interface CopyResult {
   settings: CopyCounts;
   watermarks: CopyCounts;
   users: CopyCounts;
+  /** API tokens: a label the target has stays as it is there. */
+  tokens: CopyCounts;
   audit: CopyCounts;
   mappings: CopyCounts;
 }
@@ -62,7 +64,7 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
     await source.close();
     throw error;
   }
-  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), audit: counts(), mappings: counts() };
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), tokens: counts(), audit: counts(), mappings: counts() };
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
@@ -110,6 +112,13 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
       const action = decideUser(user, targetUsers.get(user.name));
       result.users[action]++;
       return action === 'insert';
+    }));
+    // API tokens move with their accounts, as passwords do: an integration keeps working on the new ledger.
+    const targetTokens = await target.tokenLabels();
+    await target.writeTokens((await source.tokens()).filter((token) => {
+      const isKnown = targetTokens.has(token.label);
+      result.tokens[isKnown ? 'unchanged' : 'insert']++;
+      return !isKnown;
     }));
     const known = await target.auditKeys();
     for await (const batch of source.audit(BATCH)) {

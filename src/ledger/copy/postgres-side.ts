@@ -1,4 +1,5 @@
 /** `ledger copy` on a PostgreSQL ledger: read in one REPEATABLE READ snapshot, or written in one transaction. */
+import { toStoredToken, type StoredToken, type TokenRow } from '../token-types.js';
 import pg from 'pg';
 import { redactUrl } from '../../redact.js';
 import { LedgerError } from '../errors.js';
@@ -81,6 +82,7 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
           : mappingsOfUnmigrated(await namedValues(client, 'settings')).mappings,
       ),
     // A ledger migrated before accounts existed has none, nor an audit trail.
+    tokens: () => guard(async () => ((await hasTable(client, 'api_tokens')) ? (await client.query<TokenRow>('SELECT * FROM api_tokens ORDER BY label')).rows.map(toStoredToken) : [])),
     users: () => guard(async () => ((await hasTable(client, 'users')) ? (await client.query<UserRow>('SELECT * FROM users ORDER BY name')).rows.map(toUser) : [])),
     async *audit(batchSize) {
       if (!(await guard(() => hasTable(client, 'audit')))) return;
@@ -189,6 +191,17 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
           client.query(
             'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING',
             [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt],
+          ),
+        );
+      }
+    },
+    tokenLabels: async () => new Set((await guard(() => client.query<{ label: string }>('SELECT label FROM api_tokens'))).rows.map((row) => row.label)),
+    async writeTokens(tokens: readonly StoredToken[]) {
+      for (const t of tokens) {
+        await guard(() =>
+          client.query(
+            'INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
+            [t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt],
           ),
         );
       }

@@ -1,4 +1,5 @@
 /** `ledger copy` on an SQLite ledger file: read-only in one read transaction, or written in one transaction under the run lock. */
+import { toStoredToken, type StoredToken, type TokenRow } from '../token-types.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -68,6 +69,7 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
     watermarks: async () => namedValues(db, 'watermarks'),
     mappings: async () =>
       hasTable(db, 'mappings') ? (db.prepare('SELECT * FROM mappings ORDER BY name').all() as MappingRow[]).map(toMapping) : mappingsOfUnmigrated(namedValues(db, 'settings')).mappings,
+    tokens: async () => (hasTable(db, 'api_tokens') ? (db.prepare('SELECT * FROM api_tokens ORDER BY label').all() as TokenRow[]).map(toStoredToken) : []),
     users: async () => (hasTable(db, 'users') ? (db.prepare('SELECT * FROM users ORDER BY name').all() as UserRow[]).map(toUser) : []),
     async *audit(batchSize) {
       if (!hasTable(db, 'audit')) return;
@@ -157,6 +159,11 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
     async writeUsers(users: readonly StoredUser[]) {
       const insert = db.prepare('INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING');
       for (const u of users) insert.run(u.name, u.role, u.passwordHash, u.isDisabled ? 1 : 0, u.createdAt, u.updatedAt);
+    },
+    tokenLabels: async () => new Set(db.prepare('SELECT label FROM api_tokens').pluck().all() as string[]),
+    async writeTokens(tokens: readonly StoredToken[]) {
+      const insert = db.prepare('INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING');
+      for (const t of tokens) insert.run(t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt);
     },
     auditKeys: async () => new Set((db.prepare('SELECT * FROM audit').all() as AuditRow[]).map((row) => auditKey(withoutSeq(toAudit(row))))),
     async writeAudit(entries: readonly CopiedAudit[]) {

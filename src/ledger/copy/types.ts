@@ -1,4 +1,5 @@
 /** What `ledger copy` moves between backends, and how each side reads or writes it. */
+import type { StoredToken } from '../token-types.js';
 import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
 
@@ -39,6 +40,8 @@ export interface CopySource {
   watermarks(): Promise<NamedValue[]>;
   /** The web app's accounts (none in a ledger older than them). */
   users(): Promise<StoredUser[]>;
+  /** The API tokens (by hash; none in a ledger older than them). */
+  tokens(): Promise<StoredToken[]>;
   /** The audit trail, oldest first, in batches. */
   audit(batchSize: number): AsyncGenerator<CopiedAudit[]>;
   /** The saved column mappings (a ledger older than their table: those its legacy setting holds). */
@@ -60,6 +63,9 @@ export interface CopyTarget {
   writeWatermarks(values: readonly NamedValue[]): Promise<void>;
   users(): Promise<Map<string, StoredUser>>;
   writeUsers(users: readonly StoredUser[]): Promise<void>;
+  /** The labels of the API tokens the target holds. */
+  tokenLabels(): Promise<Set<string>>;
+  writeTokens(tokens: readonly StoredToken[]): Promise<void>;
   /** Keys (auditKey) of the entries the target's trail holds. */
   auditKeys(): Promise<Set<string>>;
   writeAudit(entries: readonly CopiedAudit[]): Promise<void>;

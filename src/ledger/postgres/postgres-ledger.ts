@@ -3,6 +3,8 @@
  * runs at once, no run lock; each order is claimed by one run while that run's lease lasts (run.ts,
  * claims.ts), and the team's POSTs in flight are capped by advisory locks (send-gate.ts).
  */
+import { createPostgresTokens } from './team-tokens.js';
+import type { TokenStore } from '../token-types.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
@@ -121,6 +123,7 @@ class PostgresLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
 
   constructor(
@@ -143,6 +146,7 @@ class PostgresLedger implements Ledger {
     this.files = createPostgresFiles(team);
     this.attempts = createPostgresAttempts(team);
     this.mappings = createPostgresMappings(team);
+    this.tokens = createPostgresTokens(team);
     this.schedules = createPostgresSchedules(team);
     this.context = {
       pool,

@@ -9,8 +9,10 @@ import { parseApiInstant } from '../../contract/instant.js';
 import { readPragma } from '../../sqlite/open-database.js';
 import { createSqliteMappingsTable } from './team-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team-schema.js';
+import { REMOTE_FILES_SQLITE } from '../../remote/claim-tables.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
+import { SQLITE_TOKENS_TABLE } from '../token-types.js';
 
 export interface Migration {
   /** What the version adds, for the log. */
@@ -118,6 +120,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'schedule occurrences: each one claimed once, with its lease and its result',
     up(db) {
       db.exec(SQLITE_SCHEDULE_TABLES);
+    },
+  },
+  {
+    description: 'remote files: each version of a remote sheet claimed by one host, processed once',
+    up(db) {
+      db.exec(REMOTE_FILES_SQLITE);
+    },
+  },
+  {
+    description: 'API tokens: their labels and hashes, never the tokens',
+    up(db) {
+      db.exec(SQLITE_TOKENS_TABLE);
     },
   },
 ];

@@ -3,6 +3,8 @@
  * synchronous underneath and committed before its Promise settles; the async face is the Ledger
  * interface both backends share.
  */
+import { createSqliteTokens } from './team-tokens.js';
+import type { TokenStore } from '../token-types.js';
 import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -81,6 +83,7 @@ class SqliteLedger implements Ledger {
   readonly files: FileStore;
   readonly attempts: AttemptCounter;
   readonly mappings: MappingTable;
+  readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
 
   constructor(
@@ -99,6 +102,7 @@ class SqliteLedger implements Ledger {
     this.files = createSqliteFiles(db, now);
     this.attempts = createSqliteAttempts(db, now);
     this.mappings = createSqliteMappings(db, now);
+    this.tokens = createSqliteTokens(db, now);
     this.schedules = createSqliteSchedules(db, now);
   }
 

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAllowed, type Permission, type Role } from '../../accounts/roles.js';
 import type {} from '@fastify/session';
 import type { WebSessionData } from './session-store.js';
+import { API_PREFIX } from '../api/prefix.js';
 
 export interface Visitor {
   name: string;
@@ -73,6 +74,8 @@ export function installAccess(app: FastifyInstance, options: AccessOptions): voi
   app.decorateRequest('visitor', null);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
+    // The HTTP API has a door of its own (web/api/bearer.ts): tokens, never sessions; its unknown paths answer as the API does.
+    if (config.isApi || request.url.startsWith(`${API_PREFIX}/`)) return;
     const access: Access = config.access ?? 'view';
     const session = request.session;
     const hasAccounts = await options.hasAccounts();

@@ -4,12 +4,13 @@ import { PASSWORD_MIN } from '../../accounts/passwords.js';
 import type { UserRecord } from '../../ledger/index.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField, formatTime, layout, type PageContext } from './layout.js';
+import { renderTokensSection, type TokensSection } from './tokens-section.js';
 
 function roleOptions(selected: Role): SafeHtml[] {
   return ROLES.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${role}</option>`);
 }
 
-export function renderUsersPage(ctx: PageContext, users: readonly UserRecord[], options: { error?: string; notice?: string } = {}): SafeHtml {
+export function renderUsersPage(ctx: PageContext, users: readonly UserRecord[], options: { error?: string; notice?: string; tokens?: TokensSection } = {}): SafeHtml {
   const self = ctx.visitor?.name;
   const rows = users.map((user) => {
     const isSelf = user.name === self;
@@ -45,6 +46,7 @@ ${options.notice ? html`<div class="notice notice-ok" role="status"><p>${options
   <label for="new-role">Role</label> <select id="new-role" name="role">${roleOptions('viewer')}</select>
   <label for="new-password">Password (at least ${PASSWORD_MIN} characters)</label> <input type="password" id="new-password" name="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required>
   <button type="submit" class="button button-primary">Add the account</button>
-</form>`;
+</form>
+${options.tokens ? renderTokensSection(ctx, users, options.tokens) : ''}`;
   return layout({ title: 'Accounts', section: 'users', ctx, body });
 }

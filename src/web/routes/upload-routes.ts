@@ -18,6 +18,7 @@ import { parseRowFilter, validOrderIds, type Verdict } from '../verdict.js';
 import { countEditedCells, loadReading, readingSha256 } from '../upload-reading.js';
 import { isId, newId, PRIVATE_FILE_MODE, safeFileName } from '../work-dir.js';
 import { sendFile } from './send-file.js';
+import type { JobRecord } from '../jobs.js';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, the small fields). */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -48,12 +49,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     try {
       const upload = await receiveUpload(services, request, id, tooBig);
       const isNow = services.checks.hasRoom;
-      const checking = checkInTurn(services, { id, ...upload }).then(async (verdict) => {
-        // Kept in the ledger: every instance shows this verdict and serves its files.
-        await services.files.publish('uploads', id);
-        await recordAudit(services, request, { action: 'check', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: verdict.error ? null : { rows: verdict.counts.rows, valid: verdict.counts.valid, invalid: verdict.counts.invalid }, ref: id, detail: verdict.error ? `not read: ${verdict.error.code}` : null });
-        return verdict;
-      });
+      const checking = checkAndRecord(services, request, { id, ...upload });
       if (!isNow) {
         // Its turn comes later: its page shows its place in the line, then the verdict.
         checking.catch((error: unknown) => {
@@ -121,30 +117,7 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
     const verdict = await verdictOf(services, request.params.id);
     if (!verdict || verdict.error) return notFound(services, request, reply);
     if (services.apiProblem) return sendError(services, request, reply, 409, 'No API configured', services.apiProblem);
-    const isActive = (await services.jobs.activeFor(verdict.id)) !== undefined;
-    const job = await services.jobs.submit({
-      uploadId: verdict.id,
-      fileName: verdict.fileName,
-      fileSha256: verdict.sha256 ?? null,
-      ...(verdict.sheet ? { sheet: verdict.sheet } : {}),
-      expected: verdict.counts.valid,
-      by: request.visitor!.name,
-    });
-    if (!isActive) {
-      // What is sent is the sheet as the page read it: its hash, beside the file's own and the count of corrected cells.
-      const reading = loadReading(services.workDir, verdict.id);
-      const cellsEdited = countEditedCells(reading);
-      const sent = verdict.sha256 ? readingSha256(verdict.sha256, reading) : null;
-      const isAsUploaded = sent === (verdict.sha256 ?? null);
-      await recordAudit(services, request, {
-        action: 'submit',
-        fileName: verdict.fileName,
-        fileSha256: sent,
-        counts: { valid: verdict.counts.valid, cells_edited: cellsEdited },
-        ref: job.id,
-        detail: isAsUploaded ? 'read as uploaded' : `read ${[reading.profile ? `with the columns chosen in the page (${reading.profile.name})` : '', cellsEdited > 0 ? `with ${cellsEdited} corrected cell${cellsEdited === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')}; the file as uploaded: sha256 ${verdict.sha256}`,
-      });
-    }
+    const job = await submitChecked(services, request, verdict);
     return reply.redirect(`/jobs/${job.id}`, 303);
   });
 }
@@ -192,6 +165,45 @@ async function receiveUpload(services: AppServices, request: FastifyRequest, id:
   if (!hasValidHeader && !token?.isValid) throw new UploadRefused(403, 'Form expired', CSRF_MESSAGE);
   if (!stored) throw new UploadRefused(400, 'No file', NO_FILE_MESSAGE);
   return { ...stored, ...(sheet ? { sheet } : {}) };
+}
+
+/** Checks the upload in its turn, keeps it in the ledger for every instance, and records the check (pages and API alike). */
+export function checkAndRecord(services: AppServices, request: FastifyRequest, upload: { id: string; fileName: string; file: string; sheet?: string }): Promise<Verdict> {
+  return checkInTurn(services, upload).then(async (verdict) => {
+    // Kept in the ledger: every instance shows this verdict and serves its files.
+    await services.files.publish('uploads', upload.id);
+    await recordAudit(services, request, { action: 'check', fileName: verdict.fileName, fileSha256: verdict.sha256 ?? null, counts: verdict.error ? null : { rows: verdict.counts.rows, valid: verdict.counts.valid, invalid: verdict.counts.invalid }, ref: upload.id, detail: verdict.error ? `not read: ${verdict.error.code}` : null });
+    return verdict;
+  });
+}
+
+/** Queues the checked sheet's valid orders as a job (or finds the one queued already) and records the submission (pages and API alike). */
+export async function submitChecked(services: AppServices, request: FastifyRequest, verdict: Verdict): Promise<JobRecord> {
+  const isActive = (await services.jobs.activeFor(verdict.id)) !== undefined;
+  const job = await services.jobs.submit({
+    uploadId: verdict.id,
+    fileName: verdict.fileName,
+    fileSha256: verdict.sha256 ?? null,
+    ...(verdict.sheet ? { sheet: verdict.sheet } : {}),
+    expected: verdict.counts.valid,
+    by: request.visitor!.name,
+  });
+  if (!isActive) {
+    // What is sent is the sheet as the page read it: its hash, beside the file's own and the count of corrected cells.
+    const reading = loadReading(services.workDir, verdict.id);
+    const cellsEdited = countEditedCells(reading);
+    const sent = verdict.sha256 ? readingSha256(verdict.sha256, reading) : null;
+    const isAsUploaded = sent === (verdict.sha256 ?? null);
+    await recordAudit(services, request, {
+      action: 'submit',
+      fileName: verdict.fileName,
+      fileSha256: sent,
+      counts: { valid: verdict.counts.valid, cells_edited: cellsEdited },
+      ref: job.id,
+      detail: isAsUploaded ? 'read as uploaded' : `read ${[reading.profile ? `with the columns chosen in the page (${reading.profile.name})` : '', cellsEdited > 0 ? `with ${cellsEdited} corrected cell${cellsEdited === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')}; the file as uploaded: sha256 ${verdict.sha256}`,
+    });
+  }
+  return job;
 }
 
 /**

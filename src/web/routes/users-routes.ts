@@ -9,9 +9,15 @@ import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices } fro
 
 type Form = Record<string, string> | undefined;
 
+/** The accounts page, with the API tokens (and a token just made, shown this once). */
+export async function sendUsersPage(services: AppServices, request: FastifyRequest, reply: FastifyReply, status: number, options: { error?: string; notice?: string; created?: { label: string; token: string } } = {}): Promise<FastifyReply> {
+  const { created, ...messages } = options;
+  const tokens = { tokens: await services.ledger.tokens.list(), now: new Date(), ...(created ? { created } : {}) };
+  return sendHtml(reply, renderUsersPage(services.pageContext(request), await services.ledger.users.list(), { ...messages, tokens }), status);
+}
+
 export function registerUsersRoutes(app: FastifyInstance, services: AppServices): void {
-  const page = async (request: FastifyRequest, reply: FastifyReply, status: number, options: { error?: string; notice?: string } = {}) =>
-    sendHtml(reply, renderUsersPage(services.pageContext(request), await services.ledger.users.list(), options), status);
+  const page = (request: FastifyRequest, reply: FastifyReply, status: number, options: { error?: string; notice?: string } = {}) => sendUsersPage(services, request, reply, status, options);
 
   const apply = async (request: FastifyRequest<{ Body: Form }>, reply: FastifyReply, change: AccountChange | string) => {
     if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
