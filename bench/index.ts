@@ -8,6 +8,7 @@
  *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, confirmations, writers, team, api, remote)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
+ *   npm run bench -- metrics      what scraping /metrics every second costs the 50-upload web bench
  *   npm run bench -- wide-xlsx    a workbook of 16,384 columns x 2,000 rows beside exceljs alone (minutes; kept in bench-data/)
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { benchApi } from './api.js';
 import { benchConfirmations } from './confirmations.js';
 import { benchImport } from './import.js';
 import { benchLedger } from './ledger.js';
+import { benchMetrics } from './metrics.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
 import { measureExcelJsBaseline } from './read-baseline.js';
 import { CEILING_PACKAGES_PER_SECOND, runReconcileChild } from './reconcile.js';
@@ -170,6 +172,7 @@ const sections: Record<string, () => Promise<void>> = {
   api: () => benchApi(DATA, line),
   'scale-huge': () => benchScaleHuge(DATA, line),
   'scale-reconcile': benchScaleReconcile,
+  metrics: () => benchMetrics(DATA, line),
   'wide-xlsx': async () => {
     mkdirSync(DATA, { recursive: true });
     await benchWideXlsx(DATA, line);

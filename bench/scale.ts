@@ -289,7 +289,7 @@ export function writeSharedStringsBomb(path: string, unpacked: number): void {
 }
 
 /** `serve --sandbox` in a child, `uploads` copies of a sheet posted at once, every verdict page waited for; the server's peak RSS. */
-async function benchWebUploads(file: string, uploads: number, now: Date): Promise<{ uploads: number; uploadBytes: number; ms: number; peakRssMb: number }> {
+export async function benchWebUploads(file: string, uploads: number, now: Date, options: { scrapeEveryMs?: number } = {}): Promise<{ uploads: number; uploadBytes: number; ms: number; peakRssMb: number; scrapes: number }> {
   const dir = join(dirname(file), 'web-bench');
   rmSync(dir, { recursive: true, force: true });
   const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'serve', '--sandbox', '--port', '0', '--ledger', join(dir, 'ledger.db'), '--now', now.toISOString()], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -301,6 +301,9 @@ async function benchWebUploads(file: string, uploads: number, now: Date): Promis
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await home.body.text())![1]!;
     const content = readFileSync(file);
     const started = performance.now();
+    // What a Prometheus server does: GET /metrics on its interval, beside the work.
+    let scrapes = 0;
+    const scraper = options.scrapeEveryMs ? setInterval(() => void request(`${url}/metrics`).then((r) => r.body.text()).then(() => scrapes++), options.scrapeEveryMs) : undefined;
     const pages = await Promise.all(
       Array.from({ length: uploads }, async (_, i) => {
         const form = new FormData();
@@ -320,9 +323,10 @@ async function benchWebUploads(file: string, uploads: number, now: Date): Promis
       }
     }
     const ms = performance.now() - started;
+    clearInterval(scraper);
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-    return { uploads, uploadBytes: content.length, ms, peakRssMb: peakKb / 1024 };
+    return { uploads, uploadBytes: content.length, ms, peakRssMb: peakKb / 1024, scrapes };
   } finally {
     child.kill('SIGTERM');
     await once(child, 'exit');

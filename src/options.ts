@@ -14,6 +14,8 @@ import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
+import type { NotifySettings } from './notify/notify-run.js';
+import { resolveNotifySettings } from './notify/settings.js';
 import type { RemoteSettings } from './remote/store.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +48,13 @@ const configFileSchema = z
     dateOrder: z.enum(['mdy', 'dmy']).optional(),
     /** The mapping profile files and folders are read with when a run names none (--mapping). */
     mapping: z.string().min(1).optional(),
+    /** import, reconcile, serve: where each run's notification goes (mailto: or a webhook). */
+    notify: z.array(z.string().min(1)).optional(),
+    notifyOn: z.enum(['problems', 'always']).optional(),
+    /** The web app's address as people reach it, for links in notifications. */
+    publicUrl: z.string().min(1).optional(),
+    /** How long a run waits for a PostgreSQL ledger that stopped answering before it stops (exit 3). */
+    ledgerOutageSeconds: z.number().int().min(0).max(86_400).optional(),
     /** `scheduler` and `serve`: what runs when (PRODUCT.md section 9; src/schedules/). */
     schedules: schedulesSchema.optional(),
   });
@@ -88,6 +97,14 @@ export interface RawFlags {
   dateOrder?: string;
   /** validate, import: the comma is the decimal mark. */
   decimalComma?: boolean;
+  /** import, reconcile, serve: notification targets (repeatable). */
+  notify?: string[];
+  notifyOn?: string;
+  publicUrl?: string;
+  /** import, reconcile: the run's metrics for node_exporter's textfile collector. */
+  metricsFile?: string;
+  /** Seconds a run rides through a ledger that stopped answering. */
+  ledgerOutage?: string;
   /** Remote locations: the SSH private key file, the known_hosts file, seconds a remote file must be left alone. */
   sshKey?: string;
   knownHosts?: string;
@@ -143,6 +160,13 @@ export interface ResolvedOptions {
   decimalComma: boolean;
   /** False when NO_COLOR is set (to anything but ''): nothing printed for a person is coloured. */
   isColorAllowed: boolean;
+  /** Where and when a run's notification goes. */
+  notify: NotifySettings;
+  metricsFile?: string;
+  /** ORDER_BATCH_METRICS_TOKEN: serve's /metrics to others than this computer. */
+  metricsToken?: string;
+  /** How long a run rides through a PostgreSQL ledger that stopped answering, in ms. */
+  ledgerOutageMs: number;
   /** The config file's schedules (none without one). */
   schedules: Schedule[];
   /** How sftp://, s3:// and https:// locations are reached (src/remote). */
@@ -165,6 +189,8 @@ export const DEFAULTS = {
   /** A long working day: a session kept busy still ends, and its holder logs in again. */
   sessionMaxHours: 12,
   retentionDays: 90,
+  /** Two minutes: a database restart or a managed failover is over well within it. */
+  ledgerOutageSeconds: 120,
   /** A minute: an upload still in progress has almost always written something within it. */
   settleSeconds: 60,
 };
@@ -207,6 +233,13 @@ function parseWholeNumber(flag: string, text: string, unit: string): number {
   const trimmed = text.trim();
   if (!/^-?\d+$/.test(trimmed)) throw new UsageError(`${flag} takes a whole number of ${unit}, not "${text}".`);
   return Number(trimmed);
+}
+
+/** --ledger-outage: whole seconds, 0 (stop at once, as before) to a day. */
+function parseWholeSeconds(flag: string, text: string): number {
+  const n = parseWholeNumber(flag, text, 'seconds');
+  if (n < 0 || n > 86_400) throw new UsageError(`${flag} must be between 0 and 86400 seconds, not ${n}.`);
+  return n;
 }
 
 /** reconcile --hours: a window of whole hours, 1 or more. */
@@ -331,6 +364,10 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
+    notify: resolveNotifySettings({ flags, secrets: { smtpUrl: env.ORDER_BATCH_SMTP_URL, webhookSecret: env.ORDER_BATCH_WEBHOOK_SECRET }, config, inConfig }),
+    ...(flags.metricsFile ? { metricsFile: flags.metricsFile } : {}),
+    ...(pick(env.ORDER_BATCH_METRICS_TOKEN) !== undefined && { metricsToken: env.ORDER_BATCH_METRICS_TOKEN! }),
+    ledgerOutageMs: 1000 * (flags.ledgerOutage !== undefined ? parseWholeSeconds('--ledger-outage', flags.ledgerOutage) : (config.ledgerOutageSeconds ?? DEFAULTS.ledgerOutageSeconds)),
     remote: resolveRemoteSettings(flags, env),
   };
 }

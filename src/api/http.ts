@@ -3,6 +3,7 @@
  * hand back status, headers and text. Transport failures become TransportError; the status is not
  * judged here (the client decides what a 404 or a 401 means).
  */
+import { reportExchange } from './exchange-observers.js';
 import { performance } from 'node:perf_hooks';
 import { Pool, type FormData } from 'undici';
 import type { Logger } from 'pino';
@@ -142,6 +143,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         { method: request.method, path: request.path, status: response.statusCode, ms: Math.round(performance.now() - started) },
         'api exchange',
       );
+      reportExchange({ status: response.statusCode, seconds: (performance.now() - started) / 1000 });
       return { status: response.statusCode, headers, text, url };
     } catch (error) {
       if (consumerError) throw consumerError.error;
@@ -152,6 +154,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
             ? fail(error, { code: 'aborted', isSent: true })
             : fail(error);
       logger?.debug({ method: request.method, path: request.path, code: transportError.code, isSent: transportError.isSent }, 'api exchange failed');
+      reportExchange({ status: null, seconds: (performance.now() - started) / 1000 });
       throw transportError;
     } finally {
       clearTimeout(timer);

@@ -4,6 +4,7 @@
  * caller's decision (`shouldRetry`): a create whose reply was lost must be looked up, not re-sent.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { reportRetry } from './exchange-observers.js';
 
 export interface BackoffPolicy {
   /** Ceiling of the first retry's delay. */
@@ -79,6 +80,8 @@ export interface RetryingOptions {
   /** The server's wish for a given error; default: its numeric `retryAfterMs` property (HttpError). */
   retryAfterMsOf?: (error: unknown) => number | undefined;
   signal?: AbortSignal;
+  /** False: not an API request's retry (a notification's), kept out of the API's retry count. */
+  isObserved?: boolean;
 }
 
 /**
@@ -100,6 +103,7 @@ export async function retrying<T>(fn: (attempt: number) => Promise<T>, options: 
       if (attempt >= maxAttempts || signal?.aborted || !shouldRetry(error, attempt)) throw error;
       const delayMs = backoffDelayMs(attempt, { ...policy, retryAfterMs: retryAfterMsOf(error) }, random);
       options.onRetry?.({ attempt, error, delayMs });
+      if (options.isObserved !== false) reportRetry({ attempt });
       try {
         await sleep(delayMs, signal);
       } catch (sleepError) {

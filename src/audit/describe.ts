@@ -24,6 +24,7 @@ const VERBS: Record<AuditAction, string> = {
   mapping: 'chose the columns of',
   refused: 'was refused',
   ledger_setting: 'changed the ledger setting',
+  notify_failed: 'could not deliver a notification',
   token_create: 'created the API token',
   token_revoke: 'revoked the API token',
   api_read: 'read through the API',

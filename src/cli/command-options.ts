@@ -82,6 +82,8 @@ export interface ApiSettings {
   ledgerPath: string;
   /** How long a run's claims on a PostgreSQL ledger outlive its last sign of life. */
   claimLeaseMs: number;
+  /** How long a lost PostgreSQL ledger is waited for before the run stops. */
+  ledgerOutageMs: number;
   concurrency: number;
   maxAttempts: number;
   connectionOverride?: Connection;
@@ -93,6 +95,7 @@ export function apiSettingsOf(options: ResolvedOptions): ApiSettings {
     useSandbox: options.useSandbox,
     ledgerPath: options.ledgerPath,
     claimLeaseMs: options.claimLeaseMs,
+    ledgerOutageMs: options.ledgerOutageMs,
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
   };

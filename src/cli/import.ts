@@ -6,6 +6,7 @@ import type { Ledger } from '../ledger/index.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
+import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
@@ -41,20 +42,22 @@ export function addImportCommand(program: Command, run: CliRun): void {
     sheetCommandHelp('import-result'),
   );
   addRemoteOptions(command, { isReading: true });
-  addConnectionHelp(command).action((files: string[], flags: RawFlags) => importCommand(files, flags, run));
+  addConnectionHelp(addRunWatchOptions(command)).action((files: string[], flags: RawFlags) => importCommand(files, flags, run));
 }
 
 /**
  * One import from the command line: the ledger opened once, here, for the saved mappings, the run and
- * its audit entry; Ctrl-C winds the run down; the report, the warnings and the exit code.
+ * its audit entry; Ctrl-C winds the run down; the report, the warnings, the exit code and what --notify-on says.
  */
 async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
   const options = resolveFlags(flags);
   const logger = loggerFor(options);
+  const watch = await watchRun(options, logger, (line) => run.warn(line));
   const [{ openLedger }, { runImport }, { recordRunIn }] = await Promise.all([import('../ledger/index.js'), import('../import/run-import.js'), import('../audit/record-run.js')]);
   // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), outageMs: options.ledgerOutageMs });
   let isLedgerLost = false;
+  let watched: Parameters<typeof watch.finish>[0] | undefined;
   try {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
@@ -80,6 +83,7 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
+    watched = { command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report };
   } catch (error) {
     await ledger.close().catch(() => undefined);
     throw error;
@@ -88,4 +92,6 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
   await ledger.close().catch((error: unknown) => {
     if (!isLedgerLost) throw error;
   });
+  // Told once the ledger is closed: a failed delivery is audited through a ledger of its own.
+  if (watched) await watch.finish(watched);
 }

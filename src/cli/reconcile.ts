@@ -5,6 +5,7 @@ import { parseHours, parseSince, type RawFlags, type ResolvedOptions } from '../
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
+import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { exitOnSignal } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
@@ -61,11 +62,12 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     },
   );
   addRemoteOptions(command, { isReading: false });
-  addConnectionHelp(command).action(async (flags: ReconcileFlags) => {
+  addConnectionHelp(addRunWatchOptions(command)).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
+    const watch = await watchRun(options, logger, (line) => run.warn(line));
     const { runReconcile } = await import('../reconcile/run-reconcile.js');
     const { prepareRemoteRun } = await import('../remote/remote-run.js');
     const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
@@ -75,9 +77,10 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       await run.printReport(result.report, options, formatReconcileText);
       const { recordCliRun } = await import('../audit/record-run.js');
       await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
+      run.exitCode = reconcileExitCode(result);
+      await watch.finish({ command: 'reconcile', runId: null, exitCode: run.exitCode, report: result.report });
     } finally {
       result.release();
     }
-    run.exitCode = reconcileExitCode(result);
   });
 }

@@ -4,6 +4,7 @@
  * environment and the scheduler's config file by resolveOptions, and handed to the same run function.
  * What it prints on the command line is its result here: the exit code, the summary and the run id.
  */
+import { watchRun } from './run-watch.js';
 import { Command, CommanderError } from 'commander';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
@@ -107,6 +108,7 @@ async function importOccurrence(files: string[], options: ResolvedOptions, reque
   if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
+  await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report });
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
 }
 
@@ -121,6 +123,7 @@ async function reconcileOccurrence(flags: ParsedArgs['flags'], options: Resolved
     await remote.finish(result.report).finally(remote.close);
     if (runId) await keepRunResults(options.ledgerPath, runId, logger);
     await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger, isLedgerOptional: true });
+    await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report });
   } finally {
     result.release();
   }

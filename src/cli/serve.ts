@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, loggerFor, parseNumberFlag, resolveFlags } from './command-options.js';
+import { addRunWatchOptions } from './run-watch.js';
 import { startSchedules } from './schedules.js';
 import { onInterrupt } from './signals.js';
 
@@ -13,9 +14,13 @@ interface ServeFlags extends RawFlags {
   maxUploadMb?: string;
   allowedHost?: string[];
   checksAtOnce?: string;
+  shutdownGrace?: string;
   /** False with --no-schedules. */
   schedules?: boolean;
 }
+
+/** Thirty seconds: the answers in flight come back well within it; a stop that takes longer is stuck, and a service manager's own timeout (systemd's 90 s) is not reached. */
+const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
 
 export function addServeCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -41,6 +46,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--late-after-days <n>', 'reconciliations: a line not shipped this many whole days after its order date is late (default 3)')
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
       .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)')
+      .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the submission in flight gets to reach a safe point before it is handed back to the queue and the app exits (default 30)')
       .option('--no-schedules', "do not run the config file's schedules here (another host's `order-batch scheduler` does)"),
     {
       out: false,
@@ -50,7 +56,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sheet: false,
     },
   );
-  addConnectionHelp(command).action(async (flags: ServeFlags) => {
+  addConnectionHelp(addRunWatchOptions(command, { isService: true })).action(async (flags: ServeFlags) => {
     const options = resolveFlags(flags);
     const port = Number(flags.port ?? '8080');
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not "${flags.port}".`);
@@ -75,6 +81,8 @@ export function addServeCommand(program: Command, run: CliRun): void {
       sessionIdleMs: options.sessionIdleMs,
       sessionMaxMs: options.sessionMaxMs,
       retentionDays: options.retentionDays,
+      notify: options.notify,
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
       print: (line: string) => run.printLine(line),
     }).catch(async (error: unknown) => {
       await schedules?.stop();
@@ -86,10 +94,21 @@ export function addServeCommand(program: Command, run: CliRun): void {
     const interruption = onInterrupt(
       'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
+    const graceSeconds = parseNumberFlag('shutdown-grace', flags.shutdownGrace, { min: 0, max: 3600 }) ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
     await schedules?.stop();
     const { describeStopped } = await import('../web/jobs.js');
-    for (const line of describeStopped(await app.close())) run.warn(line);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceSeconds * 1000)));
+    const stopped = await Promise.race([app.close(), graceOver]);
+    clearTimeout(timer);
+    if (stopped === 'late') {
+      await app.abandon();
+      run.warn(`the submission in flight did not reach a safe point within ${graceSeconds} s: it is back in the queue, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+      interruption.dispose();
+      process.exit(run.exitCode);
+    }
+    for (const line of describeStopped(stopped)) run.warn(line);
     interruption.dispose();
   });
 }

@@ -24,6 +24,8 @@ export interface ImportOptions {
   ledger?: Ledger;
   /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
   claimLeaseMs?: number;
+  /** How long a lost PostgreSQL ledger is waited for before the run stops (default 120 s). */
+  ledgerOutageMs?: number;
   archiveDir?: string;
   logger: Logger;
   progress?: Progress;

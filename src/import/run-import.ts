@@ -31,7 +31,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
   // A ledger that cannot be opened stops here (a LedgerError: exit 2); one that fails once open stops the run below (exit 3).
-  const ledger = options.ledger ?? (await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) }));
+  const ledger = options.ledger ?? (await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) }));
   // Why the run stopped sending, one reason (strongerStop): interrupted, the API unusable, or the ledger's storage failed once open.
   let stopped: StopReason | undefined;
   const noteLedgerFailure = (err: unknown): void => {

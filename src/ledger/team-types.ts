@@ -105,6 +105,8 @@ export const AUDIT_ACTIONS = [
   /** A role-protected action refused to an account (403). */
   'refused',
   'ledger_setting',
+  /** A run's notification that could not be delivered (the target and why; the run's outcome stands). */
+  'notify_failed',
   'token_create',
   'token_revoke',
   /** A read through the HTTP API (writes are recorded as what they do: check, submit...). */

@@ -180,6 +180,8 @@ export interface LedgerOptions {
    * Tests advance it to play a stalled process or the passing of time.
    */
   leaseClock?: () => number;
+  /** PostgreSQL: how long a lost database is waited for, its queries tried again, before its failure stops the run (default 120,000 ms; 0: at once). */
+  outageMs?: number;
 }
 
 /** What a run's send gate is opened with. */
@@ -281,6 +283,8 @@ export interface Ledger extends TeamStores {
   readonly location: string;
   /** Marketplace identifiers of order lines and which confirmations were written (marketplace/types.ts). */
   readonly marketplace: MarketplaceStore;
+  /** PostgreSQL: true while the database does not answer (its queries wait for it, see --ledger-outage). */
+  isUnreachable?(): boolean;
 
   /**
    * The hold a run needs on the ledger before it starts. SQLite: the file's run lock, one run at a

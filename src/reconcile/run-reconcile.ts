@@ -39,6 +39,8 @@ export interface ReconcileCommandOptions {
    * first import there is no ledger yet, and an empty reconciliation is the right answer.
    */
   isLedgerRequired?: boolean;
+  /** How long a lost PostgreSQL ledger is waited for before the run stops (default 120 s). */
+  ledgerOutageMs?: number;
 }
 
 export async function runReconcile(options: ReconcileCommandOptions): Promise<ReconcileResult> {
@@ -46,7 +48,7 @@ export async function runReconcile(options: ReconcileCommandOptions): Promise<Re
   // --orders and --all name their orders themselves: a ledger there adds what was sent, but none is
   // started for them (it would be bound to this API, and the next run against another refused).
   if (namesItsOrders(options) && !hasLedger(options.ledgerPath)) return reconcileWithoutLedger(options);
-  const ledger = await openLedger(options.ledgerPath, { logger: options.logger });
+  const ledger = await openLedger(options.ledgerPath, { logger: options.logger, ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
   let connection: Connection | undefined;
   try {
     connection = await connectWithLedger(ledger, { ...options, connectionOverride: options.connectionOverride });

@@ -24,6 +24,14 @@ import { openedOnDemand } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import { openWorkDir } from './work-dir.js';
+import { createMetrics } from '../metrics/registry.js';
+import { createRunAftermath } from './run-aftermath.js';
+
+function countStates(jobs: readonly { state: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const job of jobs) counts[job.state] = (counts[job.state] ?? 0) + 1;
+  return counts;
+}
 
 export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: Connection | undefined, hasAccounts: () => boolean): AppServices {
   const { logger } = options;
@@ -43,6 +51,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const ledgerReader = createLedgerReader(options.ledgerPath);
   // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
   const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
+  const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
   const importJob: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
     runImport({
@@ -59,11 +69,15 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       ledgerPath: options.ledgerPath,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+      ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
       logger,
       onOrderDone,
       onRunStarted,
       signal,
       ...(sandbox ? { connectionOverride: sandbox } : {}),
+    }).then((result) => {
+      if (!result.interrupted) aftermath.afterImport(outDir, result);
+      return result;
     });
 
   const services: AppServices = {
@@ -131,6 +145,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           logger,
           // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
           isLedgerRequired: false,
+          ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
         // The web app's own work folder could not take the workbook (a full disk): the page says so.
@@ -138,6 +153,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           result.release();
           throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
         }
+        aftermath.afterReconcile(result);
         return { result, asOf: result.asOf };
       },
     }),
@@ -145,6 +161,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     files,
     hasAccounts,
     ledgerReader,
+    metrics,
+    aftermath,
     ...(sandbox ? { sandbox } : {}),
     ...(apiProblem ? { apiProblem } : {}),
     endpoint: sandbox ? endpointIdentity(sandbox) : redactUrl((baseUrl ?? '').replace(/\/+$/, '')),

@@ -3,6 +3,7 @@
  * check for anything that changes state; and the answers for what no route serves (404) and for
  * errors, as pages a person can act on.
  */
+import { isLedgerDown, sendLedgerDown } from './ledger-outage.js';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { formatBytes } from './pages/upload-page.js';
 import { checkOrigin, isAllowedHost, SECURITY_HEADERS } from './security.js';
@@ -46,6 +47,7 @@ export function installGuards(app: FastifyInstance, services: AppServices, guard
       drainUnread(request);
       return sendError(services, request, reply, 413, 'File too large', `Uploads are limited to one file of at most ${formatBytes(services.maxUploadBytes)}.`);
     }
+    if (isLedgerDown(error)) return sendLedgerDown(reply);
     if (status >= 400 && status < 500) return sendError(services, request, reply, status, 'Request not understood', 'The browser sent something this page cannot read. Go back and try again.');
     services.logger.error({ err: error, url: request.url }, 'web request failed');
     return sendError(services, request, reply, 500, 'Something went wrong', "order-batch hit an internal error; the server log has the details. Nothing was sent twice: the ledger keeps every order's state.");

@@ -75,6 +75,11 @@ export interface JobRunner {
   idle(): Promise<void>;
   /** Stops taking jobs; the running one sends nothing more and goes back to the queue. Safe to call twice. */
   stop(): Promise<JobsStopped>;
+  /**
+   * The stop's grace is over and the process is about to exit: the running job goes back to the queue
+   * now, for another instance (or the next start) to take at once rather than after its lease.
+   */
+  abandon(): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -264,6 +269,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         await lookForWork();
         if (!current) return;
       }
+    },
+    async abandon() {
+      const running = current;
+      if (running) await jobs.release(running.job.id, holder).catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
     },
     stop() {
       stopped ??= (async () => {

@@ -30,6 +30,9 @@ import { registerPageRoutes } from './routes/page-routes.js';
 import { registerReconcileRoutes } from './routes/reconcile-routes.js';
 import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
+import { registerHealthRoutes } from './routes/health-routes.js';
+import { installLedgerOutageGate } from './ledger-outage.js';
+import { watchApi } from '../metrics/registry.js';
 import { registerApi } from './api/index.js';
 import { registerTokenRoutes } from './routes/token-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
@@ -56,6 +59,8 @@ export interface WebApp {
    * or another instance; then stops the embedded sandbox. Says what it stopped. Safe to call twice.
    */
   close(): Promise<JobsStopped>;
+  /** The stop took longer than its grace: hands the running submission back to the queue before the process exits. */
+  abandon(): Promise<void>;
 }
 
 /** How old the count of accounts may be before a request reads it again (one added while the app runs requires logins from then on). */
@@ -74,11 +79,14 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   // Refused before the ledger is opened: a refused start leaves no empty ledger behind.
   if (!mayServeAlone && !ledgerExists(options.ledgerPath)) throw new UsageError(needsAccountsMessage(host, options));
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
   let accounts: number;
   let sandbox: Connection | undefined;
+  // The schema as opened (and upgraded) now: /readyz says when another version has moved it since.
+  let schemaVersion: string;
   try {
     accounts = (await ledger.users.list()).length;
+    schemaVersion = (await ledger.describe()).schemaVersion;
     if (accounts === 0 && !mayServeAlone) throw new UsageError(needsAccountsMessage(host, options));
     // One embedded sandbox for every process of this folder: what the CLI sends, the pages see.
     sandbox = options.useSandbox
@@ -115,6 +123,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     return accounts > 0;
   };
   const services = buildServices(options, ledger, sandbox, () => accounts > 0);
+  const unwatchApi = watchApi(services.metrics);
 
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy), bodyLimit: 1024 * 1024, forceCloseConnections: true });
   const routes: { method: string; url: string }[] = [];
@@ -125,6 +134,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const guard = { allowedHosts: new Set<string>(), isBehindProxy: Boolean(trustProxy) };
   try {
     installGuards(app, services, guard);
+    installLedgerOutageGate(app, ledger);
     await app.register(cookie);
     await app.register(session, {
       secret: SESSION_ID_CHECK,
@@ -158,6 +168,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     registerJobRoutes(app, services);
     registerPageRoutes(app, services);
     registerReconcileRoutes(app, services);
+    registerHealthRoutes(app, services, schemaVersion);
     await registerApi(app, services);
     await app.listen({ port, host });
   } catch (error) {
@@ -193,10 +204,13 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     hasAccounts: accounts > 0,
     ...(sandbox ? { sandboxUrl: sandbox.baseUrl } : {}),
     routes,
+    abandon: () => services.jobs.abandon(),
     close() {
       closing ??= (async () => {
         await stopHousekeeping();
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
+        unwatchApi();
+        await services.aftermath.settled();
         await services.ledgerReader.close();
         await sandbox?.close();
         await ledger.close();

@@ -1,4 +1,7 @@
 /** What the routes share: the options, the stores, the security helpers, and how a page learns its context. */
+import type { Metrics } from '../metrics/registry.js';
+import type { RunAftermath } from './run-aftermath.js';
+import type { NotifySettings } from '../notify/notify-run.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from '../connection/connect.js';
@@ -65,6 +68,12 @@ export interface WebAppOptions {
   retentionDays?: number;
   /** The clock of sessions, the audit trail and retention (tests move it); default the wall clock. */
   clock?: () => Date;
+  /** Where and when each submission's and reconciliation's notification goes. */
+  notify?: NotifySettings;
+  /** How long a lost PostgreSQL ledger is waited for (runs pause; pages answer 503 meanwhile). */
+  ledgerOutageMs?: number;
+  /** ORDER_BATCH_METRICS_TOKEN: /metrics for others than this computer. */
+  metricsToken?: string;
   /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
   apiRequestsPerMinute?: number;
 }
@@ -101,6 +110,10 @@ export interface AppServices {
   apiProblem?: string;
   /** Reads of the ledger, through one connection for the server's life. */
   ledgerReader: LedgerReader;
+  /** What /metrics serves. */
+  metrics: Metrics;
+  /** Each run's metrics and notification, after it. */
+  aftermath: RunAftermath;
   /** The ledger's endpoint identity this server records orders for. */
   endpoint: string;
   logger: Logger;
@@ -142,6 +155,7 @@ export function hasValidCsrf(request: FastifyRequest, fieldValue?: unknown): boo
 /** Records what the request's visitor did: who (or `actor`, e.g. a login's account), from where, when. */
 export async function recordAudit(services: AppServices, request: FastifyRequest, event: Omit<AuditEvent, 'actor' | 'via' | 'address'> & { actor?: string }): Promise<void> {
   try {
+    if (event.action === 'login_refused') services.metrics.failedLogins.inc();
     // A call of the HTTP API names its token beside the account.
     const detail = request.apiToken ? [event.detail, `API token ${request.apiToken}`].filter(Boolean).join('; ') : event.detail;
     await services.ledger.audit.record({ ...event, detail: detail ?? null, actor: event.actor ?? request.visitor?.name ?? '(nobody)', via: 'web', address: request.ip });

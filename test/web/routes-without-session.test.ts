@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { logIn, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
 
-/** What needs no session: the login form, what the login page is drawn with, and the API's description. */
-const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /api/v1/openapi.json']);
+/** What needs no session: the login form, what the login page is drawn with, the probes monitoring reads, and the API's description. */
+const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/openapi.json']);
 
 describe('every route without a session', () => {
   let web: TestApp;

@@ -11,6 +11,7 @@
 import pLimit from 'p-limit';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { createFailureGuard, type FailureGuard } from '../../api/breaker.js';
+import { reportRetry } from '../../api/exchange-observers.js';
 import { DEFAULT_BACKOFF } from '../../api/retry.js';
 import { failingWholesale } from '../../api/unusable.js';
 import type { ApiClient } from '../../api/types.js';
@@ -250,7 +251,10 @@ async function sendOne(r: SendRun, job: SubmissionJob, index: number, order: Ord
     if (step.next.kind === 'done') return complete(r, id, step.next);
     if (step.next.kind === 'raise') throw error;
     r.options.logger.debug({ customerOrderId: id, attempt, status: order.state.lastStatus, unknown: order.state.mustLookUp }, 'create order failed; will retry');
-    if (step.next.kind === 'retry') await r.sleep(step.next.delayMs);
+    if (step.next.kind === 'retry') {
+      reportRetry({ attempt });
+      await r.sleep(step.next.delayMs);
+    }
   }
   const end = finishSending(order.state, job, r.status.stopped);
   await record(r, id, end.mark);

@@ -28,9 +28,12 @@ import type { MarketplaceStore } from '../marketplace-types.js';
 import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
+import { OutageRider } from './outage.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
 export const DEFAULT_CLAIM_LEASE_MS = 120_000;
+/** --ledger-outage's default: a database restart or a managed failover is over well within two minutes. */
+export const DEFAULT_OUTAGE_MS = 120_000;
 /** Connections a process opens at most: the run's commits and reads are short; more would only queue at the server. */
 const POOL_MAX = 6;
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -74,7 +77,26 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
     await pool.end().catch(() => undefined);
     throw describeOpenFailure(location, error);
   }
-  return new PostgresLedger(location, pool, config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS, options.leaseClock ?? (() => performance.now()));
+  const rider = new OutageRider({ outageMs: options.outageMs ?? DEFAULT_OUTAGE_MS, logger, location });
+  return new PostgresLedger(location, ridingPool(pool, rider), config, options.now ?? (() => new Date()), logger, options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS, options.leaseClock ?? (() => performance.now()), rider);
+}
+
+/**
+ * The pool as the ledger uses it: each query and each connection taken rides an outage (outage.ts).
+ * A transaction rides as a whole (PostgresLedger.transaction), its statements on the one client it holds.
+ */
+function ridingPool(pool: pg.Pool, rider: OutageRider): pg.Pool {
+  const query = (...args: unknown[]) => rider.ride(() => (pool.query as (...a: unknown[]) => Promise<unknown>).apply(pool, args));
+  const connect = () => rider.ride(() => pool.connect());
+  // A proxy, so that the pool's own state (ending, its clients) stays on the pool itself.
+  return new Proxy(pool, {
+    get(target, property) {
+      if (property === 'query') return query;
+      if (property === 'connect') return connect;
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 function describeOpenFailure(location: string, error: unknown): Error {
@@ -115,6 +137,7 @@ class PostgresLedger implements Ledger {
     private readonly logger: Logger,
     private readonly leaseMs: number,
     leaseClock: () => number,
+    private readonly rider: OutageRider,
   ) {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
@@ -139,6 +162,10 @@ class PostgresLedger implements Ledger {
       guard: (work) => this.guard(work),
       transaction: (work) => this.transaction(work),
     };
+  }
+
+  isUnreachable(): boolean {
+    return this.rider.isOut;
   }
 
   /** No run lock: claims keep runs apart. The "lock" is this process, for the caller's messages. */
@@ -252,7 +279,12 @@ class PostgresLedger implements Ledger {
     }
   }
 
-  private async transaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  /** A transaction whose connection is lost is tried again whole, once the database answers: nothing of it was committed, or all of it was and its work is a no-op the second time (claims and marks are conditional on their state). */
+  private transaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+    return this.rider.ride(() => this.transactionOnce(work));
+  }
+
+  private async transactionOnce<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.guard(() => this.pool.connect());
       let broken: Error | undefined;
