@@ -18,7 +18,20 @@ import { createMappingStore } from '../mapping/mapping-store.js';
 import type { Profile } from '../mapping/profile.js';
 
 export function resolveFlags(flags: RawFlags): ResolvedOptions {
-  return resolveOptions(flags, process.env, new Date());
+  return resolveOptions(flags, processEnvironment(), new Date());
+}
+
+/** The process's environment, for what resolves options later (a scheduler resolves each run's own). */
+export function processEnvironment(): Record<string, string | undefined> {
+  return process.env;
+}
+
+/**
+ * The AWS SDK warns on every run under Node 20 about its own future releases; order-batch supports
+ * Node 20 with the SDK it ships, so the warning is noise in a cron job's mail. The SDK reads only this switch.
+ */
+export function quietAwsSdkNotice(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
 
 /** ORDER_BATCH_DEBUG: print the stack of an internal error (a bug) under its one line, for a bug report. */

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { ResolvedOptions } from '../options.js';
 import type { RemoteRunContext } from '../remote/remote-run.js';
+import { quietAwsSdkNotice } from './command-options.js';
 
 export function addRemoteOptions(cmd: Command, { isReading }: { isReading: boolean }): Command {
   cmd
@@ -12,8 +13,6 @@ export function addRemoteOptions(cmd: Command, { isReading }: { isReading: boole
 }
 
 export function remoteContextOf(options: ResolvedOptions): RemoteRunContext {
-  // The AWS SDK warns on every run under Node 20 about its own future releases; order-batch supports
-  // Node 20 with the SDK it ships, so the warning is noise in a cron job's mail. The SDK reads only this switch.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  quietAwsSdkNotice();
   return { settings: options.remote, ledgerPath: options.ledgerPath, claimLeaseMs: options.claimLeaseMs, currentFolder: process.cwd() };
 }

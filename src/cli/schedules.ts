@@ -12,7 +12,7 @@ import type { Ledger } from '../ledger/index.js';
 import { redactLedgerLocation } from '../ledger/index.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { CliRun } from './cli-run.js';
-import { loggerFor, resolveFlags } from './command-options.js';
+import { loggerFor, processEnvironment, resolveFlags } from './command-options.js';
 import { onInterrupt } from './signals.js';
 
 const CONFIG_HELP = 'JSON config file holding "schedules" (and ledger, baseUrl, ...: see docs/schedules.md)';
@@ -31,7 +31,7 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
   if (options.schedules.length === 0) throw new UsageError(`no schedules to run: the config file${flags.config ? ` ${flags.config}` : ''} has no "schedules" (see docs/schedules.md).`);
   const { resolveScheduleArgs, createScheduledRunner } = await import('./scheduled-run.js');
   const base = { ...flags, ledger: options.ledgerPath };
-  for (const schedule of options.schedules) await resolveScheduleArgs(schedule, base, process.env, new Date());
+  for (const schedule of options.schedules) await resolveScheduleArgs(schedule, base, processEnvironment(), new Date());
   const { openLedger } = await import('../ledger/index.js');
   const { createScheduler } = await import('../schedules/scheduler.js');
   const ledger = await openLedger(options.ledgerPath, { logger, claimLeaseMs: options.claimLeaseMs });
@@ -40,7 +40,7 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
     schedules: options.schedules,
     store: ledger.schedules,
     // The runs use the ledger the occurrences are claimed in, whatever the command's own default would be.
-    runOccurrence: createScheduledRunner({ base, env: process.env, clock, logger }),
+    runOccurrence: createScheduledRunner({ base, env: processEnvironment(), clock, logger }),
     clock,
     leaseMs: options.claimLeaseMs,
     host: `${hostname()} ${process.pid}`,
