@@ -11,9 +11,10 @@ import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syn
 import { schedulesSchema, toSchedules, type Schedule } from './schedules/schedule-config.js';
 import { describeFileSystemError, UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { parseLedgerLocation } from './ledger/index.js';
+import { parseLedgerLocation, ROLES } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
+import { checkIssuerUrl, type SsoSettings } from './sso/sso-settings.js';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -45,6 +46,16 @@ const configFileSchema = z
     mapping: z.string().min(1).optional(),
     /** `scheduler` and `serve`: what runs when (PRODUCT.md section 9; src/schedules/). */
     schedules: schedulesSchema.optional(),
+    /** serve: the company login (OpenID Connect); flags win over these. */
+    oidc: z
+      .strictObject({
+        issuer: z.string().url().optional(),
+        defaultRole: z.enum(['viewer', 'operator', 'none']).optional(),
+        only: z.boolean().optional(),
+        /** A groups claim value and the role it gives: { "warehouse-leads": "operator" }. */
+        groupRoles: z.record(z.string().min(1), z.enum(ROLES)).optional(),
+      })
+      .optional(),
   });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export { parseTrustProxy, type TrustProxy };
@@ -85,6 +96,12 @@ export interface RawFlags {
   dateOrder?: string;
   /** validate, import: the comma is the decimal mark. */
   decimalComma?: boolean;
+  /** serve: the company login's issuer URL. */
+  oidcIssuer?: string;
+  /** serve: viewer, operator or none. */
+  oidcDefaultRole?: string;
+  /** serve: the company login only. */
+  oidcOnly?: boolean;
 }
 
 export interface ConnectionSettings {
@@ -138,6 +155,8 @@ export interface ResolvedOptions {
   isColorAllowed: boolean;
   /** The config file's schedules (none without one). */
   schedules: Schedule[];
+  /** serve: the company login, when an issuer is given. */
+  oidc?: SsoSettings;
 }
 
 export const DEFAULTS = {
@@ -320,7 +339,29 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     retentionDays: flags.retentionDays !== undefined ? parsePositiveInt('--retention-days', flags.retentionDays, 36_500) : (config.retentionDays ?? DEFAULTS.retentionDays),
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
+    ...resolveSso(flags, env, config),
   };
+}
+
+/** serve's company login: an issuer (flag or config) with ORDER_BATCH_OIDC_CLIENT_ID and ORDER_BATCH_OIDC_CLIENT_SECRET. */
+function resolveSso(flags: RawFlags, env: Record<string, string | undefined>, config: ConfigFile): { oidc?: SsoSettings } {
+  const issuer = pick(flags.oidcIssuer, config.oidc?.issuer);
+  const defaultRole = pick(flags.oidcDefaultRole, config.oidc?.defaultRole) ?? 'viewer';
+  if (defaultRole !== 'viewer' && defaultRole !== 'operator' && defaultRole !== 'none') throw new UsageError(`--oidc-default-role takes viewer, operator or none, not "${defaultRole}".`);
+  const isOnly = flags.oidcOnly ?? config.oidc?.only ?? false;
+  if (issuer === undefined) {
+    if (isOnly || flags.oidcDefaultRole !== undefined) throw new UsageError('--oidc-only and --oidc-default-role need the company login: give --oidc-issuer <url>.');
+    return {};
+  }
+  try {
+    checkIssuerUrl(issuer);
+  } catch {
+    throw new UsageError(`--oidc-issuer must be an https:// address such as https://login.example.com (http:// only on this computer), not "${withoutUserinfo(issuer)}".`);
+  }
+  const clientId = env.ORDER_BATCH_OIDC_CLIENT_ID;
+  const clientSecret = env.ORDER_BATCH_OIDC_CLIENT_SECRET;
+  if (!clientId || !clientSecret) throw new UsageError('--oidc-issuer needs the client registered at the issuer: set ORDER_BATCH_OIDC_CLIENT_ID and ORDER_BATCH_OIDC_CLIENT_SECRET.');
+  return { oidc: { issuer, clientId, clientSecret, defaultRole, isOnly, groupRoles: config.oidc?.groupRoles ?? {} } };
 }
 
 /** serve --session-idle and --session-max: hours (8, 0.5, or 30m, 8h, 1d). */

@@ -6,7 +6,7 @@
  */
 import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
-import { isLoopbackHost } from '../web/security.js';
+import { checkIssuerUrl } from './sso-settings.js';
 
 export interface OidcLoginOptions {
   issuer: string;
@@ -33,19 +33,13 @@ export interface OidcLogin {
   start(redirectUri: string): Promise<{ ok: true; url: string; pending: PendingOidcLogin } | { ok: false; reason: string }>;
   /** The verified ID token's claims; throws when any check fails (state, nonce, PKCE, signature, a used code). */
   finish(callbackUrl: URL, pending: PendingOidcLogin): Promise<Record<string, unknown>>;
+  /** Fetches the issuer's discovery document now (at start), so a failure is known before the first login. */
+  prepare(): Promise<void>;
   /** Why the company login cannot be used now, or null (as far as the last attempt knows). */
   unavailableReason(): string | null;
 }
 
 const DEFAULT_RETRY_MS = 60_000;
-
-/** An http:// issuer only on this computer (a test or a local provider); anywhere else the login would cross the network in clear. */
-export function checkIssuerUrl(issuer: string): URL {
-  const url = new URL(issuer);
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
-  throw new Error(`the OpenID issuer must be an https:// address (http:// only on this computer), not ${url.protocol}//${url.host}`);
-}
 
 export function createOidcLogin(options: OidcLoginOptions): OidcLogin {
   const issuer = checkIssuerUrl(options.issuer);
@@ -108,6 +102,9 @@ export function createOidcLogin(options: OidcLoginOptions): OidcLogin {
       // Many providers keep e-mail and groups out of the ID token and answer them at the userinfo endpoint (its `sub` checked against the token's).
       const userInfo = await oidc.fetchUserInfo(found.config, tokens.access_token, claims.sub);
       return { ...claims, ...pickUserInfo(userInfo) };
+    },
+    async prepare() {
+      await discover();
     },
     unavailableReason() {
       return config ? null : (failure?.reason ?? null);

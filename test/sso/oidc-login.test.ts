@@ -5,7 +5,8 @@
  * again later.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOidcLogin, checkIssuerUrl, type OidcLogin, type PendingOidcLogin } from '../../src/sso/oidc-login.js';
+import { createOidcLogin, type OidcLogin, type PendingOidcLogin } from '../../src/sso/oidc-login.js';
+import { checkIssuerUrl } from '../../src/sso/sso-settings.js';
 import { launchChromium, skipWithoutChromium, type Browser } from '../support/chromium.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
 
