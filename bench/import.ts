@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { importFiles } from '../src/commands/import.js';
+import { runImport } from '../src/import/run-import.js';
 import { silentLogger } from '../src/log.js';
 import { writeLargeCsv } from './order-sheets.js';
 
@@ -69,7 +69,7 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
     // Sending alone is timed through the progress hook the command calls around its sends.
     const sending = { startedAt: 0, stoppedAt: 0 };
     const started = performance.now();
-    const result = await importFiles({
+    const result = await runImport({
       files: [sheet],
       out: join(dir, 'result.csv'),
       context: { now, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },

@@ -5,7 +5,7 @@
  * regenerate). Heavy measurements run in child processes so each peak memory is its own.
  *
  *   npm run bench                 all of it (several minutes)
- *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team, api)
+ *   npm run bench -- validate     only the validate figures (also: scale, sandbox, import, reconcile, writers, team, api, remote)
  *   npm run bench -- scale-huge   a 10,000,000-row CSV (about 2.5 GB, generated and removed; run it sparingly)
  *   npm run bench -- scale-reconcile   reconcile 1,000,000 packages (run it sparingly)
  *   npm run bench -- wide-xlsx    a workbook of 16,384 columns x 2,000 rows beside exceljs alone (minutes; kept in bench-data/)
@@ -19,6 +19,7 @@ import { benchLedger } from './ledger.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
 import { measureExcelJsBaseline } from './read-baseline.js';
 import { CEILING_PACKAGES_PER_SECOND, runReconcileChild } from './reconcile.js';
+import { benchRemote } from './remote.js';
 import { benchSandbox } from './sandbox.js';
 import { benchTeam } from './team.js';
 import { measureWriters } from './write.js';
@@ -144,7 +145,16 @@ async function benchScaleReconcile(): Promise<void> {
   line(`then the workbook (and the package store for the next run) in ${fmt(r.writeMs)} ms; phases (ms): ${r.requests}`);
 }
 
+async function benchRemoteFigures(): Promise<void> {
+  line('\n== remote: fetching an SFTP inbox on loopback (a throwaway sshd), best of 3, beside `sftp -b` fetching the same files');
+  for (const f of await benchRemote()) {
+    const mbps = (ms: number) => fmt(f.bytes / 1e6 / (ms / 1000), 1);
+    line(`${f.label}: order-batch ${fmt(f.orderBatchMs)} ms (${mbps(f.orderBatchMs)} MB/s); sftp -b ${fmt(f.sftpMs)} ms (${mbps(f.sftpMs)} MB/s); ratio ${fmt(f.sftpMs / f.orderBatchMs, 2)} of the raw transfer (target >= 0.8)`);
+  }
+}
+
 const sections: Record<string, () => Promise<void>> = {
+  remote: benchRemoteFigures,
   scale: benchScaleFigures,
   api: () => benchApi(DATA, line),
   'scale-huge': () => benchScaleHuge(DATA, line),
@@ -162,7 +172,7 @@ const sections: Record<string, () => Promise<void>> = {
 };
 
 const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile', 'team', 'api']) {
+for (const name of wanted.length > 0 ? wanted : ['validate', 'scale', 'sandbox', 'import', 'reconcile', 'team', 'api', 'remote']) {
   const section = sections[name];
   if (!section) {
     process.stderr.write(`unknown section ${name}; choose from ${Object.keys(sections).join(', ')}\n`);

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { pino } from 'pino';
 import { createApiClient } from '../src/api/client.js';
-import { reconcile } from '../src/commands/reconcile-run.js';
+import { reconcile } from '../src/reconcile/reconcile-run.js';
 import type { CreateOrderPayload } from '../src/contract/schemas.js';
 import { openLedger } from '../src/ledger/index.js';
 import type { Ledger } from '../src/ledger/types.js';

@@ -5,7 +5,7 @@
  * thread's alone (from /proc on Linux; null elsewhere), where the checks run.
  */
 import { readFileSync } from 'node:fs';
-import { validateFiles } from '../src/commands/validate.js';
+import { runValidate } from '../src/validate/run-validate.js';
 import { silentLogger } from '../src/log.js';
 
 const [file, out, nowIso] = process.argv.slice(2);
@@ -27,7 +27,7 @@ function mainThreadCpuMs(): number | null {
 const started = performance.now();
 const cpu = process.cpuUsage();
 const mainCpu = mainThreadCpuMs();
-const result = await validateFiles({
+const result = await runValidate({
   files: [file],
   out,
   context: { now: nowIso ? new Date(nowIso) : new Date(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },

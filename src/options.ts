@@ -15,6 +15,9 @@ import { parseLedgerLocation, ROLES } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 import { checkIssuerUrl, type SsoSettings } from './sso/sso-settings.js';
+import type { RemoteSettings } from './remote/store.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 /** The config file (`--config file.json`): every key optional; flags and environment win over it. */
 const configFileSchema = z
@@ -102,6 +105,10 @@ export interface RawFlags {
   oidcDefaultRole?: string;
   /** serve: the company login only. */
   oidcOnly?: boolean;
+  /** Remote locations: the SSH private key file, the known_hosts file, seconds a remote file must be left alone. */
+  sshKey?: string;
+  knownHosts?: string;
+  settle?: string;
 }
 
 export interface ConnectionSettings {
@@ -157,6 +164,8 @@ export interface ResolvedOptions {
   schedules: Schedule[];
   /** serve: the company login, when an issuer is given. */
   oidc?: SsoSettings;
+  /** How sftp://, s3:// and https:// locations are reached (src/remote). */
+  remote: RemoteSettings;
 }
 
 export const DEFAULTS = {
@@ -175,6 +184,8 @@ export const DEFAULTS = {
   /** A long working day: a session kept busy still ends, and its holder logs in again. */
   sessionMaxHours: 12,
   retentionDays: 90,
+  /** A minute: an upload still in progress has almost always written something within it. */
+  settleSeconds: 60,
 };
 
 export function readConfigFile(path: string): ConfigFile {
@@ -340,6 +351,26 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     sessionMaxMs: 3_600_000 * (flags.sessionMax !== undefined ? parseSessionIdle(flags.sessionMax, '--session-max') : (config.sessionMaxHours ?? DEFAULTS.sessionMaxHours)),
     trustProxy: flags.trustProxy !== undefined ? parseTrustProxy(flags.trustProxy) : parseTrustProxy(config.trustProxy, inConfig('trustProxy')),
     ...resolveSso(flags, env, config),
+    remote: resolveRemoteSettings(flags, env),
+  };
+}
+
+/** --ssh-key / ORDER_BATCH_SSH_KEY, ORDER_BATCH_SSH_PASSWORD, --known-hosts, --settle, the S3 endpoint. */
+function resolveRemoteSettings(flags: RawFlags, env: Record<string, string | undefined>): RemoteSettings {
+  const sshKeyPath = pick(flags.sshKey, env.ORDER_BATCH_SSH_KEY);
+  const sshPassword = pick(env.ORDER_BATCH_SSH_PASSWORD);
+  const s3Endpoint = pick(env.AWS_ENDPOINT_URL_S3, env.AWS_ENDPOINT_URL);
+  let settleSeconds = DEFAULTS.settleSeconds;
+  if (flags.settle !== undefined) {
+    settleSeconds = parseWholeNumber('--settle', flags.settle, 'seconds');
+    if (settleSeconds < 0) throw new UsageError(`--settle must be 0 or more seconds, not ${settleSeconds}.`);
+  }
+  return {
+    ...(sshKeyPath !== undefined && { sshKeyPath }),
+    ...(sshPassword !== undefined && { sshPassword }),
+    knownHostsPath: flags.knownHosts ?? join(homedir(), '.ssh', 'known_hosts'),
+    settleSeconds,
+    ...(s3Endpoint !== undefined && { s3Endpoint }),
   };
 }
 

@@ -4,16 +4,16 @@
  * and the run exits non-zero, instead of "0 failed" over a run where nothing ran.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { makeTempFolder } from './support/temp-dir.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 it('counts a failed PostgreSQL setup in CI as a failure, names it, and exits non-zero', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'no-postgres-'));
+  const empty = makeTempFolder('no-postgres');
   try {
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'test/redact.test.ts'], {
       cwd: ROOT,

@@ -65,6 +65,9 @@ function invocationsOf(text: string): string[] {
 
 const helpCache = new Map<string, string>();
 /** `order-batch <path> --help` as the built CLI prints it. */
+// One CLI process per documented command path (about 40): a second or more each on a loaded 2-core machine.
+const HELP_TIMEOUT_MS = 240_000;
+
 function helpOf(path: string[]): string {
   const key = path.join(' ');
   if (!helpCache.has(key)) helpCache.set(key, execFileSync(process.execPath, [CLI, ...path, '--help'], { encoding: 'utf8', cwd: ROOT }));
@@ -192,7 +195,7 @@ describe('README and docs/', () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
-  });
+  }, HELP_TIMEOUT_MS);
 
   it('mention in their prose only flags that some command has', () => {
     const allHelp = [[], ...subcommandsOf(helpOf([])).map((c) => [c])]
@@ -205,7 +208,7 @@ describe('README and docs/', () => {
         for (const [flag] of span.matchAll(/(?<=^|\s)--[a-z][a-z0-9-]*/g)) expect(allHelp, `${flag} in ${name}`).toMatch(new RegExp(`\\s${flag}\\b`));
       }
     }
-  });
+  }, HELP_TIMEOUT_MS);
 
   it('link only to files and headings that exist', () => {
     for (const { name, text, path } of PAGES) {

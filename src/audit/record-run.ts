@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { osActor } from '../accounts/os-user.js';
-import { type AuditEvent, ledgerExists, openLedger } from '../ledger/index.js';
+import { type AuditEvent, type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 
@@ -46,14 +46,25 @@ function statusCountsOf(report: JsonReport, file: string | undefined): Record<st
 /** Records the run; a ledger that cannot take it is logged, never a failure of the run that is over. */
 export async function recordCliRun(ledgerPath: string, report: JsonReport, options: { logger: Logger; ref?: string | null; isLedgerOptional?: boolean }): Promise<void> {
   if (options.isLedgerOptional && !ledgerExists(ledgerPath)) return;
+  let ledger: Ledger;
   try {
-    const ledger = await openLedger(ledgerPath, { logger: options.logger });
-    try {
-      const { name, via, address } = osActor();
-      for (const event of auditEventsOf(report, { actor: name, via, address }, options.ref ?? null)) await ledger.audit.record(event);
-    } finally {
-      await ledger.close();
-    }
+    ledger = await openLedger(ledgerPath, { logger: options.logger });
+  } catch (error) {
+    options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail');
+    return;
+  }
+  try {
+    await recordRunIn(ledger, report, options);
+  } finally {
+    await ledger.close().catch((error: unknown) => options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail'));
+  }
+}
+
+/** Records the run in a ledger the entry point holds open; a ledger that cannot take it is logged, never a failure of the run that is over. */
+export async function recordRunIn(ledger: Ledger, report: JsonReport, options: { logger: Logger; ref?: string | null }): Promise<void> {
+  try {
+    const { name, via, address } = osActor();
+    for (const event of auditEventsOf(report, { actor: name, via, address }, options.ref ?? null)) await ledger.audit.record(event);
   } catch (error) {
     options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail');
   }

@@ -4,16 +4,16 @@
  * result it shares with the others, so no command copies those fields one by one.
  */
 import { Command, Option } from 'commander';
-import type { Connection } from '../commands/connect.js';
-import { createByteProgress, createOrderProgress, type OrderProgress, type Progress } from '../commands/progress.js';
+import type { Connection } from '../connection/connect.js';
+import { createByteProgress, createOrderProgress, type OrderProgress, type Progress } from '../progress.js';
 import { UsageError } from '../errors.js';
 import { createLogger, silentLogger, type Logger } from '../log.js';
 import { resolveOptions, type ConnectionSettings, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
-import type { ReadSettings } from '../commands/check-file.js';
+import type { ReadSettings } from '../validate/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
-import { redactLedgerLocation } from '../ledger/index.js';
-import { openedOnDemand } from '../mapping/ledger-access.js';
+import { type Ledger, redactLedgerLocation } from '../ledger/index.js';
+import { heldOpen, openedOnDemand } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import type { Profile } from '../mapping/profile.js';
 
@@ -41,7 +41,7 @@ export function checkContextOf(options: ResolvedOptions): CheckContext {
  * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
  * ledger), the decimal mark, whether the date order was set for this run.
  */
-export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<ReadSettings> {
+export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean; ledger?: Ledger } = { needsLedger: false }): Promise<ReadSettings> {
   const saved = await savedProfilesOf(options, use);
   return {
     mapping: resolveMappingChoice(options.mapping, saved),
@@ -55,9 +55,9 @@ export async function readSettingsOf(options: ResolvedOptions, use: { needsLedge
  * reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger anyway
  * (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
  */
-export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean } = { needsLedger: false }): Promise<Profile[]> {
+export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean; ledger?: Ledger } = { needsLedger: false }): Promise<Profile[]> {
   try {
-    return (await createMappingStore(openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
+    return (await createMappingStore(use.ledger ? heldOpen(use.ledger) : openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
   } catch (error) {
     if (!use.needsLedger) {
       const why = (error as Error).message.replace(/[.?!]+$/, '');

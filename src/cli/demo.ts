@@ -16,7 +16,7 @@ export function addDemoCommand(program: Command, run: CliRun): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
     .action(async (flags: RawFlags) => {
       const options = resolveFlags(flags);
-      const { runDemo } = await import('../commands/demo.js');
+      const { runDemo } = await import('../demo/run-demo.js');
       await runDemo({
         samplesDir: SAMPLES_DIR,
         outDir: options.out ?? 'demo-output',

@@ -1,11 +1,28 @@
 /** `order-batch import <file...>`: flags to ImportOptions, Ctrl-C winds the run down, the report and the exit code. */
 import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
-import type { RawFlags } from '../options.js';
+import type { RawFlags, ResolvedOptions } from '../options.js';
+import type { Ledger } from '../ledger/index.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
 import { importExitCode } from './exit-codes.js';
 import { onInterrupt } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
+
+/** What an import takes from its resolved flags: one place, so a scheduled import runs as the command line's does. */
+export async function importSettingsOf(options: ResolvedOptions, files: string[], ledger?: Ledger) {
+  return {
+    ...apiSettingsOf(options),
+    files,
+    out: options.out,
+    sheet: options.sheet,
+    context: checkContextOf(options),
+    readSettings: await readSettingsOf(options, { needsLedger: true, ...(ledger ? { ledger } : {}) }),
+    dryRun: options.dryRun,
+    ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
+    archiveDir: options.archiveDir,
+  };
+}
 
 export function addImportCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -23,36 +40,52 @@ export function addImportCommand(program: Command, run: CliRun): void {
       .option('--archive <dir>', 'move each sheet and its result here once every order is settled; a sheet with orders to fix or retry stays')),
     sheetCommandHelp('import-result'),
   );
-  addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
-    const options = resolveFlags(flags);
-    const logger = loggerFor(options);
+  addRemoteOptions(command, { isReading: true });
+  addConnectionHelp(command).action((files: string[], flags: RawFlags) => importCommand(files, flags, run));
+}
+
+/**
+ * One import from the command line: the ledger opened once, here, for the saved mappings, the run and
+ * its audit entry; Ctrl-C winds the run down; the report, the warnings and the exit code.
+ */
+async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
+  const options = resolveFlags(flags);
+  const logger = loggerFor(options);
+  const [{ openLedger }, { runImport }, { recordRunIn }] = await Promise.all([import('../ledger/index.js'), import('../import/run-import.js'), import('../audit/record-run.js')]);
+  // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}) });
+  let isLedgerLost = false;
+  try {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
-    const { importFiles } = await import('../commands/import.js');
-    const result = await importFiles({
-      ...apiSettingsOf(options),
-      files,
-      out: options.out,
-      sheet: options.sheet,
-      context: checkContextOf(options),
-      readSettings: await readSettingsOf(options, { needsLedger: true }),
-      dryRun: options.dryRun,
-      ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-      archiveDir: options.archiveDir,
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+    for (const line of remote.warnings) run.warn(line);
+    const result = await runImport({
+      ...(await importSettingsOf(options, remote.files, ledger)),
+      ledger,
+      out: remote.out,
+      archiveDir: remote.archive,
       logger,
       progress: byteProgressOf(options),
       orderProgress: orderProgressOf(options),
       signal: interruption.signal,
-    }).finally(interruption.dispose);
+    }).finally(interruption.dispose).catch(remote.abandon);
+    await remote.finish(result.report).finally(remote.close);
     await run.printReport(result.report, options, formatValidateText);
+    isLedgerLost = result.ledgerFailure !== undefined;
     if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
-    else {
-      const { recordCliRun } = await import('../audit/record-run.js');
-      await recordCliRun(options.ledgerPath, result.report, { logger, ref: result.runId ?? null, isLedgerOptional: options.dryRun });
-    }
+    else await recordRunIn(ledger, result.report, { logger, ref: result.runId ?? null });
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
+  } catch (error) {
+    await ledger.close().catch(() => undefined);
+    throw error;
+  }
+  // A ledger the run already lost is said once, in the report; closing it again says nothing new.
+  await ledger.close().catch((error: unknown) => {
+    if (!isLedgerLost) throw error;
   });
 }

@@ -3,7 +3,7 @@
  * moved. `ledger show`: what a ledger is and holds. `ledger set team-concurrency N|off`: the team's cap.
  */
 import type { Command } from 'commander';
-import type { LedgerShow, TeamCapSet } from '../commands/ledger-settings.js';
+import type { LedgerShow, TeamCapSet } from '../ledger-settings/ledger-settings.js';
 import type { CopyCounts, CopyResult } from '../ledger/index.js';
 import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
@@ -84,7 +84,7 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .action(async (flags: RawFlags) => {
       const options = resolveFlags(flags);
-      const { showLedger } = await import('../commands/ledger-settings.js');
+      const { showLedger } = await import('../ledger-settings/ledger-settings.js');
       const { redactLedgerLocation } = await import('../ledger/index.js');
       const show = await showLedger(options.ledgerPath, { claimLeaseMs: options.claimLeaseMs, logger: loggerFor(options) });
       if (show === null) throw new UsageError(`There is no ledger at ${redactLedgerLocation(options.ledgerPath)} yet: the first import creates it.`);
@@ -104,7 +104,7 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
     .action(async (setting: string, value: string, flags: RawFlags) => {
       if (setting !== 'team-concurrency') throw new UsageError(`ledger set knows the setting team-concurrency, not "${setting}".`);
       const options = resolveFlags(flags);
-      const [{ setTeamConcurrency }, { osActor }] = await Promise.all([import('../commands/ledger-settings.js'), import('../accounts/os-user.js')]);
+      const [{ setTeamConcurrency }, { osActor }] = await Promise.all([import('../ledger-settings/ledger-settings.js'), import('../accounts/os-user.js')]);
       const result = await setTeamConcurrency(options.ledgerPath, value, { actor: osActor(), logger: loggerFor(options) });
       if (options.json) await run.printJson({ command: 'ledger set', ...result });
       else run.printLine(formatTeamCapSet(result));

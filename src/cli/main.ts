@@ -2,7 +2,7 @@
 /**
  * The entry of the `order-batch` bin. src/cli/ is the only place that reads argv and the
  * environment, prints, and sets the exit code: one file per command turns its flags into typed
- * options, calls the command function (src/commands/) and prints its result; this file builds the
+ * options, calls the stage's run function (runImport, runValidate, runReconcile) and prints its result; this file builds the
  * program and holds the one catch that turns what stopped a run into one line and an exit code.
  */
 import { Command } from 'commander';

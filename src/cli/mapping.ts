@@ -25,7 +25,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--ledger <path>', 'the ledger whose saved mappings are known (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (file: string, flags: RawFlags & { sheet?: string; out?: string }) => {
-      const { suggestMapping } = await import('../commands/mapping.js');
+      const { suggestMapping } = await import('../mapping/mapping-commands.js');
       const saved = await savedProfiles(flags);
       const result = await suggestMapping(file, { saved, ...(flags.sheet !== undefined && { sheet: flags.sheet }) });
       for (const line of result.summary) process.stderr.write(`${line}\n`);
@@ -49,7 +49,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--ledger <path>', 'the ledger whose saved mappings are listed (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (flags: RawFlags) => {
-      const { listMappings } = await import('../commands/mapping.js');
+      const { listMappings } = await import('../mapping/mapping-commands.js');
       const profiles = listMappings(await savedProfiles(flags));
       if (flags.json) await run.printJson(profiles);
       else for (const p of profiles) run.printLine(`${p.name.padEnd(14)} ${p.label} (${p.origin})`);
@@ -63,7 +63,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--ledger <path>', 'the ledger to save it in (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (file: string, flags: RawFlags & { name?: string }) => {
-      const { saveMappingFile } = await import('../commands/mapping.js');
+      const { saveMappingFile } = await import('../mapping/mapping-commands.js');
       const saved = await saveMappingFile(resolveFlags(flags).ledgerPath, file, flags.name);
       run.printLine(`${saved.isReplaced ? 'Replaced' : 'Saved'} the team mapping ${saved.name}: validate, import and the web app read sheets with its columns with it (--mapping ${saved.name} names it).`);
     });
@@ -75,7 +75,7 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--ledger <path>', 'the ledger the mapping is saved in (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (name: string, flags: RawFlags) => {
-      const { removeSavedMapping } = await import('../commands/mapping.js');
+      const { removeSavedMapping } = await import('../mapping/mapping-commands.js');
       const ledgerPath = resolveFlags(flags).ledgerPath;
       if (await removeSavedMapping(ledgerPath, name)) {
         run.printLine(`Removed the saved mapping ${name}.`);

@@ -1,19 +1,38 @@
 /** `order-batch reconcile`: flags to ReconcileCommandOptions, the report printed, the exit code. */
 import type { Command } from 'commander';
 import { formatReconcileText } from '../run-report/text.js';
-import { parseHours, parseSince, type RawFlags } from '../options.js';
+import { parseHours, parseSince, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
 import { reconcileExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
-interface ReconcileFlags extends RawFlags {
+export interface ReconcileFlags extends RawFlags {
   since?: string;
   hours?: string;
   orders?: string;
   all?: boolean;
   confirmations?: string;
+}
+
+/** What a reconcile takes from its flags: one place, so a scheduled reconcile runs as the command line's does. */
+export function reconcileSettingsOf(options: ResolvedOptions, flags: ReconcileFlags) {
+  return {
+    ...apiSettingsOf(options),
+    now: options.now,
+    isNowPinned: options.isNowPinned,
+    since: flags.since === undefined ? undefined : parseSince(flags.since),
+    hours: flags.hours === undefined ? undefined : parseHours(flags.hours),
+    ordersFile: flags.orders,
+    all: flags.all,
+    out: options.out,
+    confirmationsPath: flags.confirmations,
+    lateAfterDays: options.lateAfterDays,
+    sheet: options.sheet,
+    timezone: options.timezone,
+  };
 }
 
 export function addReconcileCommand(program: Command, run: CliRun): void {
@@ -38,30 +57,18 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
       sheet: 'with --orders: the worksheet of an xlsx result file (default: its Results sheet)',
     },
   );
+  addRemoteOptions(command, { isReading: false });
   addConnectionHelp(command).action(async (flags: ReconcileFlags) => {
     // Nothing of a reconcile is kept until its workbook is written: stopping is always safe.
     exitOnSignal();
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
-    const hours = flags.hours === undefined ? undefined : parseHours(flags.hours);
-    const since = flags.since === undefined ? undefined : parseSince(flags.since);
-    const { reconcileCommand } = await import('../commands/reconcile.js');
-    const result = await reconcileCommand({
-      ...apiSettingsOf(options),
-      now: options.now,
-      isNowPinned: options.isNowPinned,
-      since,
-      hours,
-      ordersFile: flags.orders,
-      all: flags.all,
-      out: options.out,
-      confirmationsPath: flags.confirmations,
-      lateAfterDays: options.lateAfterDays,
-      sheet: options.sheet,
-      timezone: options.timezone,
-      logger,
-    });
+    const { runReconcile } = await import('../reconcile/run-reconcile.js');
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
+    const result = await runReconcile({ ...reconcileSettingsOf(options, flags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
     try {
+      await remote.finish(result.report).finally(remote.close);
       await run.printReport(result.report, options, formatReconcileText);
       const { recordCliRun } = await import('../audit/record-run.js');
       await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });

@@ -40,8 +40,8 @@ export function addSandboxClockCommand(sandbox: Command, run: CliRun): void {
       const options = resolveFlags({ ...flags, sandbox: true });
       const logger = loggerFor({ ...options, logLevel: flags.logLevel ? options.logLevel : 'warn' });
       const [{ openSharedSandbox }, { sandboxStatePathFor }, { request }] = await Promise.all([
-        import('../commands/shared-sandbox.js'),
-        import('../commands/connect.js'),
+        import('../connection/shared-sandbox.js'),
+        import('../connection/connect.js'),
         import('undici'),
       ]);
       let now: Date;

@@ -9,15 +9,16 @@ import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { resolveOptions, type RawFlags, type ResolvedOptions } from '../options.js';
+import { redactUrlsIn } from '../redact.js';
 import type { Schedule } from '../schedules/schedule-config.js';
 import type { RunOccurrence, RunRequest, RunResult } from '../schedules/scheduler.js';
 import { keepRunResults } from '../schedules/keep-results.js';
 import { recordScheduledRun } from '../schedules/record-audit.js';
 import { CliRun } from './cli-run.js';
-import { apiSettingsOf, checkContextOf, readSettingsOf } from './command-options.js';
 import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
-import { addImportCommand } from './import.js';
-import { addReconcileCommand } from './reconcile.js';
+import { addImportCommand, importSettingsOf } from './import.js';
+import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
+import { remoteContextOf } from './remote-options.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -44,10 +45,27 @@ export async function parseScheduleArgs(schedule: Pick<Schedule, 'name' | 'comma
   try {
     await program.parseAsync([schedule.command, ...schedule.args, ...notify], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(`schedule "${schedule.name}": its args: ${error.message.replace(/^error: /, '')}`, { cause: error });
+    if (error instanceof CommanderError) throw new UsageError(`schedule "${schedule.name}": its args: ${redactUrlsIn(error.message.replace(/^error: /, ''))}`, { cause: error });
     throw error;
   }
   return parsed!;
+}
+
+/**
+ * The schedule's args parsed and resolved as its run will resolve them (flags, environment, config
+ * file): a value its command refuses (`--concurrency many`, `--hours soon`) stops the scheduler at
+ * start, not the run at 2 a.m. A UsageError names the schedule; addresses in it are shown redacted.
+ */
+export async function resolveScheduleArgs(schedule: Schedule, base: RawFlags, env: Record<string, string | undefined>, now: Date): Promise<ParsedArgs & { resolved: ResolvedOptions }> {
+  const { positional, flags } = await parseScheduleArgs(schedule);
+  try {
+    const resolved = resolveOptions({ ...flags, config: base.config, ledger: base.ledger, claimLease: flags.claimLease ?? base.claimLease, logLevel: base.logLevel }, env, now);
+    if (schedule.command === 'reconcile') reconcileSettingsOf(resolved, flags as ReconcileFlags);
+    return { positional, flags, resolved };
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`schedule "${schedule.name}": its args: ${redactUrlsIn(error.message)}`, { cause: error });
+    throw error;
+  }
 }
 
 export interface ScheduledRunnerOptions {
@@ -63,9 +81,8 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   return async (request) => {
     const logger = options.logger.child({ schedule: request.schedule.name });
     try {
-      const { positional, flags } = await parseScheduleArgs(request.schedule);
-      const resolved = resolveOptions({ ...flags, config: options.base.config, ledger: options.base.ledger, claimLease: flags.claimLease ?? options.base.claimLease, logLevel: options.base.logLevel }, options.env, options.clock());
-      return request.schedule.command === 'import' ? await runImport(positional, resolved, request, logger) : await runReconcile(flags, resolved, logger, request);
+      const { positional, flags, resolved } = await resolveScheduleArgs(request.schedule, options.base, options.env, options.clock());
+      return request.schedule.command === 'import' ? await importOccurrence(positional, resolved, request, logger) : await reconcileOccurrence(flags, resolved, logger, request);
     } catch (error) {
       const failure = failureOf(error);
       return { exitCode: failure.exitCode, summary: null, runId: null, message: failure.message };
@@ -73,51 +90,39 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   };
 }
 
-async function runImport(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
-  const { importFiles } = await import('../commands/import.js');
-  const result = await importFiles({
-    ...apiSettingsOf(options),
-    files,
-    out: options.out,
-    sheet: options.sheet,
-    context: checkContextOf(options),
-    readSettings: await readSettingsOf(options, { needsLedger: true }),
-    dryRun: options.dryRun,
-    ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
-    archiveDir: options.archiveDir,
+async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
+  const { runImport } = await import('../import/run-import.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+  for (const line of remote.warnings) logger.warn(line);
+  const result = await runImport({
+    ...(await importSettingsOf(options, remote.files)),
+    out: remote.out,
+    archiveDir: remote.archive,
     logger,
     signal: request.signal,
     onRunStarted: request.onRunStarted,
-  });
+  }).catch(remote.abandon);
+  await remote.finish(result.report).finally(remote.close);
   if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
 }
 
-async function runReconcile(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
-  const text = (key: string) => (typeof flags[key] === 'string' ? (flags[key] as string) : undefined);
-  const { parseHours, parseSince } = await import('../options.js');
-  const { reconcileCommand } = await import('../commands/reconcile.js');
-  const result = await reconcileCommand({
-    ...apiSettingsOf(options),
-    now: options.now,
-    isNowPinned: options.isNowPinned,
-    since: text('since') === undefined ? undefined : parseSince(text('since')!),
-    hours: text('hours') === undefined ? undefined : parseHours(text('hours')!),
-    ordersFile: text('orders'),
-    all: flags.all === true,
-    out: options.out,
-    confirmationsPath: text('confirmations'),
-    lateAfterDays: options.lateAfterDays,
-    sheet: options.sheet,
-    timezone: options.timezone,
-    logger,
-  });
+async function reconcileOccurrence(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
+  const { runReconcile } = await import('../reconcile/run-reconcile.js');
+  const { prepareRemoteRun } = await import('../remote/remote-run.js');
+  const reconcileFlags = flags as ReconcileFlags;
+  const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
+  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+  const runId = result.runId ?? null;
   try {
-    await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: null, logger, isLedgerOptional: true });
+    await remote.finish(result.report).finally(remote.close);
+    if (runId) await keepRunResults(options.ledgerPath, runId, logger);
+    await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger, isLedgerOptional: true });
   } finally {
     result.release();
   }
-  return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId: null, message: null };
+  return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId, message: null };
 }

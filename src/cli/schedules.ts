@@ -29,8 +29,9 @@ function addSchedulerOptions(cmd: Command): Command {
 /** The scheduler of `scheduler` and `serve`: the ledger it claims occurrences in stays open until stop. */
 export async function startSchedules(options: ResolvedOptions, flags: RawFlags, logger: Logger): Promise<{ scheduler: Scheduler; ledger: Ledger; stop(): Promise<void> }> {
   if (options.schedules.length === 0) throw new UsageError(`no schedules to run: the config file${flags.config ? ` ${flags.config}` : ''} has no "schedules" (see docs/schedules.md).`);
-  const { parseScheduleArgs, createScheduledRunner } = await import('./scheduled-run.js');
-  for (const schedule of options.schedules) await parseScheduleArgs(schedule);
+  const { resolveScheduleArgs, createScheduledRunner } = await import('./scheduled-run.js');
+  const base = { ...flags, ledger: options.ledgerPath };
+  for (const schedule of options.schedules) await resolveScheduleArgs(schedule, base, process.env, new Date());
   const { openLedger } = await import('../ledger/index.js');
   const { createScheduler } = await import('../schedules/scheduler.js');
   const ledger = await openLedger(options.ledgerPath, { logger, claimLeaseMs: options.claimLeaseMs });
@@ -39,7 +40,7 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
     schedules: options.schedules,
     store: ledger.schedules,
     // The runs use the ledger the occurrences are claimed in, whatever the command's own default would be.
-    runOccurrence: createScheduledRunner({ base: { ...flags, ledger: options.ledgerPath }, env: process.env, clock, logger }),
+    runOccurrence: createScheduledRunner({ base, env: process.env, clock, logger }),
     clock,
     leaseMs: options.claimLeaseMs,
     host: `${hostname()} ${process.pid}`,

@@ -15,7 +15,7 @@ export function addTemplateCommand(program: Command, run: CliRun): void {
     .action(async (flags: RawFlags & { format?: 'xlsx' | 'csv' }) => {
       exitOnSignal();
       const options = resolveFlags(flags);
-      const { templateCommand } = await import('../commands/template.js');
+      const { templateCommand } = await import('../output-files/template.js');
       const path = await templateCommand({ format: flags.format, out: options.out, sourcesOfSale: options.sourcesOfSale });
       run.printLine(path);
     });

@@ -6,6 +6,7 @@ import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
+import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -18,21 +19,26 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       .option('--ledger <path|url>', 'the ledger (a file or a postgres:// URL; default .order-batch/ledger.db): its saved mappings are known; with --online it tells our own orders apart')),
     sheetCommandHelp('result'),
   );
+  addRemoteOptions(command, { isReading: true });
   addConnectionHelp(command).action(async (files: string[], flags: RawFlags) => {
     exitOnSignal();
     const options = resolveFlags(flags);
-    const { validateFiles } = await import('../commands/validate.js');
+    const { runValidate } = await import('../validate/run-validate.js');
     const logger = loggerFor(options);
-    const result = await validateFiles({
-      files,
-      out: options.out,
+    const { prepareRemoteRun } = await import('../remote/remote-run.js');
+    const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
+    for (const line of remote.warnings) run.warn(line);
+    const result = await runValidate({
+      files: remote.files,
+      out: remote.out,
       sheet: options.sheet,
       context: checkContextOf(options),
       readSettings: await readSettingsOf(options),
       online: options.online ? apiSettingsOf(options) : undefined,
       logger,
       progress: byteProgressOf(options),
-    });
+    }).catch(remote.abandon);
+    await remote.finish(result.report).finally(remote.close);
     await run.printReport(result.report, options, formatValidateText);
     // Only into a ledger that exists: an offline check never creates one.
     const { recordCliRun } = await import('../audit/record-run.js');

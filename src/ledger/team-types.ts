@@ -7,11 +7,10 @@
  * Times are ISO 8601 UTC strings. Every method returns a Promise and is committed before it settles.
  */
 
-/** Viewer: check sheets, read history and reconciliations. Operator: also submit, cancel, reconcile. Admin: also manage accounts. */
+import type { Role } from './roles.js';
 import type { TokenStore } from './token-types.js';
 
-export const ROLES = ['viewer', 'operator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from './roles.js';
 
 export interface UserRecord {
   name: string;

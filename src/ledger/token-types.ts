@@ -4,7 +4,7 @@
  * instance sharing the ledger reads it on each request, so a revoked token is refused everywhere at
  * once, and a disabled or removed account's tokens stop working with it.
  */
-import type { Role } from './team-types.js';
+import type { Role } from './roles.js';
 
 export interface ApiTokenRecord {
   /** Unique across the ledger: how the token is listed and revoked. */

@@ -1,5 +1,5 @@
-/** The ledger for a short read or write of the saved mappings: opened, used, closed. */
-import { ledgerExists, openLedger } from '../ledger/index.js';
+/** The ledger for a read or write of the saved mappings: opened, used and closed, or held open by the entry point. */
+import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import type { LedgerAccess } from './mapping-store.js';
 
 export function openedOnDemand(location: string): LedgerAccess {
@@ -23,4 +23,9 @@ export function openedOnDemand(location: string): LedgerAccess {
       }
     },
   };
+}
+
+/** A ledger the entry point opened for the whole run (import opens it once for the mappings, the run and the audit). */
+export function heldOpen(ledger: Ledger): LedgerAccess {
+  return { read: (read) => read(ledger), write: (write) => write(ledger) };
 }

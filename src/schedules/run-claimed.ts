@@ -4,12 +4,18 @@
  * is no longer its own (its lease lapsed while it hung, and another took over) stops sending.
  */
 import type { OccurrenceKey, OccurrenceOutcome, OccurrenceRecord, OccurrenceResult } from '../ledger/index.js';
+import { redactUrlsIn } from '../redact.js';
 import type { Schedule } from './schedule-config.js';
 import type { SchedulerOptions, SchedulerTimer } from './types.js';
 
 /** The exit code's outcome: 0 ok, 1 orders to fix or not accepted, anything else the run failed. */
 export function outcomeOf(exitCode: number): OccurrenceOutcome {
   return exitCode === 0 ? 'ok' : exitCode === 1 ? 'problems' : 'failed';
+}
+
+/** A run's message may quote its args' addresses (sftp://user:password@…): kept and logged without their secrets. */
+function redactMessage(message: string | null): string | null {
+  return message === null ? null : redactUrlsIn(message);
 }
 
 export interface RunContext extends Pick<SchedulerOptions, 'store' | 'runOccurrence' | 'clock' | 'leaseMs' | 'host' | 'logger'> {
@@ -52,10 +58,10 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
         void beat();
       },
     });
-    result = { outcome: outcomeOf(ran.exitCode), exitCode: ran.exitCode, summary: ran.summary, runId: ran.runId ?? runId, message: ran.message };
+    result = { outcome: outcomeOf(ran.exitCode), exitCode: ran.exitCode, summary: ran.summary, runId: ran.runId ?? runId, message: redactMessage(ran.message) };
   } catch (error) {
     // A bug, not a user's mistake: recorded, and the loop goes on with the next occurrence.
-    result = { outcome: 'failed', exitCode: null, summary: null, runId, message: `internal error: ${(error as Error).message}` };
+    result = { outcome: 'failed', exitCode: null, summary: null, runId, message: redactMessage(`internal error: ${(error as Error).message}`) };
   } finally {
     isDone = true;
     timer.clear(beatHandle);

@@ -97,10 +97,10 @@ class ScheduleLoop implements Scheduler {
   }
 
   private async look(): Promise<void> {
-    const now = this.options.clock();
     for (const schedule of this.options.schedules) {
       if (this.isStopping) return;
-      await this.lookAtSchedule(schedule, now);
+      // Read for each schedule: the one before may have run for hours, and lateness is measured now.
+      await this.lookAtSchedule(schedule, this.options.clock());
     }
     if (!this.isStopping) await this.takeOverLapsed(this.options.clock());
   }

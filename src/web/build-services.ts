@@ -1,12 +1,12 @@
 /**
  * What the routes share, built once per server: the stores, the job runner and the reconciler, each
- * calling the same command functions as the CLI (checkFile, importFiles, reconcileCommand).
+ * calling the same command functions as the CLI (checkFile, runImport, runReconcile).
  */
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { endpointIdentity, MISSING_CONNECTION_MESSAGE, type Connection } from '../commands/connect.js';
-import { importFiles } from '../commands/import.js';
-import { reconcileCommand } from '../commands/reconcile.js';
+import { endpointIdentity, MISSING_CONNECTION_MESSAGE, type Connection } from '../connection/connect.js';
+import { runImport } from '../import/run-import.js';
+import { runReconcile } from '../reconcile/run-reconcile.js';
 import { UsageError } from '../errors.js';
 import { type Ledger, localFolderOf } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';
@@ -44,8 +44,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
   const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
-  const runImport: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
-    importFiles({
+  const importJob: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
+    runImport({
       readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
@@ -97,7 +97,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       jobs: ledger.jobs,
       files,
       workDir,
-      runImport,
+      runImport: importJob,
       serialize: (task) => serialize(task),
       leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
       wallClock,
@@ -116,7 +116,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
         // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
         // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
         const sandboxNow = await sandbox?.sandboxNow?.();
-        const result = await reconcileCommand({
+        const result = await runReconcile({
           connection: options.connection,
           useSandbox: options.useSandbox,
           ledgerPath: options.ledgerPath,

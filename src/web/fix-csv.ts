@@ -5,8 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import Papa from 'papaparse';
-import { buildResultRows } from '../commands/result-rows.js';
-import { validationOutcome } from '../commands/validate.js';
+import { buildResultRows } from '../result-files/result-rows.js';
+import { validationOutcome } from '../validate/run-validate.js';
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { MAX_FIX_ROWS } from '../output-files/write-result-xlsx.js';

@@ -5,7 +5,7 @@
  * orders that were never sent read not_sent.
  */
 import { basename } from 'node:path';
-import type { ImportResult } from '../commands/import.js';
+import type { ImportResult } from '../import/run-import.js';
 import type { JobOutcome, JobRecord } from '../ledger/index.js';
 import type { JsonOrder } from '../run-report/json.js';
 

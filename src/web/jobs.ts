@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { ImportResult } from '../commands/import.js';
+import type { ImportResult } from '../import/run-import.js';
 import type { JobOutcome, JobQueue, JobRecord } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { jobOutcomeOf } from './job-outcome.js';

@@ -1,11 +1,11 @@
 /**
- * Reconciliations started from the web app: the CLI's reconcileCommand writes the workbook into
+ * Reconciliations started from the web app: the CLI's runReconcile writes the workbook into
  * the work folder, and a snapshot of the roll-up, the orders and the exceptions is kept beside it;
  * both go into the ledger, so every instance (and this one after a restart) shows the latest one.
  */
 import { basename, join } from 'node:path';
 import type { SharedFiles } from './shared-files.js';
-import type { ReconcileResult } from '../commands/reconcile-run.js';
+import type { ReconcileResult } from '../reconcile/reconcile-run.js';
 import { ROLL_UP_STATUSES, type ReconciledOrder } from '../reconcile/types.js';
 import { newId, type WorkDir } from './work-dir.js';
 

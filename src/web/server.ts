@@ -1,7 +1,7 @@
 /**
  * `order-batch serve`: the web app for operations staff, alone on this computer or as a team's
- * service. It calls the same functions as the CLI (checkFile, writeResultFile, importFiles,
- * reconcileCommand); what it adds is the door: accounts and sessions (kept in the ledger, so several
+ * service. It calls the same functions as the CLI (checkFile, writeResultFile, runImport,
+ * runReconcile); what it adds is the door: accounts and sessions (kept in the ledger, so several
  * instances share them), upload, verdict, submission with live progress, history and reconciliation
  * pages, and the refusal of requests other web pages try to make on a user's behalf.
  */
@@ -12,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import session from '@fastify/session';
 import Fastify from 'fastify';
 import { osActor } from '../accounts/os-user.js';
-import { connect, sandboxStatePathFor, type Connection } from '../commands/connect.js';
+import { connect, sandboxStatePathFor, type Connection } from '../connection/connect.js';
 import { UsageError } from '../errors.js';
 import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';

@@ -1,7 +1,7 @@
 /** What the routes share: the options, the stores, the security helpers, and how a page learns its context. */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Connection } from '../commands/connect.js';
+import type { Connection } from '../connection/connect.js';
 import type { AuditEvent, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { ConnectionSettings, TrustProxy } from '../options.js';

@@ -4,7 +4,7 @@
  * sent is what the page showed.
  */
 import { createHash } from 'node:crypto';
-import type { ReadSettings } from '../commands/check-file.js';
+import type { ReadSettings } from '../validate/check-file.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
 import { latestEdits, type CellEdit } from '../mapping/cell-edits.js';
 import type { Profile } from '../mapping/profile.js';
@@ -27,7 +27,7 @@ export function saveReading(workDir: WorkDir, uploadId: string, reading: UploadR
   workDir.writeJson('uploads', uploadId, READING_FILE, reading);
 }
 
-/** The settings checkFile and importFiles take for this upload: its profile or detection among the built-in and saved ones, its edits. */
+/** The settings checkFile and runImport take for this upload: its profile or detection among the built-in and saved ones, its edits. */
 export function readSettingsFor(reading: UploadReading, saved: readonly SavedMapping[]): ReadSettings {
   const known = [...BUILTIN_PROFILES, ...saved.map((m) => m.profile).filter((p) => !BUILTIN_PROFILES.some((b) => b.name === p.name))];
   return {

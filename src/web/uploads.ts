@@ -3,9 +3,9 @@
  * verdict kept on disk beside them (so a verdict page outlives the server) and a few in memory.
  */
 import { basename, extname, join } from 'node:path';
-import { checkFile } from '../commands/check-file.js';
-import { checkOnline, validationOutcome, type ValidateOptions } from '../commands/validate.js';
-import { writeResultFile } from '../commands/write-result.js';
+import { checkFile } from '../validate/check-file.js';
+import { checkOnline, validationOutcome, type ValidateOptions } from '../validate/run-validate.js';
+import { writeResultFile } from '../result-files/write-result.js';
 import type { Issue } from '../issues/index.js';
 import type { Logger } from '../log.js';
 import type { CheckContext, CheckedSheet } from '../orders/types.js';

@@ -6,8 +6,8 @@
 import type { Issue } from '../issues/index.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { formatSheetDate } from '../output-files/cell-values.js';
-import { buildResultRows } from '../commands/result-rows.js';
-import { validationOutcome } from '../commands/validate.js';
+import { buildResultRows } from '../result-files/result-rows.js';
+import { validationOutcome } from '../validate/run-validate.js';
 import type { CellEdit } from '../mapping/cell-edits.js';
 import type { FileMapping } from '../mapping/choose.js';
 import type { Profile } from '../mapping/profile.js';

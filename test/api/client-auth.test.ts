@@ -1,12 +1,10 @@
-import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { AuthError, HttpError, isOutcomeUnknown, isRetryable, TransportError } from '../../src/api/errors.js';
-import type { ApiClientOptions } from '../../src/api/types.js';
 import { inventoryItem, orderDetails } from './fixtures.js';
+import { useApiClients } from './support.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { issueOAuthTokens, json, makeJwt, parseForm, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 
 const T0 = Date.parse('2030-03-04T05:06:07Z');
@@ -16,13 +14,7 @@ const ITEMS = '/api/v0/inventory/items';
 
 let server: TestServer;
 let clock: number;
-const clients: { close(): Promise<void> }[] = [];
-
-function makeClient(extra: Partial<ApiClientOptions> = {}) {
-  const client = createApiClient({ baseUrl: server.url, clientId: 'client-7', clientSecret: 'very-secret-value', now: () => clock, ...extra });
-  clients.push(client);
-  return client;
-}
+const makeClient = useApiClients(() => ({ baseUrl: server.url, clientId: 'client-7', clientSecret: 'very-secret-value', now: () => clock }));
 
 beforeEach(async () => {
   clock = T0;
@@ -31,7 +23,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server.close();
 });
 
@@ -229,17 +220,11 @@ describe('secrets', () => {
   it('logs exchanges without tokens or secrets', async () => {
     issueOAuthTokens(server);
     server.route('GET', '/api/v0/orders/A-1', json(401, {}), json(200, { data: { orderDetails: orderDetails('A-1') } }));
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const client = makeClient({ logger: pino({ level: 'trace' }, sink) });
+    const log = recordingLogger('trace');
+    const client = makeClient({ logger: log.logger });
     await client.getOrder('A-1');
     await client.createOrder(buildOrderPayload('A-1')).catch(() => undefined);
-    expect(lines.length).toBeGreaterThan(3);
-    expectNoSecret(lines.join(''), 'very-secret-value', 'token-1', 'token-2');
+    expect(log.lines.length).toBeGreaterThan(3);
+    expectNoSecret(log.text(), 'very-secret-value', 'token-1', 'token-2');
   });
 });

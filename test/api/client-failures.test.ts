@@ -1,10 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { ForbiddenError, HttpError, isOutcomeUnknown, isRetryable, TransportError } from '../../src/api/errors.js';
 import { retrying } from '../../src/api/retry.js';
-import type { ApiClientOptions } from '../../src/api/types.js';
 import { orderDetails } from './fixtures.js';
+import { useApiClients } from './support.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 import { holdQuietAddress } from '../support/quiet-address.js';
 import { hang, issueOAuthTokens, json, reset, startTestServer, text, type TestServer } from '../support/test-server.js';
@@ -13,13 +12,7 @@ const T0 = Date.parse('2030-06-07T08:09:10Z');
 const ORDERS = '/api/v0/orders';
 
 let server: TestServer;
-const clients: { close(): Promise<void> }[] = [];
-
-function makeClient(extra: Partial<ApiClientOptions> = {}) {
-  const client = createApiClient({ baseUrl: server.url, clientId: 'id', clientSecret: 'secret', now: () => T0, ...extra });
-  clients.push(client);
-  return client;
-}
+const makeClient = useApiClients(() => ({ baseUrl: server.url, clientId: 'id', clientSecret: 'secret', now: () => T0 }));
 
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -36,7 +29,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server.close();
 });
 

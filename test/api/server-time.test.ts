@@ -3,9 +3,9 @@
  * answer of any kind, moved on by the local clock since; absent or garbage means "unknown".
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { parseHttpDate } from '../../src/api/http.js';
 import { inventoryItem } from './fixtures.js';
+import { useApiClients } from './support.js';
 import { startTestServer, type Reply, type TestServer } from '../support/test-server.js';
 
 const LOCAL = Date.parse('2030-03-04T05:06:07Z');
@@ -15,13 +15,7 @@ const ITEMS = '/api/v0/inventory/items';
 
 let server: TestServer;
 let clock: number;
-const clients: { close(): Promise<void> }[] = [];
-
-function makeClient(timeoutMs?: number) {
-  const client = createApiClient({ baseUrl: server.url, clientId: 'client-7', clientSecret: 'very-secret-value', now: () => clock, ...(timeoutMs ? { timeoutMs } : {}) });
-  clients.push(client);
-  return client;
-}
+const makeClient = useApiClients(() => ({ baseUrl: server.url, clientId: 'client-7', clientSecret: 'very-secret-value', now: () => clock }));
 
 /** A JSON answer whose Date header is `date`, or none at all (node adds one unless told not to). */
 function dated(status: number, body: unknown, date: string | null): Reply {
@@ -41,7 +35,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server.close();
 });
 
@@ -94,7 +87,7 @@ describe('the API clock', () => {
   it('stops waiting for the token exchange when the caller gives up', async () => {
     server.route('POST', OAUTH, () => undefined);
     // The shared token request itself runs on to its deadline: a short one, so the test ends soon.
-    const client = makeClient(300);
+    const client = makeClient({ timeoutMs: 300 });
     const stop = new AbortController();
     const pending = client.serverNow({ signal: stop.signal });
     stop.abort(new Error('run stopped'));

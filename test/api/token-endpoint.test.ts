@@ -4,10 +4,9 @@
  * on (exit 3), whose message names the URL, the status and what to check. 5xx, 429 and 408 stay retryable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { AuthError, HttpError, isOutcomeUnknown, isRetryable } from '../../src/api/errors.js';
-import type { ApiClientOptions } from '../../src/api/types.js';
 import { inventoryItem } from './fixtures.js';
+import { useApiClients } from './support.js';
 import { json, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 
 const OAUTH = '/api/v0/oauth/token';
@@ -16,13 +15,7 @@ const ITEMS = '/api/v0/inventory/items';
 const SECRET = 'very-secret-value';
 
 let server: TestServer;
-const clients: { close(): Promise<void> }[] = [];
-
-function makeClient(extra: Partial<ApiClientOptions> = {}) {
-  const client = createApiClient({ baseUrl: server.url, clientId: 'client-7', clientSecret: SECRET, ...extra });
-  clients.push(client);
-  return client;
-}
+const makeClient = useApiClients(() => ({ baseUrl: server.url, clientId: 'client-7', clientSecret: SECRET }));
 
 beforeEach(async () => {
   server = await startTestServer();
@@ -30,7 +23,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server.close();
 });
 

@@ -52,7 +52,7 @@ describe('stdout closed by its reader', () => {
   });
 
   it('validate of a sheet with mistakes: exit 1 as always, the result file written, no stack trace', async () => {
-    const dir = tempDir('order-batch-closed-');
+    const dir = tempDir('closed');
     const out = join(dir, 'result.xlsx');
     const res = await runWithClosedPipe(['validate', join(SAMPLES, 'orders-with-mistakes.csv'), '--out', out, '--now', SAMPLE_NOW], 'stdout');
     expect(res.code).toBe(1);
@@ -62,14 +62,14 @@ describe('stdout closed by its reader', () => {
   });
 
   it('validate --json of valid orders: exit 0; of a missing file: exit 2', async () => {
-    const valid = await runWithClosedPipe(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(tempDir('order-batch-closed-'), 'r.xlsx'), '--now', SAMPLE_NOW, '--json', '--log-level', 'silent'], 'stdout');
+    const valid = await runWithClosedPipe(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(tempDir('closed'), 'r.xlsx'), '--now', SAMPLE_NOW, '--json', '--log-level', 'silent'], 'stdout');
     expect(valid).toMatchObject({ code: 0, open: '' });
     const missing = await runWithClosedPipe(['validate', join(SAMPLES, 'no-such-sheet.csv'), '--json'], 'stdout');
     expect(missing).toMatchObject({ code: 2, open: '' });
   });
 
   it('demo (npm start) read up to its first line, like `| head -1`: runs to its end, exit 0', async () => {
-    const dir = tempDir('order-batch-closed-demo-');
+    const dir = tempDir('closed-demo');
     const res = await runWithClosedPipe(['demo'], 'stdout', { cwd: dir, afterFirstLine: true });
     expect(res.closed).toMatch(/^Embedded sandbox at http:\/\/127\.0\.0\.1:\d+/);
     expect(res.code).toBe(0);
@@ -80,7 +80,7 @@ describe('stdout closed by its reader', () => {
 
 describe('stderr closed by its reader', () => {
   it('the report still comes on stdout, with the exit code the command decided', async () => {
-    const valid = await runWithClosedPipe(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(tempDir('order-batch-closed-'), 'r.xlsx'), '--now', SAMPLE_NOW], 'stderr');
+    const valid = await runWithClosedPipe(['validate', join(SAMPLES, 'orders-valid.csv'), '--out', join(tempDir('closed'), 'r.xlsx'), '--now', SAMPLE_NOW], 'stderr');
     expect(valid.code).toBe(0);
     expect(valid.open).toMatch(/^Orders: 8 valid$/m);
     const missing = await runWithClosedPipe(['validate', join(SAMPLES, 'no-such-sheet.csv')], 'stderr');

@@ -47,7 +47,7 @@ let server: TestServer;
 const api = (extra: Record<string, string> = {}) => ({ FULFILLMENT_BASE_URL: `${server.url}/foo`, FULFILLMENT_CLIENT_ID: 'client-7', FULFILLMENT_CLIENT_SECRET: 'secret-value', ...extra });
 
 beforeAll(async () => {
-  dir = tempDir('order-batch-json-error-');
+  dir = tempDir('json-error');
   // No route is scripted: every request, the token request included, is answered 404.
   server = await startTestServer();
 });

@@ -1,7 +1,6 @@
 /** Spawns the built CLI (dist/cli/main.js, built by `pretest`) the way a user or cron would run it. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { makeTempFolder } from '../support/temp-dir.js';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -17,8 +16,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export function tempDir(prefix = 'order-batch-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+export function tempDir(prefix = 'e2e'): string {
+  return makeTempFolder(prefix);
 }
 
 /** Environment without the caller's FULFILLMENT_* settings, so a developer's shell cannot leak into a test. */

@@ -43,6 +43,16 @@ describe('order-batch scheduler and schedules', () => {
     for (const result of [none, badFlag, otherLedger]) expect(hasStackTrace(result.stderr)).toBe(false);
   });
 
+  it('refuses at start a schedule whose args hold a value its command refuses, the address in it shown without its password', async () => {
+    const dir = tempDir();
+    const badValue = await runCli(['scheduler', '--config', writeConfig(dir, { schedules: [importSchedule(dir, { args: ['inbox/', '--concurrency', 'sftp://batch:hunter2@files.example/in'] })] }), '--ledger', join(dir, 'ledger.db')]);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toBe(`order-batch: schedule "nightly": its args: --concurrency takes a whole number, not "sftp://batch:***@files.example/in".\n`);
+    const badHours = await runCli(['scheduler', '--config', writeConfig(dir, { schedules: [{ name: 'morning', cron: '0 6 * * *', command: 'reconcile', args: ['--hours', 'soon'] }] }), '--ledger', join(dir, 'ledger.db')]);
+    expect(badHours.code).toBe(2);
+    expect(badHours.stderr).toContain(`schedule "morning": its args: --hours takes a whole number of hours, not "soon"`);
+  });
+
   it('names a bad cron by its line and column in the config file', async () => {
     const dir = tempDir();
     const config = writeConfig(dir, `{\n  "schedules": [\n    { "name": "nightly", "command": "import", "cron": "0 25 * * *" }\n  ]\n}\n`);

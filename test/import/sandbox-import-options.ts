@@ -1,5 +1,5 @@
-/** importFiles options for a test against a sandbox over real HTTP: two lanes, two attempts, fast backoff, no logs. */
-import type { ImportOptions } from '../../src/commands/import.js';
+/** runImport options for a test against a sandbox over real HTTP: two lanes, two attempts, fast backoff, no logs. */
+import type { ImportOptions } from '../../src/import/run-import.js';
 import { silentLogger } from '../../src/log.js';
 
 export function sandboxImportOptions(

@@ -1,9 +1,8 @@
 /** In-memory builders and temp-dir helpers for the ledger tests (orders: test/support/order-payload.ts). */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { OrderIntent } from '../../src/ledger/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 /** The intent to send an order whose one line costs `unitPrice`, read from rows 2 and 3 of orders.csv. */
 export function buildIntent(customerOrderId: string, unitPrice = 10): OrderIntent {
@@ -23,7 +22,7 @@ export function buildClock(startIso = '2031-05-06T07:08:09.000Z') {
 
 /** A fresh temp directory and a cleanup for afterEach. */
 export function makeTempDir(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-ledger-'));
+  const dir = makeTempFolder('ledger');
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

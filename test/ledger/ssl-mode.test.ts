@@ -2,15 +2,16 @@
  * sslmode in a PostgreSQL ledger URL: read as libpq reads it, with no raw process warning from
  * node-postgres, and a mode that leaves the server's certificate unchecked said in plain words.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { connectionConfigOf } from '../../src/ledger/postgres/connection-config.js';
 import type { Logger } from '../../src/log.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
 const URL_BASE = 'postgres://ob:s3cret@db.example:5432/orders';
+const newDir = useTempFolders('ssl');
 
 describe('the ledger URL\'s sslmode', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -31,7 +32,7 @@ describe('the ledger URL\'s sslmode', () => {
   });
 
   it('reads verify-ca against the given authority without the host name, and says the host is not checked', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ob-ssl-'));
+    const dir = newDir();
     writeFileSync(join(dir, 'ca.pem'), 'CERT');
     const { config, weakness } = connectionConfigOf(`${URL_BASE}?sslmode=verify-ca&sslrootcert=${join(dir, 'ca.pem')}`, 'x');
     expect(config.ssl).toMatchObject({ ca: 'CERT', checkServerIdentity: expect.any(Function) });

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateFiles } from '../../src/commands/validate.js';
+import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';
 import { BUILTIN_PROFILES } from '../../src/mapping/builtin/index.js';
 import { detectProfile } from '../../src/mapping/detect.js';
@@ -30,7 +30,7 @@ function shopifyWithout(column: string, name: string): string {
 describe('detection', () => {
   it('reads a near miss with the template and says what it looks like, never applying the profile', async () => {
     const file = shopifyWithout('Lineitem sku', 'near-miss.csv');
-    const result = await validateFiles({ files: [file], out: at('near-miss.result.csv'), context, logger: silentLogger });
+    const result = await runValidate({ files: [file], out: at('near-miss.result.csv'), context, logger: silentLogger });
     const input = result.report.input[0]!;
     expect(input.mapping).toBeUndefined();
     expect(input.notices).toEqual([expect.stringContaining('looks like a Shopify orders export but lacks "Lineitem sku", so it was not read as one. If it is one, read it with --mapping shopify')]);
@@ -39,7 +39,7 @@ describe('detection', () => {
 
   it('forced with --mapping, names the profile\'s column the file lacks, on the file and on every order', async () => {
     const file = shopifyWithout('Lineitem sku', 'forced.csv');
-    const result = await validateFiles({ files: [file], out: at('forced.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice('shopify') } });
+    const result = await runValidate({ files: [file], out: at('forced.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice('shopify') } });
     const input = result.report.input[0]!;
     expect(input.mapping).toMatchObject({ profile: 'shopify', detected: false });
     expect(input.issues).toContainEqual(expect.objectContaining({ code: 'missing_column', column: 'productId', message: expect.stringContaining('The file has no "Lineitem sku" column, which the Shopify orders export profile (shopify) reads for productId') }));
@@ -49,7 +49,7 @@ describe('detection', () => {
   });
 
   it('is off with --mapping none: the export is read with the template\'s columns', async () => {
-    const result = await validateFiles({ files: [SHOPIFY], out: at('none.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice('none') } });
+    const result = await runValidate({ files: [SHOPIFY], out: at('none.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice('none') } });
     expect(result.report.input[0]!.mapping).toBeUndefined();
     expect(result.report.input[0]!.issues!.filter((i) => i.code === 'missing_column').length).toBeGreaterThan(5);
   });
@@ -82,13 +82,13 @@ describe('a profile of one\'s own', () => {
       'B-1;;;;;;;;;;;PRD-1002;Teller;1;1.234,00',
       'B-2;11/19/2026;0,00;Jan;Berg;Dorfweg 1;Hamburg;HH;20095;Germany;+49 40 7654321;PRD-1003;Glas;1;3,00',
     ].join('\r\n'));
-    const result = await validateFiles({ files: [sheet], out: at('eu.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile) } });
+    const result = await runValidate({ files: [sheet], out: at('eu.result.csv'), context, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile) } });
     const orders = [...result.report.orders] as JsonOrder[];
     expect(orders[0]).toMatchObject({ customerOrderId: 'B-1', status: 'valid' });
     expect(orders[1]!.issues).toEqual([expect.objectContaining({ row: 4, column: 'Datum', code: 'invalid_date', message: expect.stringContaining('dates in this file are read day first (date order dmy') })]);
     expect(result.report.input[0]!.notices).toEqual([expect.stringContaining("the eu-shop profile's decimalMark")]);
 
-    const monthFirst = await validateFiles({ files: [sheet], out: at('eu2.result.csv'), context: { ...context, dateOrder: 'mdy' }, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile), isDateOrderForced: true } });
+    const monthFirst = await runValidate({ files: [sheet], out: at('eu2.result.csv'), context: { ...context, dateOrder: 'mdy' }, logger: silentLogger, readSettings: { mapping: resolveMappingChoice(profileFile), isDateOrderForced: true } });
     const again = [...monthFirst.report.orders] as JsonOrder[];
     expect(again[0]!.issues).toEqual([expect.objectContaining({ row: 2, column: 'Datum', code: 'invalid_date', message: expect.stringContaining('--date-order dmy') })]);
     expect(again[1]!.status).toBe('valid');

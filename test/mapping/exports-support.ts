@@ -5,8 +5,8 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importFiles } from '../../src/commands/import.js';
-import { validateFiles } from '../../src/commands/validate.js';
+import { runImport } from '../../src/import/run-import.js';
+import { runValidate } from '../../src/validate/run-validate.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { silentLogger } from '../../src/log.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
@@ -22,7 +22,7 @@ type At = (name: string) => string;
 
 /** Validates one export into `out` (a name in the test's folder): the report, and each order's status and error cells. */
 export async function validateExport(at: At, file: string, out: string) {
-  const result = await validateFiles({ files: [file], out: at(out), context, logger: silentLogger });
+  const result = await runValidate({ files: [file], out: at(out), context, logger: silentLogger });
   const byId = new Map<string | null, Found>();
   for (const order of [...result.report.orders] as JsonOrder[]) {
     byId.set(order.customerOrderId, { status: order.status, issues: order.issues.filter((i) => i.severity === 'error').map((i) => [i.row, i.column, i.code]) });
@@ -36,7 +36,7 @@ export async function importExports(at: At, files: string[]) {
   const sandbox = await startSandbox({ port: 0, startTime: NOW, statePath });
   try {
     mkdirSync(at('imported'));
-    const result = await importFiles(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files, out: at('imported') }));
+    const result = await runImport(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files, out: at('imported') }));
     await sandbox.close();
     const received = JSON.parse(readFileSync(statePath, 'utf8')) as { orders: { payload: CreateOrderPayload }[] };
     const orders = new Map(received.orders.map((o) => [o.payload.orderDetails.customerOrderId, o.payload]));

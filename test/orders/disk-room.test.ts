@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRoomForResult } from '../../src/commands/write-result.js';
+import { checkRoomForResult } from '../../src/result-files/write-result.js';
 import { OutputError, UsageError } from '../../src/errors.js';
 import { checkRoomForRows } from '../../src/orders/check-sheet.js';
 

@@ -2,19 +2,18 @@
  * A line break inside a one-line text cell (a quoted CSV newline, Excel's Alt+Enter) never reaches the API:
  * the lines are joined by a single space. Address cells keep theirs, as address lines.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { describe, expect, it } from 'vitest';
+import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { joinLines } from '../../src/orders/text.js';
 import { COLUMNS } from '../../src/sheet/columns.js';
 import { checkOne, codes, contextAt, laterRow, validRow } from './support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'order-batch-line-breaks-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('line-breaks');
 
 describe('joinLines', () => {
   it('joins the lines of a cell with single spaces, whatever the line break, dropping blank lines', () => {

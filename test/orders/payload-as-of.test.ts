@@ -4,7 +4,7 @@
  * through only when the ledger holds that payload (by hash) in a state whose POST may have happened.
  */
 import { describe, expect, it } from 'vitest';
-import { payloadOfAgedOrder } from '../../src/import/online-checks.js';
+import { payloadOfAgedOrder } from '../../src/validate/online-checks.js';
 import { hashPayload } from '../../src/ledger/hash.js';
 import type { OrderRecord, OrderState } from '../../src/ledger/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';

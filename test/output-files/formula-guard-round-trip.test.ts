@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { describe, expect, test } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
-import { validateFiles } from '../../src/commands/validate.js';
+import { checkFile } from '../../src/validate/check-file.js';
+import { runValidate } from '../../src/validate/run-validate.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { silentLogger } from '../../src/log.js';
 import { FORMULA_LIKE, neutraliseFormula, removeFormulaGuard } from '../../src/formula-guard.js';
@@ -78,7 +78,7 @@ describe('a corrected result CSV read again', () => {
   test('sends every value as the original sheet had it, without the apostrophes the result file added', async () => {
     const input = writeSheet('rt.csv', 0);
     const out = file('rt.result.csv');
-    const validated = await validateFiles({ files: [input], out, context, logger: silentLogger });
+    const validated = await runValidate({ files: [input], out, context, logger: silentLogger });
     expect(validated.report.summary).toEqual({ invalid: 1 });
     const written = readFileSync(out, 'utf8');
     // The result file does guard them (that is what is undone).
@@ -95,9 +95,9 @@ describe('a corrected result CSV read again', () => {
 
   test('still holds one guard after a second round of corrections, never two', async () => {
     const first = file('twice.result.csv');
-    await validateFiles({ files: [writeSheet('twice.csv', 0)], out: first, context, logger: silentLogger });
+    await runValidate({ files: [writeSheet('twice.csv', 0)], out: first, context, logger: silentLogger });
     const second = file('twice.result.result.csv');
-    await validateFiles({ files: [first], out: second, context, logger: silentLogger });
+    await runValidate({ files: [first], out: second, context, logger: silentLogger });
     expect(readFileSync(second, 'utf8')).not.toContain("''");
     fixQuantity(second);
     expect(await payloadOf(second)).toEqual(await payloadOf(writeSheet('twice-fixed.csv', 1)));

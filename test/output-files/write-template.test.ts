@@ -11,8 +11,8 @@ import { exampleRows } from '../../src/output-files/template-content.js';
 import { columnLetter, TEMPLATE_HEADERS } from '../../src/output-files/template-form.js';
 import { EXAMPLE_DATE_NOTE, EXAMPLES_NOTE, writeTemplate } from '../../src/output-files/write-template.js';
 import { COLUMNS } from '../../src/sheet/columns.js';
-import { checkFile } from '../../src/commands/check-file.js';
-import { validateFiles } from '../../src/commands/validate.js';
+import { checkFile } from '../../src/validate/check-file.js';
+import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { noteOf, readWorkbook, rowValues, sheet, validationsOf } from '../support/xlsx-files.js';
@@ -148,7 +148,7 @@ describe('validate on a freshly written template', () => {
     test(`reads no example as an order (${format}): the template holds none to check`, async () => {
       const path = file(`fresh.${format}`);
       await writeTemplate(path, { format, sourcesOfSale: DEFAULT_SOURCES_OF_SALE });
-      const result = await validateFiles({ files: [path], skipResultFile: true, context, logger: silentLogger });
+      const result = await runValidate({ files: [path], skipResultFile: true, context, logger: silentLogger });
       expect([...result.report.orders]).toEqual([]);
       expect(result.report.input).toEqual([
         expect.objectContaining({ file: path, error: expect.objectContaining({ code: 'empty_file', message: expect.stringContaining('has a header row but no orders below it') }) }),

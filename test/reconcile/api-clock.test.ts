@@ -3,28 +3,26 @@
  * machine's: the tracking window ends, lateness is judged and coverage is recorded at the API's
  * time. No Date header: the local clock. --now: always --now.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
-import { reconcileCommand } from '../../src/commands/reconcile.js';
+import { runReconcile } from '../../src/reconcile/run-reconcile.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
-import { silentLogger, type Logger } from '../../src/log.js';
+import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
-import { createFakeApi, type FakeApi } from './fake-api.js';
+import type { FakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { recordingLogger } from '../support/recording-logger.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-clock-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-clock');
 
 const ORDERS = 30;
 /** This machine's clock, and the API's four days ahead of it. */
@@ -36,22 +34,15 @@ const API_HOURS = LOCAL_HOURS + 96;
  * machine's now), the rest still wait (late, by the API's clock).
  */
 async function world(serverTime: Date | null): Promise<{ api: FakeApi; ledger: Ledger }> {
-  const api = createFakeApi();
-  api.serverTime = serverTime;
-  const ledger = await openLedger(':memory:');
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < ORDERS; i++) {
-    const id = `O-${String(i).padStart(2, '0')}`;
-    const p = sentPayload(id);
-    await run.recordIntent({ payload: p });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
+  const payloads = Array.from({ length: ORDERS }, (_, i) => sentPayload(`O-${String(i).padStart(2, '0')}`));
+  const w = await createWorld(payloads, (api, p, i) => {
+    const id = p.orderDetails.customerOrderId;
     const shipped = i < ORDERS / 2;
     api.orders.set(id, readOf(expectOrderFromPayload(p), shipped ? 'Shipped' : 'Waiting to Clear'));
     if (shipped) api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(LOCAL_HOURS + 48), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-  }
-  await run.finish({ summary: {} });
-  return { api, ledger };
+  });
+  w.api.serverTime = serverTime;
+  return w;
 }
 
 let n = 0;
@@ -72,16 +63,6 @@ function run(api: FakeApi, ledger: Ledger, extra: Partial<ReconcileOptions>) {
 
 const windowEnds = (api: FakeApi) => [...new Set(api.callsOf('getTrackingUpdates').map((c) => (c.arg as Extract<TrackingQuery, { endDate: string }>).endDate))];
 
-function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
 
 describe('the clock a run without --now goes by', () => {
   it("is the API's: the window ends, lateness is judged and the watermark set at the API's time, as with --now at that time", async () => {
@@ -138,13 +119,13 @@ describe('the clock a run without --now goes by', () => {
   });
 
   it("logs the API's time and the skew when the clocks differ by more than a minute, and nothing when they agree", async () => {
-    const far = capturingLogger();
+    const far = recordingLogger();
     const w = await world(nowAt(API_HOURS));
     await run(w.api, w.ledger, { isNowFromApi: true, logger: far.logger });
     const notice = far.lines.find((l) => 'skewMs' in l);
     expect(notice).toMatchObject({ level: 30, apiTime: at(API_HOURS), localTime: at(LOCAL_HOURS), skewMs: 96 * 3_600_000 });
 
-    const near = capturingLogger();
+    const near = recordingLogger();
     const close = await world(new Date(nowAt(LOCAL_HOURS).getTime() + 30_000));
     await run(close.api, close.ledger, { isNowFromApi: true, logger: near.logger });
     expect(near.lines.filter((l) => 'skewMs' in l)).toEqual([]);
@@ -192,8 +173,8 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
           logger: silentLogger,
           connectionOverride: { client: reconciling, baseUrl: sandbox.url, isSandbox: false, close: async () => {} },
         };
-        const byApi = await reconcileCommand({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
-        const byNow = await reconcileCommand({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
+        const byApi = await runReconcile({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
+        const byNow = await runReconcile({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
         expect(byApi.report.orders).toEqual(byNow.report.orders);
         expect(byApi.orders.flatMap((o) => o.exceptions.map((e) => e.type))).not.toContain('partial_shipment');
         const ledger = await openLedger(ledgerPaths[0]!);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Gathered } from '../../src/reconcile/gather.js';
-import { describeFetch } from '../../src/commands/reconcile-run.js';
+import { describeFetch } from '../../src/reconcile/reconcile-run.js';
 import type { Selection } from '../../src/reconcile/select.js';
 
 const gathered = (strategy: Gathered['strategy']): Gathered => ({

@@ -1,25 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
 import { ApiUnusableError } from '../../src/errors.js';
-import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { createApiReader } from '../../src/reconcile/fetch.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
-import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { httpError, type FakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { useTempFolders } from '../support/temp-dir.js';
 import { join } from 'node:path';
 
 const ORDERS = 30;
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempFolders('reconcile-inc');
 
 interface World {
   api: FakeApi;
@@ -31,23 +27,15 @@ interface World {
 
 /** 30 accepted orders, the first half shipped at T0+12h, the rest still waiting. */
 async function world(): Promise<World> {
-  const api = createFakeApi();
-  const ledger = await openLedger(':memory:');
-  const store = createMemoryPackageStore();
-  const dir = mkdtempSync(join(tmpdir(), 'reconcile-inc-'));
-  dirs.push(dir);
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < ORDERS; i++) {
-    const id = `O-${String(i).padStart(2, '0')}`;
-    const p = sentPayload(id);
-    await run.recordIntent({ payload: p });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
+  const payloads = Array.from({ length: ORDERS }, (_, i) => sentPayload(`O-${String(i).padStart(2, '0')}`));
+  const { api, ledger } = await createWorld(payloads, (api, p, i) => {
+    const id = p.orderDetails.customerOrderId;
     const shipped = i < ORDERS / 2;
     api.orders.set(id, readOf(expectOrderFromPayload(p), shipped ? 'Shipped' : 'Waiting to Clear'));
     if (shipped) api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-  }
-  await run.finish({ summary: {} });
+  });
+  const store = createMemoryPackageStore();
+  const dir = newDir();
   return {
     api,
     ledger,

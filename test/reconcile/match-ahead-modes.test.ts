@@ -4,30 +4,29 @@
  * that shift, replacements, 404s, unknown orders and suspects re-read; and a failing run leaves
  * nothing running and no rejection unhandled.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../../src/api/errors.js';
 import type { TrackingQuery } from '../../src/api/types.js';
 import type { PackageRecord } from '../../src/contract/schemas.js';
-import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createApiReader } from '../../src/reconcile/fetch.js';
 import { gatherFromApi, type Paging } from '../../src/reconcile/gather.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMatchAhead } from '../../src/reconcile/match-ahead.js';
 import { reconcileOrder } from '../../src/reconcile/match.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import type { Selection } from '../../src/reconcile/select.js';
 import { at, expected, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-ahead-modes-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-ahead-modes');
 
 const N = 45;
 const idOf = (i: number) => `O-${String(i).padStart(2, '0')}`;
@@ -46,21 +45,16 @@ interface World {
  * package a page, each page also carrying an older copy of a package seen and every third a newer one.
  */
 async function world(withLedger: boolean): Promise<World> {
-  const api = createFakeApi();
-  const ledger = withLedger ? await openLedger(':memory:') : undefined;
-  const run = await ledger?.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < N; i++) {
-    const id = idOf(i);
-    const payload = sentPayload(id);
+  const payloads = Array.from({ length: N }, (_, i) => {
+    const payload = sentPayload(idOf(i));
     payload.orderDetails.lineItems.push({ productId: 'PRD-1002', customerLineItemId: 'L2', name: 'Cup', quantity: 2, unitPrice: 5 });
     payload.orderDetails.subTotal = 20;
     payload.orderDetails.grandTotal = 21.5;
-    if (run) {
-      await run.recordIntent({ payload });
-      await run.markSending(id);
-      await run.markAccepted(id, { submittedAt: at(1) });
-    }
-    if (i % 11 === 10) continue;
+    return payload;
+  });
+  const { api, ledger } = await createWorld(payloads, (api, payload, i) => {
+    const id = idOf(i);
+    if (i % 11 === 10) return;
     api.orders.set(id, readOf(expectOrderFromPayload(payload), i % 4 === 0 ? 'Waiting to Clear' : 'Shipped'));
     api.packages.set(`A-${id}`, pkg({ id: `A-${id}`, order: id, items: L1, delivered: i % 2 === 0 }));
     // Not shipped as far as the API says: a second package far behind raises no partial_shipment (no re-read hides a stale match).
@@ -71,12 +65,11 @@ async function world(withLedger: boolean): Promise<World> {
       api.packages.set(`Y-${id}`, pkg({ id: `Y-${id}`, order: id, items: L2 }));
     }
     if (i % 4 === 3) api.packages.set(`M-${id}`, pkg({ id: `M-${id}`, order: id, items: L2 }));
-  }
+  }, { withLedger });
   for (const id of ['U-1', 'U-2']) {
     api.orders.set(id, readOf(expectOrderFromPayload(sentPayload(id)), 'Shipped'));
     api.packages.set(`B-${id}`, pkg({ id: `B-${id}`, order: id, items: L1 }));
   }
-  await run?.finish({ summary: {} });
   const fetchPage = api.fetchTrackingUpdates.bind(api);
   api.fetchTrackingUpdates = async (query: TrackingQuery) => {
     const page = (await fetchPage({ ...query, itemsPerPage: 1 } as TrackingQuery)).parse();

@@ -2,23 +2,21 @@
  * Matching while the pages come in (match-ahead.ts, fetched-packages.ts): an order is matched once its
  * packages have gone quiet, and that match is used at the end only if nothing it was made from changed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
 import type { OrderRead } from '../../src/contract/schemas.js';
-import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { FetchedPackages } from '../../src/reconcile/fetched-packages.js';
 import type { Paging } from '../../src/reconcile/gather.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { createMatchAhead, type MatchOne } from '../../src/reconcile/match-ahead.js';
 import type { ReconciledOrder } from '../../src/reconcile/types.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
-import { createFakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
 const item = (line = 'L1') => [{ line, productId: 'PRD-1001', quantity: 1 }];
 
@@ -164,22 +162,13 @@ describe('matching ahead', () => {
 });
 
 describe('a reconciliation matched ahead', () => {
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const newDir = useTempFolders('reconcile-ahead');
 
   it('reports exactly what matching at the end reports, with orders whose packages come on pages far apart', async () => {
-    const api = createFakeApi();
-    const ledger = await openLedger(':memory:');
-    const seeding = await ledger.startRun({ command: 'import', files: [] });
     const ORDERS = 40;
-    for (let i = 0; i < ORDERS; i++) {
-      const id = `O-${String(i).padStart(2, '0')}`;
-      const payload = sentPayload(id);
-      await seeding.recordIntent({ payload });
-      await seeding.markSending(id);
-      await seeding.markAccepted(id, { submittedAt: at(1) });
+    const payloads = Array.from({ length: ORDERS }, (_, i) => sentPayload(`O-${String(i).padStart(2, '0')}`));
+    const { api, ledger } = await createWorld(payloads, (api, payload, i) => {
+      const id = payload.orderDetails.customerOrderId;
       const e = expectOrderFromPayload(payload);
       api.orders.set(id, readOf(e, i % 3 === 0 ? 'Waiting to Clear' : 'Shipped'));
       const lines = e.lines.map((l) => ({ line: l.customerLineItemId, productId: l.productId, quantity: l.quantity }));
@@ -187,14 +176,12 @@ describe('a reconciliation matched ahead', () => {
       if (i % 3 !== 0) api.packages.set(`A-${id}`, pkg({ id: `A-${id}`, order: id, items: lines.slice(0, 1), delivered: i % 2 === 0 }));
       if (i % 3 === 1 && lines.length > 1) api.packages.set(`B-${id}`, pkg({ id: `B-${id}`, order: id, items: lines.slice(1) }));
       if (i % 5 === 0) api.packages.set(`B-${id}-x`, pkg({ id: `B-${id}-x`, order: id, items: [{ line: 'L9', productId: 'PRD-1009', quantity: 2 }] }));
-    }
-    await seeding.finish({ summary: {} });
+    });
     // One package a page.
     const fetchPage = api.fetchTrackingUpdates.bind(api);
     api.fetchTrackingUpdates = (query: TrackingQuery) => fetchPage({ ...query, itemsPerPage: 1 } as TrackingQuery);
 
-    const dir = mkdtempSync(join(tmpdir(), 'reconcile-ahead-'));
-    dirs.push(dir);
+    const dir = newDir();
     const lines: string[] = [];
     const run = (name: string, extra: Partial<ReconcileOptions>) =>
       reconcile({

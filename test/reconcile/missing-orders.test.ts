@@ -3,40 +3,32 @@
  * a missing_order exception, the workbook written, never a stopped run. Read one by one (few
  * orders) and through tracking updates (many), selected by the ledger and by an --orders file.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/api/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile, type ReconcileOptions } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions } from '../../src/reconcile/reconcile-run.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
-import { createFakeApi, httpError, type FakeApi } from './fake-api.js';
+import { httpError, type FakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-missing-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-missing');
 
 /** A ledger that accepted `sent`; the API knows only `known` of them (shipped). */
-async function world(sent: string[], known: string[]): Promise<{ ledger: Ledger; api: FakeApi }> {
-  const ledger = await openLedger(':memory:');
-  const api = createFakeApi();
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (const id of sent) {
-    const p = sentPayload(id);
-    await run.recordIntent({ payload: p });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
-    if (!known.includes(id)) continue;
+function world(sent: string[], known: string[]): Promise<{ ledger: Ledger; api: FakeApi }> {
+  return createWorld(sent.map((id) => sentPayload(id)), (api, p) => {
+    const id = p.orderDetails.customerOrderId;
+    if (!known.includes(id)) return;
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-  }
-  await run.finish({ summary: {} });
-  return { ledger, api };
+  });
 }
 
 let n = 0;

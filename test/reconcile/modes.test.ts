@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
-import { reconcile, workbookPathFor } from '../../src/commands/reconcile-run.js';
+import { reconcile, workbookPathFor } from '../../src/reconcile/reconcile-run.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { expected, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';

@@ -3,12 +3,11 @@
  * next run fetches only what changed, and the file's name holds no password (a hash of the address
  * shown without it, so a changed password keeps the store).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TrackingQuery } from '../../src/api/types.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { redactLedgerLocation } from '../../src/ledger/location.js';
 import type { Ledger } from '../../src/ledger/types.js';
@@ -19,9 +18,10 @@ import { APP_PASSWORD } from '../support/postgres/cluster.js';
 import { describePostgres, ledgerUrl, useDatabase } from '../support/postgres/database.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
+import { seedWorld } from './support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-pg-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-pg-store');
 
 it('names the store of a PostgreSQL ledger by a hash of its address without the password', () => {
   const shown = { backend: 'postgres' as const, location: 'postgresql://ob:***@db.example/ledger' };
@@ -36,17 +36,12 @@ describePostgres('reconcile on a PostgreSQL ledger', () => {
   const database = useDatabase();
 
   async function seed(ledger: Ledger, api: FakeApi): Promise<void> {
-    const run = await ledger.startRun({ command: 'import', files: [] });
-    for (let i = 0; i < 30; i++) {
-      const id = `PG-${String(i).padStart(2, '0')}`;
-      const payload = sentPayload(id);
-      await run.recordIntent({ payload });
-      await run.markSending(id);
-      await run.markAccepted(id, { submittedAt: at(1) });
+    const payloads = Array.from({ length: 30 }, (_, i) => sentPayload(`PG-${String(i).padStart(2, '0')}`));
+    await seedWorld({ api, ledger }, payloads, (api, payload) => {
+      const id = payload.orderDetails.customerOrderId;
       api.orders.set(id, readOf(expectOrderFromPayload(payload), 'Shipped'));
       api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-    }
-    await run.finish({ summary: {} });
+    });
   }
 
   it('keeps its packages in a file of this host, and the next run fetches only what changed since', async () => {

@@ -13,7 +13,7 @@ import type { CreateOrderPayload, PackageRecord } from '../../src/contract/schem
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';

@@ -4,18 +4,16 @@
  * same --json report and the same confirmations as the run held in memory: on a world of split,
  * replaced, partial, missing and unknown orders, paged in a whole window and then an incremental one.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failureOf } from '../../src/cli/exit-codes.js';
-import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/reconcile/reconcile-run.js';
 import { OutputError } from '../../src/errors.js';
 import { writeJsonReport } from '../../src/run-report/json.js';
-import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { createMemoryPackageStore, type PackageStore } from '../../src/reconcile/package-store.js';
@@ -26,10 +24,11 @@ import { SpillList } from '../../src/reconcile/spill-list.js';
 import { SpillMap } from '../../src/reconcile/spill-map.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 import { at, nowAt, pkg, readOf, T0 } from './builders.js';
-import { createFakeApi, type FakeApi } from './fake-api.js';
+import type { FakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-spill-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-spill');
 
 const ORDERS = 120;
 const idOf = (i: number) => `SP-${String(i).padStart(3, '0')}`;
@@ -46,20 +45,14 @@ interface World {
  * directly), still waiting, unknown to the API (404); and packages of orders the ledger never sent.
  */
 async function world(): Promise<World> {
-  const api = createFakeApi();
-  const ledger = await openLedger(':memory:');
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < ORDERS; i++) {
+  const payloads = Array.from({ length: ORDERS }, (_, i) => buildOrderPayload(idOf(i), { orderDate: T0, lines: [{ quantity: 3 }, { productId: 'PRD-1002', quantity: 2 }] }));
+  const { api, ledger } = await createWorld(payloads, (api, payload, i) => {
     const id = idOf(i);
-    const payload = buildOrderPayload(id, { orderDate: T0, lines: [{ quantity: 3 }, { productId: 'PRD-1002', quantity: 2 }] });
-    await run.recordIntent({ payload });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
-    if (i % 10 === 0) continue;
+    if (i % 10 === 0) return;
     const sent = expectOrderFromPayload(payload);
     const isWaiting = i % 10 === 2;
     api.orders.set(id, readOf(sent, isWaiting ? 'Waiting to Clear' : 'Shipped'));
-    if (isWaiting) continue;
+    if (isWaiting) return;
     const l1 = (quantity: number) => [{ line: 'L1', productId: 'PRD-1001', quantity }];
     const l2 = [{ line: 'L2', productId: 'PRD-1002', quantity: 2 }];
     const add = (n: number, items: ReturnType<typeof l1>, extra: { replacedBy?: string; delivered?: boolean; hours?: number } = {}) =>
@@ -69,14 +62,13 @@ async function world(): Promise<World> {
       add(2, l2, { replacedBy: `P-${id}-3` });
       add(3, l2, { hours: 30 });
     } else add(2, l2);
-  }
+  });
   // Paged in the order of their package IDs, which is not the order of their own IDs.
   for (let u = 0; u < 4; u++) {
     const id = `STRAY-${3 - u}`;
     api.orders.set(id, readOf(expectOrderFromPayload(buildOrderPayload(id, { orderDate: T0 })), 'Shipped'));
     api.packages.set(`P-STRAY-${u}`, pkg({ id: `P-STRAY-${u}`, order: id, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }], lastUpdated: at(20) }));
   }
-  await run.finish({ summary: {} });
   return { api, ledger, store: createMemoryPackageStore() };
 }
 

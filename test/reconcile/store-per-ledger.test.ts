@@ -2,44 +2,37 @@
  * Two ledgers in one folder, each bound to its own API: reconcile keeps one package store per
  * ledger file, so neither run sees the other's orders, packages or tracking coverage.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { reconcileCommand } from '../../src/commands/reconcile.js';
+import { describe, expect, it } from 'vitest';
+import { runReconcile } from '../../src/reconcile/run-reconcile.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
 import { packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
-import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
+import { nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
+import { seedWorld } from './support.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newDir = useTempFolders('reconcile-two-ledgers');
 
 /** A ledger file holding `count` accepted orders `<prefix>-nn`, all shipped by its own fake API. */
 async function ledgerWithApi(path: string, prefix: string, count: number): Promise<FakeApi> {
   const api = createFakeApi();
   const ledger = await openLedger(path);
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < count; i++) {
-    const id = `${prefix}-${String(i).padStart(2, '0')}`;
-    const p = sentPayload(id);
-    await run.recordIntent({ payload: p });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
+  const payloads = Array.from({ length: count }, (_, i) => sentPayload(`${prefix}-${String(i).padStart(2, '0')}`));
+  await seedWorld({ api, ledger }, payloads, (api, p) => {
+    const id = p.orderDetails.customerOrderId;
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, tracking: `TRK-${id}`, items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-  }
-  await run.finish({ summary: {} });
+  });
   await ledger.close();
   return api;
 }
 
 function runOn(dir: string, ledgerFile: string, api: FakeApi, hours: number) {
-  return reconcileCommand({
+  return runReconcile({
     connection: { auth: 'oauth' },
     useSandbox: false,
     ledgerPath: join(dir, ledgerFile),
@@ -57,8 +50,7 @@ function runOn(dir: string, ledgerFile: string, api: FakeApi, hours: number) {
 
 describe('two ledgers in one folder', () => {
   it('each keep their own package store: neither report holds the other ledger orders or packages', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reconcile-two-ledgers-'));
-    dirs.push(dir);
+    const dir = newDir();
     // More orders than are read one by one: tracking updates, the store and its coverage all come into play.
     const apiA = await ledgerWithApi(join(dir, 'a.db'), 'A', 30);
     const apiB = await ledgerWithApi(join(dir, 'b.db'), 'B', 29);

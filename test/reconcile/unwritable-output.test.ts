@@ -3,40 +3,29 @@
  * still returns its report, with the failure in outputErrors; the watermark does not move, so the
  * next run covers what this one found; and the log says it was not written, never "reconciliation written". A path under a regular file (EEXIST: the folder cannot be made) is unwritable even for root.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/ledger/index.js';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
-import { createFakeApi } from './fake-api.js';
+import { createWorld } from './support.js';
+import { recordingLogger } from '../support/recording-logger.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-unwritable-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-unwritable');
 const notAFolder = join(dir, 'file.txt');
 writeFileSync(notAFolder, 'a file, not a folder');
 
-async function world() {
-  const ledger = await openLedger(':memory:');
-  const api = createFakeApi();
-  const run = await ledger.startRun({ command: 'import', files: [] });
-  for (let i = 0; i < 30; i++) {
-    const id = `O-${i}`;
-    const p = sentPayload(id);
-    await run.recordIntent({ payload: p });
-    await run.markSending(id);
-    await run.markAccepted(id, { submittedAt: at(1) });
+function world() {
+  const payloads = Array.from({ length: 30 }, (_, i) => sentPayload(`O-${i}`));
+  return createWorld(payloads, (api, p) => {
+    const id = p.orderDetails.customerOrderId;
     api.orders.set(id, readOf(expectOrderFromPayload(p), 'Shipped'));
     api.packages.set(`P-${id}`, pkg({ id: `P-${id}`, order: id, lastUpdated: at(5), items: [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }] }));
-  }
-  await run.finish({ summary: {} });
-  return { ledger, api };
+  });
 }
 
 const base = { now: nowAt(48), lateAfterDays: 3, logger: silentLogger, readerOverrides: { sleep: async () => {}, random: () => 0 } };
@@ -72,22 +61,10 @@ describe('a reconciliation that cannot write its files', () => {
 
 interface Line { level: number; msg: string; output?: string | null; notWritten?: string[] }
 
-/** A JSON logger whose lines are kept, as a cron job's stderr keeps them. */
-function capturingLogger(): { logger: pino.Logger; lines: Line[] } {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
-
 describe('the log of a reconciliation whose workbook cannot be written', () => {
   it('says the reconciliation was not written and names the file, never "reconciliation written"', async () => {
     const out = join(notAFolder, 'logged.xlsx');
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = recordingLogger<Line>();
     const { ledger, api } = await world();
     await reconcile({ ...base, ledger, client: api, out, logger });
     await ledger.close();
@@ -103,7 +80,7 @@ describe('the log of a reconciliation whose workbook cannot be written', () => {
 
   it('still says "reconciliation written", with the file, when it was', async () => {
     const out = join(dir, 'logged.xlsx');
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = recordingLogger<Line>();
     const { ledger, api } = await world();
     await reconcile({ ...base, ledger, client: api, out, logger });
     await ledger.close();

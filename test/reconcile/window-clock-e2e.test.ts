@@ -15,7 +15,7 @@ import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
-import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/commands/reconcile-run.js';
+import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';

@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/sqlite/open-database.js';
 import { silentLogger } from '../../src/log.js';
 import { readRunNow } from '../../src/reconcile/api-clock.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
-import { reconcile } from '../../src/commands/reconcile-run.js';
+import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { ledgerClockNote } from '../../src/reconcile/select.js';
 import { earliestUpdateOf, planTrackingWindow } from '../../src/reconcile/window.js';

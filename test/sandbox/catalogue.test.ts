@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -8,6 +7,7 @@ import { parseInventory } from '../../src/sandbox/inventory-file.js';
 import { availableInCenter, availableInNetwork, reserveUnits } from '../../src/sandbox/stock.js';
 import { startTestSandbox } from './helpers.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 describe('the seeded catalogue', () => {
   const catalogue = buildSeededCatalogue();
@@ -79,7 +79,7 @@ describe('an inventory file', () => {
 
 describe('a sandbox started with inventoryPath', () => {
   it('sells what the file lists and nothing else', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sandbox-inventory-'));
+    const dir = makeTempFolder('sandbox-inventory');
     const inventoryPath = join(dir, 'inventory.json');
     await writeFile(inventoryPath, JSON.stringify([{ productId: 'MUG-1', name: 'Mug', fulfillmentCenters: [{ id: 'FC-HOME', availableQuantity: 2 }] }]));
     const sb = await startTestSandbox({ inventoryPath });

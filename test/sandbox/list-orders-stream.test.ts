@@ -1,7 +1,6 @@
 /** A big list-orders answer goes out a slice at a time (sendTextParts): the same JSON, chunked, and a client leaving midway harms no one. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
@@ -12,6 +11,7 @@ import { stockToJson, type PersistedState } from '../../src/sandbox/persistence.
 import { createSandboxState } from '../../src/sandbox/state.js';
 import { hourBefore, START_MS, startTestSandbox, type TestSandbox } from './helpers.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const dirs: string[] = [];
 const sandboxes: TestSandbox[] = [];
@@ -34,7 +34,7 @@ async function sandboxWith(count: number): Promise<TestSandbox> {
     stock: stockToJson(state.stock),
     counters: { ...state.counters },
   };
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-list-stream-'));
+  const dir = makeTempFolder('sandbox-list-stream');
   dirs.push(dir);
   const statePath = join(dir, 'state.json');
   writeFileSync(statePath, JSON.stringify(saved));

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
@@ -11,10 +10,11 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { loadStateFile } from '../../src/sandbox/persistence.js';
 import { hourBefore, startTestSandbox } from './helpers.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sandbox-state-'));
+  dir = makeTempFolder('sandbox-state');
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -126,7 +126,7 @@ describe('state persisted to a file', () => {
 
 describe('a start time over a saved state', () => {
   it('never turns the clock back past the saved one, but may move it forward', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sandbox-state-'));
+    const dir = makeTempFolder('sandbox-state');
     const statePath = join(dir, 'state.json');
     try {
       const first = await startSandbox({ statePath, startTime: '2031-05-01T00:00:00Z', freezeClock: true });

@@ -6,7 +6,7 @@
  */
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSharedSandbox, type SharedSandbox } from '../../src/commands/shared-sandbox.js';
+import { openSharedSandbox, type SharedSandbox } from '../../src/connection/shared-sandbox.js';
 import { silentLogger } from '../../src/log.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { buildOrderPayload, ORDER_DATE } from '../support/order-payload.js';

@@ -1,15 +1,16 @@
 /** The config file's `schedules`: checked when the file is read, an error named by its place in the file. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/options.js';
 import { parseDuration } from '../../src/schedules/schedule-config.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
+const newDir = useTempFolders('schedules');
 
 function configText(text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'order-batch-schedules-')), 'config.json');
+  const path = join(newDir(), 'config.json');
   writeFileSync(path, text);
   return path;
 }

@@ -2,8 +2,7 @@
  * A scheduled run in the web app's History: beside the others, named by its schedule, its result
  * downloaded from the ledger (the run wrote it outside the web app's folder, maybe on another host).
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
@@ -14,20 +13,23 @@ import { silentLogger } from '../../src/log.js';
 import { toSchedules } from '../../src/schedules/schedule-config.js';
 import { createScheduler } from '../../src/schedules/scheduler.js';
 import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, type Session, type TestApp } from '../web/support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 describe("the web app's History", () => {
   let web: TestApp;
   let session: Session;
   let record: OccurrenceRecord;
+  let reconciled: OccurrenceRecord;
   let resultPath: string;
   beforeAll(async () => {
     web = await startTestApp();
     session = await openSession(web.app.url);
-    const inbox = mkdtempSync(join(tmpdir(), 'order-batch-inbox-'));
+    const inbox = makeTempFolder('inbox');
     copyFileSync(join(SAMPLES, 'orders-valid.csv'), join(inbox, 'orders.csv'));
     resultPath = join(inbox, 'results', 'orders.import-result.xlsx');
     const schedules = toSchedules([
       { name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', command: 'import', args: [join(inbox, 'orders.csv'), '--sandbox', '--now', SAMPLES_AS_OF.toISOString(), '--out', resultPath], notify: [], catchUp: '6h' },
+      { name: 'morning', cron: '0 6 * * *', timezone: 'UTC', command: 'reconcile', args: ['--sandbox', '--now', SAMPLES_AS_OF.toISOString(), '--out', join(inbox, 'results', 'reconciliation.xlsx')], notify: [], catchUp: '6h' },
     ]);
     const ledger = await openLedger(web.ledgerPath);
     try {
@@ -42,6 +44,7 @@ describe("the web app's History", () => {
         logger: silentLogger,
       });
       record = (await scheduler.runNow('nightly'))!;
+      reconciled = (await scheduler.runNow('morning'))!;
     } finally {
       await ledger.close();
     }
@@ -65,6 +68,13 @@ describe("the web app's History", () => {
     expect(download.status).toBe(200);
     expect(download.headers['content-disposition']).toContain('orders.import-result.xlsx');
     expect(download.body.equals(readFileSync(resultPath))).toBe(true);
+  });
+
+  it('names a scheduled reconciliation by its schedule too, its workbook to download', async () => {
+    expect(reconciled).toMatchObject({ schedule: 'morning', kind: 'manual', runId: expect.any(String) });
+    const page = (await get('/history')).body.toString();
+    expect(page).toContain('<td>reconcile<br><span class="help">schedule morning</span></td>');
+    expect(page).toMatch(new RegExp(`href="/runs/${reconciled.runId}/files/0" download>reconciliation.xlsx<`));
   });
 
   it('names the schedule in the audit trail', async () => {

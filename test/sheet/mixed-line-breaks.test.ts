@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { createLoneCrNormalizer, parseCsvFile } from '../../src/sheet/csv-records.js';
 import { SHEET_LIMITS } from '../../src/sheet/limits.js';

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { planPackageLayout } from '../../src/sheet/xlsx-package.js';
 import { CellRefs, joinInlineStrings, SharedStringsFilter } from '../../src/sheet/xlsx-xml-fixes.js';

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeLargeCsv } from '../../bench/order-sheets.js';
-import { checkFile } from '../../src/commands/check-file.js';
-import { validationOutcome } from '../../src/commands/validate.js';
-import { writeResultFile } from '../../src/commands/write-result.js';
+import { checkFile } from '../../src/validate/check-file.js';
+import { validationOutcome } from '../../src/validate/run-validate.js';
+import { writeResultFile } from '../../src/result-files/write-result.js';
 import { silentLogger } from '../../src/log.js';
 import type { CellEdit } from '../../src/mapping/cell-edits.js';
 import type { CompactRowStore } from '../../src/orders/row-store.js';

@@ -1,17 +1,16 @@
 /** Fixtures written to a temp dir per test file, and helpers to read a sheet completely. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { openSheet, type OpenSheetOptions } from '../../src/sheet/read-sheet.js';
 import type { OpenedSheet, RawRow } from '../../src/sheet/types.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
 export function useTempDir(): (name: string, content?: string | Uint8Array) => string {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-sheet-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempFolder('sheet');
   return (name, content) => {
     const path = join(dir, name);
     if (content !== undefined) writeFileSync(path, content);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile } from '../../src/commands/check-file.js';
+import { checkFile } from '../../src/validate/check-file.js';
 import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { SHEET_LIMITS } from '../../src/sheet/limits.js';

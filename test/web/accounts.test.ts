@@ -10,6 +10,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import { startWebApp } from '../../src/web/server.js';
 import { silentLogger } from '../../src/log.js';
 import { logIn, openSession, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const HOUR = 3_600_000;
 const ACCOUNTS = [
@@ -206,7 +207,7 @@ describe('the web app without accounts', () => {
   });
 
   it('refuses to listen beyond this computer, naming the command that adds an account', async () => {
-    const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'order-batch-web-'));
+    const dir = makeTempFolder('web');
     await expect(
       startWebApp({
         port: 0,

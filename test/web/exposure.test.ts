@@ -4,8 +4,7 @@
  * to add one instead of serving everyone as admin. Behind a proxy the forwarded host is checked, and
  * the last admin is kept unless the change is forced.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startWebApp, type WebAppOptions } from '../../src/web/server.js';
 import { addAccounts, logIn, openSession, startTestApp, type TestApp } from './support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const ALICE = { name: 'alice', role: 'admin' as const, password: 'admin password 1' };
 const CLI = { name: 'root', via: 'cli' as const, address: null };
@@ -83,7 +83,7 @@ describe('starting where others can reach the app', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   const optionsIn = (overrides: Partial<WebAppOptions>): WebAppOptions => {
-    const dir = mkdtempSync(join(tmpdir(), 'order-batch-web-'));
+    const dir = makeTempFolder('web');
     dirs.push(dir);
     return {
       port: 0,
@@ -140,7 +140,7 @@ describe('behind a proxy, the host it forwards', () => {
 
 describe('the last admin', () => {
   it('is kept unless the change is forced, saying what that means', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'order-batch-web-'));
+    const dir = makeTempFolder('web');
     const ledger = await openLedger(join(dir, 'ledger.db'));
     try {
       await changeAccount(ledger, CLI, { kind: 'add', ...ALICE });

@@ -3,13 +3,13 @@
  * work folder and what the app writes there are the running user's alone, whatever the umask.
  * (Windows has no such modes: skipped there only.)
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { openSession, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -54,7 +54,7 @@ describe.skipIf(process.platform === 'win32')('the modes of what the web app cre
   });
 
   it('creates the folders of a new ledger for the running user only', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'order-batch-modes-'));
+    const dir = makeTempFolder('modes');
     try {
       const ledger = await openLedger(join(dir, 'team', '.order-batch', 'ledger.db'));
       await ledger.close();

@@ -1,6 +1,5 @@
 /** Retention: uploads and results older than the retention period leave the ledger and every work folder; idle sessions go too. */
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
@@ -9,6 +8,7 @@ import { silentLogger } from '../../src/log.js';
 import { tidyUp } from '../../src/web/housekeeping.js';
 import { createSharedFiles } from '../../src/web/shared-files.js';
 import { openWorkDir } from '../../src/web/work-dir.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const DAY = 86_400_000;
 
@@ -17,7 +17,7 @@ describe('housekeeping', () => {
   let ledger: Ledger;
   let now = new Date('2031-01-01T00:00:00Z');
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-housekeeping-'));
+    dir = makeTempFolder('housekeeping');
     ledger = await openLedger(join(dir, 'ledger.db'), { now: () => new Date(now) });
   });
   afterEach(async () => {

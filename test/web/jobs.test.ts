@@ -3,12 +3,11 @@
  * that outlives its instance (stopped: back in the queue; lease lapsed: taken over), cancellation.
  * Each runner stands for an instance of the web app; runImport is scripted.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportResult } from '../../src/commands/import.js';
+import type { ImportResult } from '../../src/import/run-import.js';
 import { openDatabase } from '../../src/sqlite/open-database.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
@@ -16,6 +15,7 @@ import { silentLogger } from '../../src/log.js';
 import { createJobRunner, type ImportRun, type JobRunner } from '../../src/web/jobs.js';
 import { createSharedFiles } from '../../src/web/shared-files.js';
 import { openWorkDir, type WorkDir } from '../../src/web/work-dir.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
@@ -62,7 +62,7 @@ describe('submissions as durable jobs', () => {
   let runners: JobRunner[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-jobs-'));
+    dir = makeTempFolder('jobs');
     workDir = openWorkDir(join(dir, 'web'));
     ledger = await openLedger(join(dir, 'ledger.db'));
     runners = [];

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { createLedgerReader } from '../../src/web/ledger-reader.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -18,7 +18,7 @@ async function ledgerWithRun(path: string, command: string): Promise<void> {
 
 describe("the web app's ledger reader", () => {
   it('reads nothing, and creates nothing, until the ledger exists; then keeps one connection', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-reader-'));
+    const dir = makeTempFolder('ledger-reader');
     dirs.push(dir);
     const path = join(dir, 'ledger.db');
     const reader = createLedgerReader(path);
@@ -33,7 +33,7 @@ describe("the web app's ledger reader", () => {
   });
 
   it('opens a ledger that was replaced, and forgets one that was deleted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-reader-'));
+    const dir = makeTempFolder('ledger-reader');
     dirs.push(dir);
     const path = join(dir, 'ledger.db');
     await ledgerWithRun(path, 'first');

@@ -4,13 +4,13 @@
  * upload; a bad cell of a Shopify export is corrected in the page, checked again at once, and the
  * corrected order is submitted without another upload, the result workbook holding the new value.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canRunChromium, launchChromium, REPO_ROOT, startTestApp, type Chromium, type TestApp } from './support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'screenshots');
 const SHOPIFY = join(REPO_ROOT, 'test', 'fixtures', 'marketplaces', 'shopify-orders.csv');
@@ -32,7 +32,7 @@ describe.skipIf(!canRunChromium)('mapping and correcting in a browser', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     web = await startTestApp();
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-mapping-'));
+    dir = makeTempFolder('mapping');
     chromium = await launchChromium();
     page = chromium.page;
   });

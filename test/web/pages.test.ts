@@ -1,9 +1,8 @@
 /** Pure pieces of the pages: escaping, the chart, the progress arithmetic, the row filter, safe names, the script. */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderBarChart } from '../../src/web/chart.js';
 import { html } from '../../src/web/html.js';
 import { estimateSecondsLeft, formatDuration, percentDone } from '../../src/web/progress.js';
@@ -11,6 +10,7 @@ import { renderVerdictPage } from '../../src/web/pages/verdict-page.js';
 import { APP_SCRIPT } from '../../src/web/public/app-script.js';
 import { matchesFilter, parseRowFilter, type VerdictRow } from '../../src/web/verdict.js';
 import { attachmentHeader, openWorkDir, safeFileName } from '../../src/web/work-dir.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
 describe('html templates', () => {
   it('escape every interpolated text and keep nested markup', () => {
@@ -81,8 +81,7 @@ describe('the row filter', () => {
 });
 
 describe('stored names and downloads', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-workdir-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempFolder('workdir');
 
   it('keeps an uploaded name readable but never a path', () => {
     expect(safeFileName('orders (Nov).xlsx')).toBe('orders _Nov_.xlsx');

@@ -3,8 +3,7 @@
  * CLI's import, nothing more is sent and the answers in flight are kept; the submission goes back to
  * the ledger's queue with the one queued behind it, and the next start resumes both, sending nothing twice.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -16,6 +15,7 @@ import type { SandboxHandle } from '../../src/sandbox/options.js';
 import { startWebApp, type WebApp, type WebAppOptions } from '../../src/web/server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
 import { openSession, uploadForm, type Session } from './support.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 const LATENCY_MS = 250;
 const CONCURRENCY = 2;
@@ -31,7 +31,7 @@ describe('stopping the web app during a submission', () => {
   });
 
   it('sends no order after the stop, keeps the answers in flight, and resumes both submissions at the next start without sending any twice', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-serve-stop-'));
+    dir = makeTempFolder('serve-stop');
     sandbox = await startSandbox({ latencyMs: LATENCY_MS });
     const started = sandbox;
     const workDir = join(dir, 'web');

@@ -1,6 +1,5 @@
 /** Starting the web app for a test: its own temp folder, the embedded sandbox, the samples' date pinned. */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormData, request } from 'undici';
@@ -9,6 +8,7 @@ import type { Role } from '../../src/accounts/roles.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startWebApp, type WebApp, type WebAppOptions } from '../../src/web/server.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 /** The samples' orders were placed 2026-11-16..19; checked as of this instant, they pass on any date. */
 export const SAMPLES_AS_OF = new Date('2026-11-20T12:00:00Z');
@@ -32,7 +32,7 @@ export interface TestApp {
 export type TestAccount = { name: string; role: Role; password: string };
 
 export async function startTestApp(overrides: Partial<WebAppOptions> & { accounts?: readonly TestAccount[] } = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-web-'));
+  const dir = makeTempFolder('web');
   const workDir = join(dir, 'web');
   const { accounts = [], ...options } = overrides;
   const ledgerPath = options.ledgerPath ?? join(dir, 'ledger.db');
@@ -140,7 +140,7 @@ export interface Chromium {
 
 /** A headless Chromium with a profile of its own, downloads accepted, at a laptop's window size. */
 export async function launchChromium(): Promise<Chromium> {
-  const profile = mkdtempSync(join(tmpdir(), 'order-batch-chromium-'));
+  const profile = makeTempFolder('chromium');
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,12 +1,12 @@
 /** The work folder's rule for messages: a file inside it is named by its name, never by its path. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openWorkDir } from '../../src/web/work-dir.js';
+import { makeTempFolder } from '../support/temp-dir.js';
 
 describe('naming files in messages', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-workdir-'));
+  const dir = makeTempFolder('workdir');
   const work = openWorkDir(join(dir, 'web'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

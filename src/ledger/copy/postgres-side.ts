@@ -9,7 +9,7 @@ import { classifyPostgresError } from '../postgres/errors.js';
 import { openPostgresLedger } from '../postgres/postgres-ledger.js';
 import { toRecord, type OrderRow } from '../order-row.js';
 import { ROW_TYPES } from '../postgres/row-types.js';
-import { toRun, type RunRow } from '../sqlite/run-store.js';
+import { toRun, type RunRow } from '../run-row.js';
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../postgres/schema.js';
 import type { StoredUser } from '../team-types.js';
 import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import { decideIntent } from '../intent.js';
 import type { IntentResult, OrderIntent } from '../types.js';
-import { intentParams, newRecord, type IntentParams } from '../sqlite/order-store.js';
+import { intentParams, newRecord, type IntentParams } from '../intent-columns.js';
 import { toRecord, type OrderRow } from '../order-row.js';
 
 /** Whether the run that last worked on `o` is alive: unfinished, its lease not yet expired. */

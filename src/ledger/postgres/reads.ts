@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { ORDER_STATES, type LedgerDescription, type OrderRecord, type OrderState, type RunRecord, type SubmittedOrder } from '../types.js';
 import type { CreateOrderPayload } from '../../contract/schemas.js';
 import { toRecord, type OrderRow } from '../order-row.js';
-import { toRun, type RunRow } from '../sqlite/run-store.js';
+import { toRun, type RunRow } from '../run-row.js';
 import { MIGRATIONS_TABLE } from './schema.js';
 
 type Query = pg.Pool['query'];

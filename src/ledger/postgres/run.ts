@@ -13,7 +13,7 @@ import type { Logger } from '../../log.js';
 import { LedgerClaimLostError, LedgerStateError } from '../errors.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, LedgerRun, OrderIntent, OrderState } from '../types.js';
 import { claimIntents, RENEW_LEASE } from './claims.js';
-import { intentParams } from '../sqlite/order-store.js';
+import { intentParams } from '../intent-columns.js';
 
 export interface RunContext {
   pool: pg.Pool;

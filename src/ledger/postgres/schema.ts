@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
+import { REMOTE_FILES_POSTGRES } from '../../remote/claim-tables.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { POSTGRES_TOKENS_TABLE } from '../token-types.js';
@@ -192,6 +193,10 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
     `,
     // What the setting that held them all holds becomes rows (team-mappings.ts).
     after: carryPostgresMappings,
+  },
+  {
+    name: '0004-remote-files',
+    sql: REMOTE_FILES_POSTGRES,
   },
   { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
   { name: '0007-api-tokens', sql: POSTGRES_TOKENS_TABLE },

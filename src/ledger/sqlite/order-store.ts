@@ -3,12 +3,10 @@
  * returns (better-sqlite3 is synchronous): nothing the guarantees rely on is buffered in memory.
  */
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { CreateOrderPayload } from '../../contract/schemas.js';
 import { LedgerStateError } from '../errors.js';
-import { hashPayload } from '../hash.js';
 import { decideIntent } from '../intent.js';
+import { intentParams, newRecord } from '../intent-columns.js';
 import { type OrderRow, toRecord } from '../order-row.js';
-import { orderDateColumn } from './schema.js';
 import { SubmittedOrders } from './submitted-orders.js';
 import type { AcceptedInfo, AnswerInfo, IntentResult, OrderIntent, OrderRecord, OrderState } from '../types.js';
 import { ORDER_STATES } from '../types.js';
@@ -240,50 +238,6 @@ export class OrderStore {
   private timestamp(): string {
     return this.now().toISOString();
   }
-}
-
-/** The columns an intent sets, worked out once (the payload's JSON and hash are reused when the caller made them). */
-export function intentParams(intent: OrderIntent, runId: string | null) {
-  const payload: CreateOrderPayload = intent.payload;
-  const made = intent.fingerprint?.payload === payload ? intent.fingerprint : undefined;
-  return {
-    id: payload.orderDetails.customerOrderId,
-    payloadHash: made?.hash ?? hashPayload(payload),
-    payload: made?.json ?? JSON.stringify(payload),
-    runId,
-    sourceFile: intent.sourceFile ?? null,
-    sourceSha256: intent.sourceSha256 ?? null,
-    sourceRows: JSON.stringify(intent.sourceRows ?? []),
-    marketplaceOrderId: payload.orderDetails.marketplaceOrderId ?? null,
-    sourceOfSale: payload.orderDetails.sourceOfSale ?? null,
-    orderDate: orderDateColumn(payload.orderDetails.orderDate),
-  };
-}
-
-/** The record INSERT creates from `params` (the schema's defaults for the rest); it shares the intent's payload object. */
-export type IntentParams = ReturnType<typeof intentParams>;
-
-export function newRecord(params: IntentParams, intent: OrderIntent, now: string): OrderRecord {
-  return {
-    customerOrderId: params.id,
-    payloadHash: params.payloadHash,
-    payload: intent.payload,
-    state: 'pending',
-    attempts: 0,
-    httpStatus: null,
-    requestId: null,
-    message: null,
-    recordedAt: now,
-    firstSubmittedAt: null,
-    submittedAt: null,
-    updatedAt: now,
-    runId: params.runId,
-    sourceFile: params.sourceFile,
-    sourceSha256: params.sourceSha256,
-    sourceRows: [...(intent.sourceRows ?? [])],
-    marketplaceOrderId: params.marketplaceOrderId,
-    sourceOfSale: params.sourceOfSale,
-  };
 }
 
 function answerParams(info: AnswerInfo) {

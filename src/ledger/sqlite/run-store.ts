@@ -3,19 +3,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
+import { toRun, type RunRow } from '../run-row.js';
 import type { LockHolder, RunFile, RunRecord } from '../types.js';
-
-export interface RunRow {
-  run_id: string;
-  command: string;
-  files: string;
-  started_at: string;
-  finished_at: string | null;
-  summary: string | null;
-  result_files: string;
-  pid: number;
-  host: string;
-}
 
 export class RunStore {
   private readonly insertRun: Statement;
@@ -127,18 +116,4 @@ export class RunStore {
   private timestamp(): string {
     return this.now().toISOString();
   }
-}
-
-export function toRun(row: RunRow): RunRecord {
-  return {
-    runId: row.run_id,
-    command: row.command,
-    files: JSON.parse(row.files) as RunFile[],
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    summary: row.summary === null ? null : (JSON.parse(row.summary) as unknown),
-    resultFiles: JSON.parse(row.result_files) as string[],
-    pid: row.pid,
-    host: row.host,
-  };
 }

@@ -5,10 +5,10 @@
  * a new ledger at once do not both migrate (the second re-reads the version under the write lock).
  */
 import type { Database } from 'better-sqlite3';
-import { parseApiInstant } from '../../contract/instant.js';
 import { readPragma } from '../../sqlite/open-database.js';
 import { createSqliteMappingsTable } from './team-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team-schema.js';
+import { REMOTE_FILES_SQLITE } from '../../remote/claim-tables.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
 import { SQLITE_TOKENS_TABLE } from '../token-types.js';
@@ -122,21 +122,18 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    description: 'remote files: each version of a remote sheet claimed by one host, processed once',
+    up(db) {
+      db.exec(REMOTE_FILES_SQLITE);
+    },
+  },
+  {
     description: 'API tokens: their labels and hashes, never the tokens',
     up(db) {
       db.exec(SQLITE_TOKENS_TABLE);
     },
   },
 ];
-
-/**
- * The order_date column of a payload's orderDate: the instant as ISO 8601 UTC (the form of every
- * other time in the ledger, so they compare as text); null when it is not a date-time.
- */
-export function orderDateColumn(orderDate: unknown): string | null {
-  const ms = typeof orderDate === 'string' ? parseApiInstant(orderDate) : null;
-  return ms === null ? null : new Date(ms).toISOString();
-}
 
 export function readSchemaVersion(db: Database): number {
   return readPragma(db, 'user_version') as number;

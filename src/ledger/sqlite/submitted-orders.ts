@@ -6,7 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CreateOrderPayload } from '../../contract/schemas.js';
 import { type OrderRow, toRecord } from '../order-row.js';
-import { orderDateColumn } from './schema.js';
+import { orderDateColumn } from '../intent-columns.js';
 import type { OrderRecord, SubmittedOrder } from '../types.js';
 
 type SubmittedRow = Pick<OrderRow, 'customer_order_id' | 'payload' | 'submitted_at' | 'state'>;

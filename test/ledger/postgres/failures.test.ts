@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf as exitFailureOf } from '../../../src/cli/exit-codes.js';
 import { LedgerError } from '../../../src/ledger/errors.js';
@@ -9,6 +7,7 @@ import { classifyPostgresError, LedgerLostError } from '../../../src/ledger/post
 import { APP_PASSWORD } from '../../support/postgres/cluster.js';
 import { asSuperuser, describePostgres, ledgerUrl, useDatabase } from '../../support/postgres/database.js';
 import { buildIntent } from '../builders.js';
+import { makeTempFolder } from '../../support/temp-dir.js';
 
 /** The failure, whatever it is, as the caller meets it. */
 async function failureOf(work: Promise<unknown>): Promise<Error> {
@@ -24,7 +23,7 @@ describePostgres('a PostgreSQL ledger that cannot be used', () => {
   const db = useDatabase();
   let empty: string;
   beforeAll(() => {
-    empty = mkdtempSync(join(tmpdir(), 'obpg-none-'));
+    empty = makeTempFolder('obpg-none');
   });
   afterAll(() => rmSync(empty, { recursive: true, force: true }));
 

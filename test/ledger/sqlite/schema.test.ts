@@ -27,7 +27,7 @@ describe('ledger schema', () => {
     const ledger = await openLedger(path);
     await ledger.close();
     expect(existsSync(path)).toBe(true);
-    expect(tableNames(path)).toEqual(['api_tokens', 'attempts', 'audit', 'file_chunks', 'files', 'jobs', 'mappings', 'orders', 'run_lock', 'runs', 'schedule_occurrences', 'sessions', 'settings', 'users', 'watermarks']);
+    expect(tableNames(path)).toEqual(['api_tokens', 'attempts', 'audit', 'file_chunks', 'files', 'jobs', 'mappings', 'orders', 'remote_files', 'run_lock', 'runs', 'schedule_occurrences', 'sessions', 'settings', 'users', 'watermarks']);
     const db = openDatabase(path, { readonly: true });
     expect(readSchemaVersion(db)).toBe(MIGRATIONS.length);
     expect(readPragma(db, 'journal_mode')).toBe('wal');

@@ -1,0 +1,176 @@
+/**
+ * The one interface the CLI uses: remote inputs read into the work folder before a command runs,
+ * remote outputs written locally then put in place after it, claims held meanwhile. When nothing
+ * named is remote, it is a pass-through that opens nothing.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { localFolderOf } from '../ledger/index.js';
+import type { JsonReport } from '../run-report/json.js';
+import type { ClaimStore } from './claims.js';
+import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
+import { createStorePool } from './open-store.js';
+import { filesIn, finishStaged, renameInReport } from './publish.js';
+import { newStagingFolder, stageInputs, type StagedInputs, type WaitingFile } from './stage-inputs.js';
+import type { RemoteSettings } from './store.js';
+
+export interface RemoteRunRequest {
+  command: 'import' | 'validate' | 'reconcile';
+  files?: readonly string[];
+  out?: string;
+  archive?: string;
+  confirmations?: string;
+}
+
+export interface RemoteRunContext {
+  settings: RemoteSettings;
+  ledgerPath: string;
+  claimLeaseMs: number;
+  /** The folder results are moved to when an https:// sheet has no --out. */
+  currentFolder: string;
+}
+
+export interface RemoteRun {
+  files: string[];
+  out?: string;
+  /** --archive when it is local (a remote one is done in finish). */
+  archive?: string;
+  confirmations?: string;
+  /** One line per remote file that waits for a later run, or could not be read. */
+  warnings: string[];
+  /** Puts outputs in place, settles claims and renames the report's remote files. */
+  finish(report: JsonReport): Promise<void>;
+  close(): Promise<void>;
+  /** The command threw: connections closed, the error passed on (claims lapse with their lease). */
+  abandon(error: unknown): Promise<never>;
+}
+
+/** How long a claim's lease is renewed ahead: a third of it, as order claims are. */
+const RENEW_FRACTION = 3;
+
+export async function prepareRemoteRun(request: RemoteRunRequest, context: RemoteRunContext): Promise<RemoteRun> {
+  const files = [...(request.files ?? [])];
+  const isAnyRemote = [...files, request.out, request.archive, request.confirmations].some((t) => t !== undefined && isRemote(t));
+  if (!isAnyRemote) {
+    return { files, ...pick(request), warnings: [], finish: async () => undefined, close: async () => undefined, abandon: (error) => Promise.reject(error) };
+  }
+  for (const [flag, text] of [['--out', request.out], ['--archive', request.archive], ['--confirmations', request.confirmations]] as const) {
+    if (text !== undefined && isRemote(text)) requireWritable(parseRemoteLocation(text), flag);
+  }
+  const workDir = join(localFolderOf(context.ledgerPath), 'remote');
+  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  const pool = createStorePool(context.settings);
+  let claims: ClaimStore | undefined;
+  let renewal: NodeJS.Timeout | undefined;
+  const close = async () => {
+    if (renewal) clearInterval(renewal);
+    await claims?.close().catch(() => undefined);
+    await pool.closeAll();
+  };
+  try {
+    if (request.command === 'import' && files.some(isRemote)) {
+      const { openClaimStore } = await import('./claims.js');
+      claims = await openClaimStore(context.ledgerPath, context.claimLeaseMs);
+      const held = claims;
+      renewal = setInterval(() => void held.renew().catch(() => undefined), context.claimLeaseMs / RENEW_FRACTION);
+      renewal.unref();
+    }
+    const staged: StagedInputs = await stageInputs(files, {
+      openStore: pool.open,
+      ...(claims ? { claims } : {}),
+      workDir,
+      settleSeconds: context.settings.settleSeconds,
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    const out = request.out !== undefined && isRemote(request.out) ? stageOutput(request.out, workDir) : undefined;
+    const confirmations = request.confirmations !== undefined && isRemote(request.confirmations) ? stageOutput(request.confirmations, workDir) : undefined;
+    // Every remote file waiting or taken: the command reads an empty folder, as a cron run over an empty inbox does.
+    const emptyFolder = staged.files.length > 0 ? undefined : newStagingFolder(workDir);
+    const runFiles = emptyFolder === undefined ? staged.files : [emptyFolder];
+    const archive = request.archive !== undefined && isRemote(request.archive) ? request.archive : undefined;
+    return {
+      files: runFiles,
+      ...(request.out !== undefined ? { out: out?.localPath ?? request.out } : {}),
+      ...(request.archive !== undefined && !archive ? { archive: request.archive } : {}),
+      ...(request.confirmations !== undefined ? { confirmations: confirmations?.localPath ?? request.confirmations } : {}),
+      warnings: warningsOf(staged.waiting, staged.failures),
+      async finish(report) {
+        Object.assign(report, { remote: { waiting: staged.waiting, failed: staged.failures, alreadyProcessed: staged.taken } });
+        await finishStaged(staged.staged, report, {
+          openStore: pool.open,
+          ...(claims ? { claims } : {}),
+          ...(archive ? { archive } : {}),
+          fallbackFolder: context.currentFolder,
+        });
+        for (const output of [out, confirmations]) if (output) await output.publish(report, pool.open);
+        if (staged.failures.length > 0) {
+          report.outputErrors = [...(report.outputErrors ?? []), ...staged.failures.map((f) => ({ file: f.location, path: f.location, code: null, message: `${f.location}: ${f.reason}.` }))];
+        }
+      },
+      close: async () => {
+        if (emptyFolder !== undefined) rmSync(emptyFolder, { recursive: true, force: true });
+        await close();
+      },
+      abandon: async (error) => {
+        await close();
+        throw error;
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function pick(request: RemoteRunRequest): Pick<RemoteRun, 'out' | 'archive' | 'confirmations'> {
+  return {
+    ...(request.out !== undefined ? { out: request.out } : {}),
+    ...(request.archive !== undefined ? { archive: request.archive } : {}),
+    ...(request.confirmations !== undefined ? { confirmations: request.confirmations } : {}),
+  };
+}
+
+function warningsOf(waiting: readonly WaitingFile[], failures: readonly WaitingFile[]): string[] {
+  return [
+    ...waiting.map((w) => `${w.location} waits for the next run: ${w.reason}.`),
+    ...failures.map((f) => `${f.location}: ${f.reason}.`),
+  ];
+}
+
+interface StagedOutput {
+  localPath: string;
+  publish(report: JsonReport, open: ReturnType<typeof createStorePool>['open']): Promise<void>;
+}
+
+/** A remote --out or --confirmations: written into a local folder first, then each file put in place whole. */
+function stageOutput(text: string, workDir: string, isAlwaysFolder = false): StagedOutput {
+  const location = parseRemoteLocation(text) as Exclude<RemoteLocation, { kind: 'http' }>;
+  const folder = newStagingFolder(workDir);
+  const isFolder = isAlwaysFolder || location.isFolder;
+  const remotePath = location.kind === 'sftp' ? location.path : location.key;
+  const localPath = isFolder ? `${folder}/` : join(folder, remotePath.slice(remotePath.lastIndexOf('/') + 1));
+  return {
+    localPath,
+    async publish(report, open) {
+      const names = new Map<string, string>();
+      let store;
+      try {
+        store = await open(location);
+        for (const file of filesIn(folder)) {
+          const name = file.slice(folder.length + 1);
+          const target = isFolder ? (remotePath === '' || remotePath.endsWith('/') ? `${remotePath}${name}` : `${remotePath}/${name}`) : remotePath;
+          await store.upload(file, target);
+          names.set(file, isFolder ? childText(location, name) : location.shown);
+        }
+      } catch (error) {
+        if (!(error instanceof RemoteError)) throw error;
+        report.outputErrors = [...(report.outputErrors ?? []), { file: location.shown, path: location.shown, code: null, message: `${error.message} The results are kept in ${folder}.` }];
+        renameInReport(report, names);
+        return;
+      }
+      renameInReport(report, names);
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
