@@ -142,6 +142,19 @@ describe.skipIf(skipWithoutChromium)('the company login in a browser', () => {
     await page.context().close();
   }, 90_000);
 
+  it('ends a company login\'s session at once when its account is disabled', async () => {
+    const page = await newPage();
+    await page.goto(`${web.app.url}/login`);
+    await page.getByRole('link', { name: 'Sign in with your company account' }).click();
+    await signInAtProvider(page, 'mia');
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    const ledger = await openLedger(web.ledgerPath);
+    await ledger.users.update('mia@example.com', { isDisabled: true }).finally(() => ledger.close());
+    await page.goto(`${web.app.url}/history`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.context().close();
+  }, 90_000);
+
   it('keeps local passwords working beside the company login', async () => {
     const page = await newPage();
     await logInThroughPage(page, web.app.url, ADMIN.name, ADMIN.password);
