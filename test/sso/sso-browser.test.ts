@@ -188,3 +188,24 @@ describe.skipIf(skipWithoutChromium)('an issuer that cannot be reached', () => {
     expect(new URL(page.url()).pathname).not.toMatch(/^\/login/);
   }, 60_000);
 });
+
+describe('--oidc-only', () => {
+  let web: TestApp;
+  beforeAll(async () => {
+    web = await startTestApp({ accounts: [ADMIN], oidc: { issuer: `http://127.0.0.1:${await freePort()}`, clientId: 'c', clientSecret: 's', defaultRole: 'none', isOnly: true, groupRoles: {} } });
+  }, 60_000);
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it('offers only the company login, and refuses a password login', async () => {
+    const page = await request(`${web.app.url}/login`);
+    const text = await page.body.text();
+    expect(text).toContain('Sign in with your company account');
+    expect(text).not.toContain('name="password"');
+    const refused = await request(`${web.app.url}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: ADMIN.name, password: ADMIN.password }).toString() });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    await refused.body.dump();
+  });
+});
