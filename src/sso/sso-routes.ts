@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ROLES } from '../accounts/roles.js';
 import { newCsrfToken, safeNext } from '../web/auth/access.js';
 import { html } from '../web/html.js';
 import { layout } from '../web/pages/layout.js';
@@ -66,7 +67,8 @@ export function registerSsoRoutes(app: FastifyInstance, services: AppServices, s
       await services.ledger.users.add({ name: identity.name, role, passwordHash: NO_PASSWORD });
       await recordAudit(services, request, { action: 'user_add', actor: identity.name, detail: `${identity.name} as ${role}, at a first company login` });
       user = await services.ledger.users.get(identity.name);
-    } else if (mapped && mapped !== user.role && !user.isDisabled) {
+    } else if (mapped && ROLES.indexOf(mapped) > ROLES.indexOf(user.role) && !user.isDisabled) {
+      // Groups only raise a role: lowering one (even the last admin's) stays an admin's decision here.
       await services.ledger.users.update(user.name, { role: mapped });
       await recordAudit(services, request, { action: 'user_role', actor: identity.name, detail: `${identity.name} to ${mapped}, from the company login's groups` });
     }
