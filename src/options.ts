@@ -2,63 +2,24 @@
  * Options flow once: flags, then environment, then the config file, then defaults, merged here into
  * one typed object. Nothing below this module reads process.env or argv.
  */
-import { readFileSync } from 'node:fs';
 import { IANAZone } from 'luxon';
-import { z } from 'zod';
 import type { AuthFlow } from './api/types.js';
 import { DEFAULT_SOURCES_OF_SALE } from './contract/enums.js';
-import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syntax.js';
-import { schedulesSchema, toSchedules, type Schedule } from './schedules/schedule-config.js';
-import { describeFileSystemError, UsageError } from './errors.js';
+import { toSchedules, type Schedule } from './schedules/schedule-config.js';
+import { UsageError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseLedgerLocation } from './ledger/index.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import type { DateOrder } from './orders/types.js';
 import type { NotifySettings } from './notify/notify-run.js';
 import { resolveNotifySettings } from './notify/settings.js';
+import { checkIssuerUrl, type SsoSettings } from './sso/sso-settings.js';
 import type { RemoteSettings } from './remote/store.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The config file (`--config file.json`): every key optional; flags and environment win over it. */
-const configFileSchema = z
-  .strictObject({
-    baseUrl: z.string().url().optional(),
-    clientId: z.string().optional(),
-    clientSecret: z.string().optional(),
-    auth: z.enum(['oauth', 'getToken']).optional(),
-    timezone: z.string().optional(),
-    sourcesOfSale: z.array(z.string().min(1)).min(1).optional(),
-    concurrency: z.number().int().min(1).max(64).optional(),
-    maxAttempts: z.number().int().min(1).max(20).optional(),
-    ledger: z.string().optional(),
-    teamConcurrency: z.number().int().min(1).max(1000).optional(),
-    claimLeaseSeconds: z.number().int().min(1).max(86_400).optional(),
-    lateAfterDays: z.number().min(0).optional(),
-    logLevel: z.enum(LOG_LEVELS).optional(),
-    /** serve: hours a web session lasts without a request. */
-    sessionIdleHours: z.number().positive().max(24 * 365).optional(),
-    /** serve: days uploads, results and reconciliations are kept. */
-    retentionDays: z.number().int().min(1).max(36_500).optional(),
-    /** serve: hours a login lasts at most, however busy (--session-max). */
-    sessionMaxHours: z.number().positive().max(24 * 365).optional(),
-    /** serve: behind a TLS reverse proxy: true (1 hop), a count of hops, or the proxies' addresses (X-Forwarded-* trusted, Secure cookies). */
-    trustProxy: z.union([z.boolean(), z.number().int().min(1).max(32), z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    /** How `05/11/2026` is read when a run says nothing (--date-order): mdy (the default) or dmy. */
-    dateOrder: z.enum(['mdy', 'dmy']).optional(),
-    /** The mapping profile files and folders are read with when a run names none (--mapping). */
-    mapping: z.string().min(1).optional(),
-    /** import, reconcile, serve: where each run's notification goes (mailto: or a webhook). */
-    notify: z.array(z.string().min(1)).optional(),
-    notifyOn: z.enum(['problems', 'always']).optional(),
-    /** The web app's address as people reach it, for links in notifications. */
-    publicUrl: z.string().min(1).optional(),
-    /** How long a run waits for a PostgreSQL ledger that stopped answering before it stops (exit 3). */
-    ledgerOutageSeconds: z.number().int().min(0).max(86_400).optional(),
-    /** `scheduler` and `serve`: what runs when (PRODUCT.md section 9; src/schedules/). */
-    schedules: schedulesSchema.optional(),
-  });
-export type ConfigFile = z.infer<typeof configFileSchema>;
+export { readConfigFile, type ConfigFile } from './config-file.js';
+import { readConfigFile, type ConfigFile } from './config-file.js';
 export { parseTrustProxy, type TrustProxy };
 
 /** Flags as the CLI parsed them (strings as typed, before checking). */
@@ -105,6 +66,12 @@ export interface RawFlags {
   metricsFile?: string;
   /** Seconds a run rides through a ledger that stopped answering. */
   ledgerOutage?: string;
+  /** serve: the company login's issuer URL. */
+  oidcIssuer?: string;
+  /** serve: viewer, operator or none. */
+  oidcDefaultRole?: string;
+  /** serve: the company login only. */
+  oidcOnly?: boolean;
   /** Remote locations: the SSH private key file, the known_hosts file, seconds a remote file must be left alone. */
   sshKey?: string;
   knownHosts?: string;
@@ -169,6 +136,8 @@ export interface ResolvedOptions {
   ledgerOutageMs: number;
   /** The config file's schedules (none without one). */
   schedules: Schedule[];
+  /** serve: the company login, when an issuer is given. */
+  oidc?: SsoSettings;
   /** How sftp://, s3:// and https:// locations are reached (src/remote). */
   remote: RemoteSettings;
 }
@@ -195,31 +164,6 @@ export const DEFAULTS = {
   settleSeconds: 60,
 };
 
-export function readConfigFile(path: string): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read config file ${path}: ${describeFileSystemError(err)}.`);
-  }
-  let json: unknown;
-  // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
-  const body = text.replace(/^\uFEFF/, '');
-  try {
-    json = JSON.parse(body);
-  } catch {
-    // JSON.parse's own message quotes the file's first characters, which may be a secret.
-    throw new UsageError(`Config file ${path} is not valid JSON: ${describeJsonSyntaxError(body) ?? 'it could not be read as JSON'}.`);
-  }
-  const parsed = configFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const at = first?.path.length ? describeJsonLocation(body, first.path as (string | number)[]) : null;
-    const where = first?.path.length ? `${first.path.join('.')}${at ? ` (${at})` : ''}` : '(top level)';
-    throw new UsageError(`Config file ${path}: ${where}: ${first?.message ?? 'invalid'}.`);
-  }
-  return parsed.data;
-}
 
 function parsePositiveInt(flag: string, text: string, max: number): number {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag} takes a whole number, not "${text}".`);
@@ -368,6 +312,7 @@ export function resolveOptions(flags: RawFlags, env: Record<string, string | und
     ...(flags.metricsFile ? { metricsFile: flags.metricsFile } : {}),
     ...(pick(env.ORDER_BATCH_METRICS_TOKEN) !== undefined && { metricsToken: env.ORDER_BATCH_METRICS_TOKEN! }),
     ledgerOutageMs: 1000 * (flags.ledgerOutage !== undefined ? parseWholeSeconds('--ledger-outage', flags.ledgerOutage) : (config.ledgerOutageSeconds ?? DEFAULTS.ledgerOutageSeconds)),
+    ...resolveSso(flags, env, config),
     remote: resolveRemoteSettings(flags, env),
   };
 }
@@ -389,6 +334,27 @@ function resolveRemoteSettings(flags: RawFlags, env: Record<string, string | und
     settleSeconds,
     ...(s3Endpoint !== undefined && { s3Endpoint }),
   };
+}
+
+/** serve's company login: an issuer (flag or config) with ORDER_BATCH_OIDC_CLIENT_ID and ORDER_BATCH_OIDC_CLIENT_SECRET. */
+function resolveSso(flags: RawFlags, env: Record<string, string | undefined>, config: ConfigFile): { oidc?: SsoSettings } {
+  const issuer = pick(flags.oidcIssuer, config.oidc?.issuer);
+  const defaultRole = pick(flags.oidcDefaultRole, config.oidc?.defaultRole) ?? 'viewer';
+  if (defaultRole !== 'viewer' && defaultRole !== 'operator' && defaultRole !== 'none') throw new UsageError(`--oidc-default-role takes viewer, operator or none, not "${defaultRole}".`);
+  const isOnly = flags.oidcOnly ?? config.oidc?.only ?? false;
+  if (issuer === undefined) {
+    if (isOnly || flags.oidcDefaultRole !== undefined) throw new UsageError('--oidc-only and --oidc-default-role need the company login: give --oidc-issuer <url>.');
+    return {};
+  }
+  try {
+    checkIssuerUrl(issuer);
+  } catch {
+    throw new UsageError(`--oidc-issuer must be an https:// address such as https://login.example.com (http:// only on this computer), not "${withoutUserinfo(issuer)}".`);
+  }
+  const clientId = env.ORDER_BATCH_OIDC_CLIENT_ID;
+  const clientSecret = env.ORDER_BATCH_OIDC_CLIENT_SECRET;
+  if (!clientId || !clientSecret) throw new UsageError('--oidc-issuer needs the client registered at the issuer: set ORDER_BATCH_OIDC_CLIENT_ID and ORDER_BATCH_OIDC_CLIENT_SECRET.');
+  return { oidc: { issuer, clientId, clientSecret, defaultRole, isOnly, groupRoles: config.oidc?.groupRoles ?? {} } };
 }
 
 /** serve --session-idle and --session-max: hours (8, 0.5, or 30m, 8h, 1d). */

@@ -28,6 +28,7 @@ const VERBS: Record<AuditAction, string> = {
   token_create: 'created the API token',
   token_revoke: 'revoked the API token',
   api_read: 'read through the API',
+  login_sso: 'logged in with the company login',
 };
 
 /** "submitted orders.csv (sha256 3f2a9c1d…): 40 accepted, 2 rejected". */

@@ -47,6 +47,9 @@ export function addServeCommand(program: Command, run: CliRun): void {
       .option('--max-upload-mb <n>', 'largest sheet accepted, in MB (default 50)')
       .option('--checks-at-once <n>', 'uploads checked at once; the others wait their turn, their place shown (default 2)')
       .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the submission in flight gets to reach a safe point before it is handed back to the queue and the app exits (default 30)')
+      .option('--oidc-issuer <url>', 'offer the company login (OpenID Connect) of this issuer; the client from ORDER_BATCH_OIDC_CLIENT_ID and ORDER_BATCH_OIDC_CLIENT_SECRET')
+      .option('--oidc-default-role <role>', 'role of a person at their first company login when no group maps to one: viewer (default), operator, or none (refused)')
+      .option('--oidc-only', 'the login page offers the company login only (no passwords)')
       .option('--no-schedules', "do not run the config file's schedules here (another host's `order-batch scheduler` does)"),
     {
       out: false,
@@ -83,6 +86,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
       retentionDays: options.retentionDays,
       notify: options.notify,
       ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+      ...(options.oidc ? { oidc: options.oidc } : {}),
       print: (line: string) => run.printLine(line),
     }).catch(async (error: unknown) => {
       await schedules?.stop();

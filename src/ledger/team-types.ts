@@ -113,6 +113,8 @@ export const AUDIT_ACTIONS = [
   'token_revoke',
   /** A read through the HTTP API (writes are recorded as what they do: check, submit...). */
   'api_read',
+  /** A login through the company's single sign-on (OpenID Connect). */
+  'login_sso',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -39,6 +39,7 @@ import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newS
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
 import type { TrustProxy } from '../options.js';
+import { installSso } from '../sso/install-sso.js';
 
 export type { WebAppOptions } from './services.js';
 
@@ -160,7 +161,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
-    registerLoginRoutes(app, services);
+    registerLoginRoutes(app, services, installSso(app, services, sessionCookieName(port, Boolean(trustProxy))));
     registerUsersRoutes(app, services);
     registerTokenRoutes(app, services);
     registerUploadRoutes(app, services);

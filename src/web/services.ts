@@ -21,6 +21,7 @@ import type { CheckQueue } from './check-queue.js';
 import type { UploadChecker } from './uploads.js';
 import type { MappingStore } from '../mapping/mapping-store.js';
 import type { WorkDir } from './work-dir.js';
+import type { SsoSettings } from '../sso/sso-settings.js';
 
 export interface WebAppOptions {
   /** Default 8080; 0 picks a free port. */
@@ -76,6 +77,8 @@ export interface WebAppOptions {
   metricsToken?: string;
   /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
   apiRequestsPerMinute?: number;
+  /** The company login (src/sso/), when an issuer is given. */
+  oidc?: SsoSettings;
 }
 
 export const WEB_DEFAULTS = {

@@ -10,6 +10,7 @@ import { checkUserName } from '../../accounts/names.js';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { newCsrfToken, safeNext } from '../auth/access.js';
 import { renderLoginPage } from '../pages/login-page.js';
+import type { LoginChoices } from '../../sso/install-sso.js';
 import { CSRF_MESSAGE, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 
 /** Failed logins allowed in the window, per client address and per account, counted in the ledger across instances. */
@@ -18,7 +19,7 @@ const REFUSED = 'The account name or the password is wrong (or the account is di
 
 type LoginBody = { username?: unknown; password?: unknown; next?: unknown } | undefined;
 
-export function registerLoginRoutes(app: FastifyInstance, services: AppServices): void {
+export function registerLoginRoutes(app: FastifyInstance, services: AppServices, choices: LoginChoices = { describe: () => null }): void {
   const byAddress = app.createRateLimit({ max: LOGIN_LIMITS.perAddress, timeWindow: LOGIN_LIMITS.windowMs, keyGenerator: (request) => `address:${request.ip}` });
   const byAccount = app.createRateLimit({
     max: LOGIN_LIMITS.perAccount,
@@ -27,7 +28,7 @@ export function registerLoginRoutes(app: FastifyInstance, services: AppServices)
   });
 
   const page = (request: FastifyRequest, reply: FastifyReply, status: number, options: { next: string; username?: string; error?: string; notice?: string }) =>
-    sendHtml(reply, renderLoginPage(services.pageContext(request), options), status);
+    sendHtml(reply, renderLoginPage(services.pageContext(request), { ...options, company: choices.describe() }), status);
 
   app.get<{ Querystring: { next?: string } }>('/login', { config: { access: 'public' } }, async (request, reply) => {
     if (!services.hasAccounts()) return reply.redirect('/', 303);
@@ -38,6 +39,7 @@ export function registerLoginRoutes(app: FastifyInstance, services: AppServices)
   app.post<{ Body: LoginBody }>('/login', { config: { access: 'public' } }, async (request, reply) => {
     const next = safeNext(request.body?.next);
     if (!services.hasAccounts()) return reply.redirect('/', 303);
+    if (choices.describe()?.isOnly) return page(request, reply, 403, { next, error: 'Passwords are not used here: sign in with your company account.' });
     const typed = typeof request.body?.username === 'string' ? request.body.username : '';
     const password = typeof request.body?.password === 'string' ? request.body.password : '';
     const name = accountOf(typed);
