@@ -146,7 +146,7 @@ describe('README', () => {
   });
 
   it('names only environment variables and config keys the options module reads', () => {
-    const optionsSource = readFileSync(join(ROOT, 'src', 'options.ts'), 'utf8');
+    const optionsSource = ['options.ts', 'config-file.ts'].map((file) => readFileSync(join(ROOT, 'src', file), 'utf8')).join('\n');
     const cliSource = readdirSync(join(ROOT, 'src', 'cli'))
       .map((f) => readFileSync(join(ROOT, 'src', 'cli', f), 'utf8'))
       .join('\n');
