@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { runImport } from '../src/import/run-import.js';
+import { openLedger } from '../src/ledger/index.js';
 import { silentLogger } from '../src/log.js';
 import { writeLargeCsv } from './order-sheets.js';
 
@@ -69,6 +70,8 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
     // Sending alone is timed through the progress hook the command calls around its sends.
     const sending = { startedAt: 0, stoppedAt: 0 };
     const started = performance.now();
+    // Opened and closed inside the timing, as the command does around its run.
+    const ledger = await openLedger(join(dir, 'ledger.db'), { logger: silentLogger });
     const result = await runImport({
       files: [sheet],
       out: join(dir, 'result.csv'),
@@ -79,13 +82,14 @@ export async function benchImport(options: { rows: number; latencyMs: number; co
       maxAttempts: 6,
       dryRun: false,
       ledgerPath: join(dir, 'ledger.db'),
+      ledger,
       logger: silentLogger,
       orderProgress: {
         start: () => void (sending.startedAt = performance.now()),
         tick: () => undefined,
         stop: () => void (sending.stoppedAt = performance.now()),
       },
-    });
+    }).finally(() => ledger.close());
     const ms = performance.now() - started;
     const orders = result.report.summary.accepted ?? 0;
     if (orders !== result.report.orders.length) throw new Error(`bench import: not every order was accepted: ${JSON.stringify(result.report.summary)}`);

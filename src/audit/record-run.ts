@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { osActor } from '../accounts/os-user.js';
-import { type AuditEvent, type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
+import type { AuditEvent, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 
@@ -41,23 +41,6 @@ function statusCountsOf(report: JsonReport, file: string | undefined): Record<st
     if (order.status) counts[order.status] = (counts[order.status] ?? 0) + 1;
   }
   return counts;
-}
-
-/** Records the run; a ledger that cannot take it is logged, never a failure of the run that is over. */
-export async function recordCliRun(ledgerPath: string, report: JsonReport, options: { logger: Logger; ref?: string | null; isLedgerOptional?: boolean }): Promise<void> {
-  if (options.isLedgerOptional && !ledgerExists(ledgerPath)) return;
-  let ledger: Ledger;
-  try {
-    ledger = await openLedger(ledgerPath, { logger: options.logger });
-  } catch (error) {
-    options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail');
-    return;
-  }
-  try {
-    await recordRunIn(ledger, report, options);
-  } finally {
-    await ledger.close().catch((error: unknown) => options.logger.warn({ err: (error as Error).message }, 'the run could not be recorded in the audit trail'));
-  }
 }
 
 /** Records the run in a ledger the entry point holds open; a ledger that cannot take it is logged, never a failure of the run that is over. */

@@ -13,7 +13,7 @@ import type { CheckContext } from '../orders/types.js';
 import type { ReadSettings } from '../validate/check-file.js';
 import { resolveMappingChoice } from '../mapping/profile-file.js';
 import { type Ledger, redactLedgerLocation } from '../ledger/index.js';
-import { heldOpen, openedOnDemand } from '../mapping/ledger-access.js';
+import { heldOpen } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import type { Profile } from '../mapping/profile.js';
 
@@ -51,10 +51,10 @@ export function checkContextOf(options: ResolvedOptions): CheckContext {
 }
 
 /**
- * How sheets are read: the mapping profile (or detection among the built-in ones and those saved beside the
- * ledger), the decimal mark, whether the date order was set for this run.
+ * How sheets are read: the mapping profile (or detection among the built-in ones and those saved in
+ * the command's ledger), the decimal mark, whether the date order was set for this run.
  */
-export async function readSettingsOf(options: ResolvedOptions, use: { needsLedger: boolean; ledger?: Ledger } = { needsLedger: false }): Promise<ReadSettings> {
+export async function readSettingsOf(options: ResolvedOptions, use: SavedProfilesUse = {}): Promise<ReadSettings> {
   const saved = await savedProfilesOf(options, use);
   return {
     mapping: resolveMappingChoice(options.mapping, saved),
@@ -63,14 +63,22 @@ export async function readSettingsOf(options: ResolvedOptions, use: { needsLedge
   };
 }
 
+/** The ledger the command opened (none: no ledger exists, and only the built-in profiles are known). */
+export interface SavedProfilesUse {
+  ledger?: Ledger;
+  /** The command stops on the ledger itself when it fails (import): nothing is said here. */
+  needsLedger?: boolean;
+}
+
 /**
- * The mappings saved in the ledger. A ledger that cannot be read for them does not stop a run that only
- * reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger anyway
- * (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
+ * The mappings saved in the command's ledger. A ledger that cannot be read for them does not stop a run
+ * that only reads sheets: it is said, and the built-in profiles are used. A command that needs the ledger
+ * anyway (import) says nothing here: it stops on the ledger itself, with the one line that names the problem.
  */
-export async function savedProfilesOf(options: ResolvedOptions, use: { needsLedger: boolean; ledger?: Ledger } = { needsLedger: false }): Promise<Profile[]> {
+export async function savedProfilesOf(options: ResolvedOptions, use: SavedProfilesUse = {}): Promise<Profile[]> {
+  if (!use.ledger) return [];
   try {
-    return (await createMappingStore(use.ledger ? heldOpen(use.ledger) : openedOnDemand(options.ledgerPath)).list()).map((m) => m.profile);
+    return (await createMappingStore(heldOpen(use.ledger)).list()).map((m) => m.profile);
   } catch (error) {
     if (!use.needsLedger) {
       const why = (error as Error).message.replace(/[.?!]+$/, '');

@@ -16,11 +16,14 @@ export function addDemoCommand(program: Command, run: CliRun): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
     .action(async (flags: RawFlags) => {
       const options = resolveFlags(flags);
-      const { runDemo } = await import('../demo/run-demo.js');
+      const [{ runDemo }, { openLedger }] = await Promise.all([import('../demo/run-demo.js'), import('../ledger/index.js')]);
+      const logger = loggerFor(options);
       await runDemo({
         samplesDir: SAMPLES_DIR,
         outDir: options.out ?? 'demo-output',
-        logger: loggerFor(options),
+        logger,
+        // The demo's own ledger, made fresh in its folder: opened once, for the import and the reconcile.
+        openLedger: (path) => openLedger(path, { logger }),
         print: (line) => run.printLine(line),
       });
     });

@@ -9,16 +9,18 @@ import { importExitCode } from './exit-codes.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
+import { openCommandLedger } from './cli-ledger.js';
 
 /** What an import takes from its resolved flags: one place, so a scheduled import runs as the command line's does. */
-export async function importSettingsOf(options: ResolvedOptions, files: string[], ledger?: Ledger) {
+export async function importSettingsOf(options: ResolvedOptions, files: string[], ledger: Ledger) {
   return {
     ...apiSettingsOf(options),
+    ledger,
     files,
     out: options.out,
     sheet: options.sheet,
     context: checkContextOf(options),
-    readSettings: await readSettingsOf(options, { needsLedger: true, ...(ledger ? { ledger } : {}) }),
+    readSettings: await readSettingsOf(options, { needsLedger: true, ledger }),
     dryRun: options.dryRun,
     ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
     archiveDir: options.archiveDir,
@@ -46,28 +48,28 @@ export function addImportCommand(program: Command, run: CliRun): void {
 }
 
 /**
- * One import from the command line: the ledger opened once, here, for the saved mappings, the run and
- * its audit entry; Ctrl-C winds the run down; the report, the warnings, the exit code and what --notify-on says.
+ * One import from the command line: the ledger opened once, here, for the saved mappings, the remote
+ * sheets' claims, the run, its audit entry and a failed notification's record; Ctrl-C winds the run
+ * down; the report, the warnings, the exit code and what --notify-on says.
  */
 async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
   const options = resolveFlags(flags);
   const logger = loggerFor(options);
   const watch = await watchRun(options, logger, (line) => run.warn(line));
-  const [{ openLedger }, { runImport }, { recordRunIn }] = await Promise.all([import('../ledger/index.js'), import('../import/run-import.js'), import('../audit/record-run.js')]);
+  const [{ runImport }, { recordRunIn }] = await Promise.all([import('../import/run-import.js'), import('../audit/record-run.js')]);
   // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), outageMs: options.ledgerOutageMs });
+  const ledger = await openCommandLedger(options, logger);
   let isLedgerLost = false;
-  let watched: Parameters<typeof watch.finish>[0] | undefined;
   try {
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
     const { prepareRemoteRun } = await import('../remote/remote-run.js');
-    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
+    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
     for (const line of remote.warnings) run.warn(line);
+    // The run lock is the run's alone: released when the run ends, before the results are put in place and anyone is notified.
     const result = await runImport({
       ...(await importSettingsOf(options, remote.files, ledger)),
-      ledger,
       out: remote.out,
       archiveDir: remote.archive,
       logger,
@@ -83,7 +85,8 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
     if (result.apiUnusable) run.warn(result.apiUnusable.message);
     if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
     run.exitCode = importExitCode(result);
-    watched = { command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report };
+    // Told with the ledger still open (no run lock held while a webhook is retried): a failed delivery is audited in it.
+    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report, ledger: isLedgerLost ? undefined : ledger });
   } catch (error) {
     await ledger.close().catch(() => undefined);
     throw error;
@@ -92,6 +95,4 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
   await ledger.close().catch((error: unknown) => {
     if (!isLedgerLost) throw error;
   });
-  // Told once the ledger is closed: a failed delivery is audited through a ledger of its own.
-  if (watched) await watch.finish(watched);
 }

@@ -10,6 +10,7 @@ import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { loggerFor, resolveFlags } from './command-options.js';
 import { exitOnSignal } from './signals.js';
+import { openCommandLedger, openExistingLedger, withCommandLedger } from './cli-ledger.js';
 
 function describeCounts(counts: CopyCounts): string {
   const parts = [`${counts.insert} copied`];
@@ -86,8 +87,10 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
       const options = resolveFlags(flags);
       const { showLedger } = await import('../ledger-settings/ledger-settings.js');
       const { redactLedgerLocation } = await import('../ledger/index.js');
-      const show = await showLedger(options.ledgerPath, { claimLeaseMs: options.claimLeaseMs, logger: loggerFor(options) });
-      if (show === null) throw new UsageError(`There is no ledger at ${redactLedgerLocation(options.ledgerPath)} yet: the first import creates it.`);
+      // Looking never creates a ledger file.
+      const ledger = await openExistingLedger(options, loggerFor(options));
+      if (ledger === undefined) throw new UsageError(`There is no ledger at ${redactLedgerLocation(options.ledgerPath)} yet: the first import creates it.`);
+      const show = await withCommandLedger(ledger, () => showLedger(ledger, { claimLeaseMs: options.claimLeaseMs }));
       if (options.json) await run.printJson({ command: 'ledger show', ...show });
       else process.stdout.write(formatShow(show));
     });
@@ -105,7 +108,8 @@ export function addLedgerCommand(program: Command, run: CliRun): void {
       if (setting !== 'team-concurrency') throw new UsageError(`ledger set knows the setting team-concurrency, not "${setting}".`);
       const options = resolveFlags(flags);
       const [{ setTeamConcurrency }, { osActor }] = await Promise.all([import('../ledger-settings/ledger-settings.js'), import('../accounts/os-user.js')]);
-      const result = await setTeamConcurrency(options.ledgerPath, value, { actor: osActor(), logger: loggerFor(options) });
+      const ledger = await openCommandLedger(options, loggerFor(options));
+      const result = await withCommandLedger(ledger, () => setTeamConcurrency(ledger, value, { actor: osActor() }));
       if (options.json) await run.printJson({ command: 'ledger set', ...result });
       else run.printLine(formatTeamCapSet(result));
     });

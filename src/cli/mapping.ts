@@ -5,12 +5,15 @@ import { describeFileSystemError, UsageError } from '../errors.js';
 import type { Profile } from '../mapping/profile.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
-import { resolveFlags, savedProfilesOf } from './command-options.js';
+import { loggerFor, resolveFlags, savedProfilesOf } from './command-options.js';
 import { redactLedgerLocation } from '../ledger/index.js';
+import { openCommandLedger, openExistingLedger, openLedgerIfReadable, withCommandLedger } from './cli-ledger.js';
 
-/** The mappings saved in the ledger the flags name (the web app's mapping step saves them there). */
-function savedProfiles(flags: RawFlags): Promise<Profile[]> {
-  return savedProfilesOf(resolveFlags(flags));
+/** The mappings saved in the ledger the flags name (the web app's mapping step saves them there); none is created by looking. */
+async function savedProfiles(flags: RawFlags): Promise<Profile[]> {
+  const options = resolveFlags(flags);
+  const ledger = await openLedgerIfReadable(options, loggerFor(options));
+  return withCommandLedger(ledger, () => savedProfilesOf(options, ledger ? { ledger } : {}));
 }
 
 export function addMappingCommand(program: Command, run: CliRun): void {
@@ -63,8 +66,11 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--ledger <path>', 'the ledger to save it in (default .order-batch/ledger.db, or a postgres:// URL)')
     .option('--config <file>', 'JSON config file')
     .action(async (file: string, flags: RawFlags & { name?: string }) => {
-      const { saveMappingFile } = await import('../mapping/mapping-commands.js');
-      const saved = await saveMappingFile(resolveFlags(flags).ledgerPath, file, flags.name);
+      const { readSavableProfile, saveMapping } = await import('../mapping/mapping-commands.js');
+      const profile = await readSavableProfile(file, flags.name);
+      const options = resolveFlags(flags);
+      const ledger = await openCommandLedger(options, loggerFor(options));
+      const saved = await withCommandLedger(ledger, () => saveMapping(ledger, profile));
       run.printLine(`${saved.isReplaced ? 'Replaced' : 'Saved'} the team mapping ${saved.name}: validate, import and the web app read sheets with its columns with it (--mapping ${saved.name} names it).`);
     });
 
@@ -76,8 +82,11 @@ export function addMappingCommand(program: Command, run: CliRun): void {
     .option('--config <file>', 'JSON config file')
     .action(async (name: string, flags: RawFlags) => {
       const { removeSavedMapping } = await import('../mapping/mapping-commands.js');
-      const ledgerPath = resolveFlags(flags).ledgerPath;
-      if (await removeSavedMapping(ledgerPath, name)) {
+      const options = resolveFlags(flags);
+      const ledgerPath = options.ledgerPath;
+      // A ledger not created yet holds no mapping, and is not created by removing one.
+      const ledger = await openExistingLedger(options, loggerFor(options));
+      if (ledger !== undefined && (await withCommandLedger(ledger, () => removeSavedMapping(ledger, name)))) {
         run.printLine(`Removed the saved mapping ${name}.`);
       } else {
         process.stderr.write(`order-batch: no mapping named ${name} is saved in the ledger ${redactLedgerLocation(ledgerPath)} (order-batch mapping list shows the saved ones).\n`);

@@ -8,6 +8,7 @@ import { reconcileExitCode } from './exit-codes.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { exitOnSignal } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
+import { openCommandLedger, withCommandLedger } from './cli-ledger.js';
 
 /** The flags only reconcile has, which options.ts does not merge (no environment or config key). */
 export interface ReconcileFlags extends RawFlags {
@@ -68,19 +69,23 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     const options = resolveFlags(flags);
     const logger = loggerFor(options);
     const watch = await watchRun(options, logger, (line) => run.warn(line));
-    const { runReconcile } = await import('../reconcile/run-reconcile.js');
-    const { prepareRemoteRun } = await import('../remote/remote-run.js');
-    const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
-    const result = await runReconcile({ ...reconcileSettingsOf(options, flags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
-    try {
-      await remote.finish(result.report).finally(remote.close);
-      await run.printReport(result.report, options, formatReconcileText);
-      const { recordCliRun } = await import('../audit/record-run.js');
-      await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
-      run.exitCode = reconcileExitCode(result);
-      await watch.finish({ command: 'reconcile', runId: null, exitCode: run.exitCode, report: result.report });
-    } finally {
-      result.release();
-    }
+    const { ledgerUseOf, runReconcile } = await import('../reconcile/run-reconcile.js');
+    const settings = reconcileSettingsOf(options, flags);
+    // Opened once, when the reconcile reads one: the run, its audit entry and a failed notification's record.
+    const ledger = ledgerUseOf(settings) ? await openCommandLedger(options, logger) : undefined;
+    await withCommandLedger(ledger, async () => {
+      const { prepareRemoteRun } = await import('../remote/remote-run.js');
+      const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
+      const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+      try {
+        await remote.finish(result.report).finally(remote.close);
+        await run.printReport(result.report, options, formatReconcileText);
+        if (ledger) await (await import('../audit/record-run.js')).recordRunIn(ledger, result.report, { logger });
+        run.exitCode = reconcileExitCode(result);
+        await watch.finish({ command: 'reconcile', runId: null, exitCode: run.exitCode, report: result.report, ledger });
+      } finally {
+        result.release();
+      }
+    });
   });
 }

@@ -1,5 +1,6 @@
 /** The flags of remote locations (src/remote), for the commands that read or write sheets. */
 import type { Command } from 'commander';
+import type { Ledger } from '../ledger/index.js';
 import type { ResolvedOptions } from '../options.js';
 import type { RemoteRunContext } from '../remote/remote-run.js';
 import { quietAwsSdkNotice } from './command-options.js';
@@ -12,7 +13,8 @@ export function addRemoteOptions(cmd: Command, { isReading }: { isReading: boole
   return cmd;
 }
 
-export function remoteContextOf(options: ResolvedOptions): RemoteRunContext {
+/** The remote locations' context; an import hands in the ledger it opened, which its remote sheets are claimed in. */
+export function remoteContextOf(options: ResolvedOptions, ledger?: Ledger): RemoteRunContext {
   quietAwsSdkNotice();
-  return { settings: options.remote, ledgerPath: options.ledgerPath, claimLeaseMs: options.claimLeaseMs, currentFolder: process.cwd() };
+  return { settings: options.remote, ledgerPath: options.ledgerPath, ...(ledger ? { ledger } : {}), claimLeaseMs: options.claimLeaseMs, currentFolder: process.cwd() };
 }

@@ -6,6 +6,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { ResolvedOptions } from '../options.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 
@@ -23,8 +24,11 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 export interface RunWatch {
-  /** After the run, its report printed: the metrics file written and the notifications sent (both awaited, neither throws). */
-  finish(run: { command: 'import' | 'reconcile'; runId: string | null; exitCode: number; report: JsonReport }): Promise<void>;
+  /**
+   * After the run, its report printed: the metrics file written and the notifications sent (both awaited,
+   * neither throws); a failed delivery is audited in the run's ledger, still open (its run lock, if any, released).
+   */
+  finish(run: { command: 'import' | 'reconcile'; runId: string | null; exitCode: number; report: JsonReport; ledger: Ledger | undefined }): Promise<void>;
 }
 
 /** Starts counting the run's API requests when a metrics file is asked for. */
@@ -40,9 +44,9 @@ export async function watchRun(options: ResolvedOptions, logger: Logger, warn: (
       const { recordNotifyFailure } = await import('../notify/record-failure.js');
       const notified = await notifyRun({
         settings: options.notify,
-        facts: run,
+        facts: { command: run.command, runId: run.runId, exitCode: run.exitCode, report: run.report },
         logger,
-        onFailure: (failure) => recordNotifyFailure(options.ledgerPath, failure, { logger, ref: run.runId }),
+        onFailure: (failure) => recordNotifyFailure(run.ledger, failure, { logger, ref: run.runId }),
       });
       for (const failure of notified.failed) warn(`the notification (${failure.target}) could not be delivered: ${failure.reason}; the run's results stand.`);
       if (metrics && options.metricsFile) {

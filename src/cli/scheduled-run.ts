@@ -20,6 +20,7 @@ import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
 import { addImportCommand, importSettingsOf } from './import.js';
 import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
 import { remoteContextOf } from './remote-options.js';
+import { openCommandLedger, withCommandLedger } from './cli-ledger.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -91,41 +92,51 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   };
 }
 
+/** One occurrence's import: its own ledger opened once (with the occurrence's own lease and outage), handed to everything it does. */
 async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
   const { runImport } = await import('../import/run-import.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
-  const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
-  for (const line of remote.warnings) logger.warn(line);
-  const result = await runImport({
-    ...(await importSettingsOf(options, remote.files)),
-    out: remote.out,
-    archiveDir: remote.archive,
-    logger,
-    signal: request.signal,
-    onRunStarted: request.onRunStarted,
-  }).catch(remote.abandon);
-  await remote.finish(result.report).finally(remote.close);
-  if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
-  if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
-  const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
-  await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report });
-  return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
+  const ledger = await openCommandLedger(options, logger);
+  return withCommandLedger(ledger, async () => {
+    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
+    for (const line of remote.warnings) logger.warn(line);
+    const result = await runImport({
+      ...(await importSettingsOf(options, remote.files, ledger)),
+      out: remote.out,
+      archiveDir: remote.archive,
+      logger,
+      signal: request.signal,
+      onRunStarted: request.onRunStarted,
+    }).catch(remote.abandon);
+    await remote.finish(result.report).finally(remote.close);
+    const kept = result.ledgerFailure ? undefined : ledger;
+    if (kept && result.runId && !options.dryRun) await keepRunResults(kept, result.runId, logger);
+    await recordScheduledRun(kept, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger });
+    const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
+    await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report, ledger: kept });
+    return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
+  });
 }
 
+/** One occurrence's reconcile: the ledger opened once when it reads one (--orders and --all may run without). */
 async function reconcileOccurrence(flags: ParsedArgs['flags'], options: ResolvedOptions, logger: Logger, request: RunRequest): Promise<RunResult> {
-  const { runReconcile } = await import('../reconcile/run-reconcile.js');
+  const { ledgerUseOf, runReconcile } = await import('../reconcile/run-reconcile.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const reconcileFlags = flags as ReconcileFlags;
-  const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
-  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
-  const runId = result.runId ?? null;
-  try {
-    await remote.finish(result.report).finally(remote.close);
-    if (runId) await keepRunResults(options.ledgerPath, runId, logger);
-    await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger, isLedgerOptional: true });
-    await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report });
-  } finally {
-    result.release();
-  }
-  return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId, message: null };
+  const settings = reconcileSettingsOf(options, reconcileFlags);
+  const ledger = ledgerUseOf(settings) ? await openCommandLedger(options, logger) : undefined;
+  return withCommandLedger(ledger, async () => {
+    const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
+    const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+    const runId = result.runId ?? null;
+    try {
+      await remote.finish(result.report).finally(remote.close);
+      if (ledger && runId) await keepRunResults(ledger, runId, logger);
+      await recordScheduledRun(ledger, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger });
+      await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report, ledger });
+    } finally {
+      result.release();
+    }
+    return { exitCode: reconcileExitCode(result), summary: result.report.summary, runId, message: null };
+  });
 }

@@ -7,6 +7,7 @@ import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, ap
 import { validateExitCode } from './exit-codes.js';
 import { exitOnSignal } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
+import { openExistingLedger, openLedgerIfReadable, withCommandLedger } from './cli-ledger.js';
 
 export function addValidateCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -25,24 +26,27 @@ export function addValidateCommand(program: Command, run: CliRun): void {
     const options = resolveFlags(flags);
     const { runValidate } = await import('../validate/run-validate.js');
     const logger = loggerFor(options);
-    const { prepareRemoteRun } = await import('../remote/remote-run.js');
-    const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
-    for (const line of remote.warnings) run.warn(line);
-    const result = await runValidate({
-      files: remote.files,
-      out: remote.out,
-      sheet: options.sheet,
-      context: checkContextOf(options),
-      readSettings: await readSettingsOf(options),
-      online: options.online ? apiSettingsOf(options) : undefined,
-      logger,
-      progress: byteProgressOf(options),
-    }).catch(remote.abandon);
-    await remote.finish(result.report).finally(remote.close);
-    await run.printReport(result.report, options, formatValidateText);
-    // Only into a ledger that exists: an offline check never creates one.
-    const { recordCliRun } = await import('../audit/record-run.js');
-    await recordCliRun(options.ledgerPath, result.report, { logger, isLedgerOptional: true });
-    run.exitCode = validateExitCode(result);
+    // Opened once, when it exists (a check never creates one): its saved mappings, --online's own orders, the audit entry.
+    // --online needs it readable; an offline check goes on with the built-in profiles.
+    const ledger = options.online ? await openExistingLedger(options, logger) : await openLedgerIfReadable(options, logger);
+    await withCommandLedger(ledger, async () => {
+      const { prepareRemoteRun } = await import('../remote/remote-run.js');
+      const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
+      for (const line of remote.warnings) run.warn(line);
+      const result = await runValidate({
+        files: remote.files,
+        out: remote.out,
+        sheet: options.sheet,
+        context: checkContextOf(options),
+        readSettings: await readSettingsOf(options, ledger ? { ledger } : {}),
+        online: options.online ? { ...apiSettingsOf(options), ...(ledger ? { ledger } : {}) } : undefined,
+        logger,
+        progress: byteProgressOf(options),
+      }).catch(remote.abandon);
+      await remote.finish(result.report).finally(remote.close);
+      await run.printReport(result.report, options, formatValidateText);
+      if (ledger) await (await import('../audit/record-run.js')).recordRunIn(ledger, result.report, { logger });
+      run.exitCode = validateExitCode(result);
+    });
   });
 }

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { connect } from '../connection/connect.js';
 import { runImport } from '../import/run-import.js';
@@ -21,11 +22,21 @@ export interface DemoResult {
   confirmations: string;
 }
 
-export async function runDemo(options: { samplesDir: string; outDir: string; logger: Logger; print: (line: string) => void }): Promise<DemoResult> {
+/** `openLedger`: the entry point's, called once, for the fresh ledger in the demo's folder. */
+export async function runDemo(options: { samplesDir: string; outDir: string; logger: Logger; print: (line: string) => void; openLedger: (path: string) => Promise<Ledger> }): Promise<DemoResult> {
   const outDir = resolve(options.outDir);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const ledgerPath = join(outDir, 'ledger.db');
+  const ledger = await options.openLedger(ledgerPath);
+  try {
+    return await demoOn(ledger, ledgerPath, outDir, options);
+  } finally {
+    await ledger.close();
+  }
+}
+
+async function demoOn(ledger: Ledger, ledgerPath: string, outDir: string, options: Parameters<typeof runDemo>[0]): Promise<DemoResult> {
   const connection = await connect({
     connection: { auth: 'oauth' },
     useSandbox: true,
@@ -47,6 +58,7 @@ export async function runDemo(options: { samplesDir: string; outDir: string; log
       maxAttempts: 6,
       dryRun: false,
       ledgerPath,
+      ledger,
       logger: options.logger,
       connectionOverride: connection,
     });
@@ -62,6 +74,7 @@ export async function runDemo(options: { samplesDir: string; outDir: string; log
       connection: { auth: 'oauth' },
       useSandbox: true,
       ledgerPath,
+      ledger,
       now: SAMPLES_AS_OF,
       isNowPinned: false,
       out: join(outDir, 'reconciliation.xlsx'),

@@ -19,13 +19,13 @@ export interface ImportOptions {
   concurrency: number;
   maxAttempts: number;
   dryRun: boolean;
+  /** Where the ledger is: the embedded sandbox keeps its world beside it. */
   ledgerPath: string;
-  /** The ledger the entry point opened (the CLI command, the web app): used, and left open. Without it the run opens ledgerPath itself. */
-  ledger?: Ledger;
-  /** How long this run's claims outlive its last sign of life (PostgreSQL); default the ledger's. */
-  claimLeaseMs?: number;
-  /** How long a lost PostgreSQL ledger is waited for before the run stops (default 120 s). */
-  ledgerOutageMs?: number;
+  /**
+   * The ledger the entry point opened (the CLI command, the web app, the scheduler): used, and left open.
+   * The run holds its run lock from start to end only, so what follows the run writes through the same object.
+   */
+  ledger: Ledger;
   archiveDir?: string;
   logger: Logger;
   progress?: Progress;

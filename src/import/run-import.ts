@@ -4,7 +4,7 @@
  * (plan-import.ts), sends it (send-plan.ts), writes the results; returns a result, and the CLI or the
  * web app decides what to print and which exit code follows.
  */
-import { type LedgerRun, openLedger, type RunLock } from '../ledger/index.js';
+import type { LedgerRun, RunLock } from '../ledger/index.js';
 import type { ImportOptions, ImportResult } from './import-options.js';
 import { redactUrl } from '../redact.js';
 import { countByStatus } from '../result-files/result-rows.js';
@@ -30,8 +30,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const takenOutputs = new Set<string>();
   const resultPaths = states.map((state) => resultPathFor(state.file, options.out, files.length, 'import-result', takenOutputs));
 
-  // A ledger that cannot be opened stops here (a LedgerError: exit 2); one that fails once open stops the run below (exit 3).
-  const ledger = options.ledger ?? (await openLedger(options.ledgerPath, { logger, ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) }));
+  // A ledger that fails once open stops the run below (exit 3); the entry point opened it, and closes it.
+  const { ledger } = options;
   // Why the run stopped sending, one reason (strongerStop): interrupted, the API unusable, or the ledger's storage failed once open.
   let stopped: StopReason | undefined;
   const noteLedgerFailure = (err: unknown): void => {
@@ -76,7 +76,6 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   } finally {
     if (!options.connectionOverride) await held.connection?.close();
     await held.lock?.release().catch(noteLedgerFailure);
-    if (!options.ledger) await ledger.close().catch(noteLedgerFailure);
   }
   return importResultOf({ inputs, states, skipped, hasUnusableInput, written, stopped, runId: held.run?.runId });
 }

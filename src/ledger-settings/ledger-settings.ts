@@ -4,17 +4,7 @@
  */
 import type { Actor } from '../accounts/manage.js';
 import { UsageError } from '../errors.js';
-import {
-  type Ledger,
-  type LedgerBackend,
-  ledgerExists,
-  openLedger,
-  type OrderState,
-  parseTeamCap,
-  parseTeamCapChange,
-  TEAM_CAP_SETTING,
-} from '../ledger/index.js';
-import type { Logger } from '../log.js';
+import { type Ledger, type LedgerBackend, type OrderState, parseTeamCap, parseTeamCapChange, TEAM_CAP_SETTING } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';
 
 export interface LedgerShow {
@@ -35,41 +25,29 @@ export interface LedgerShow {
   mappings: number;
 }
 
-async function withLedger<T>(ledgerPath: string, logger: Logger, work: (ledger: Ledger) => Promise<T>): Promise<T> {
-  const ledger = await openLedger(ledgerPath, { logger });
-  try {
-    return await work(ledger);
-  } finally {
-    await ledger.close();
-  }
-}
-
-/** What the ledger is and holds; null when there is no ledger there (a file not made yet). */
-export async function showLedger(ledgerPath: string, options: { claimLeaseMs: number; logger: Logger }): Promise<LedgerShow | null> {
-  if (!ledgerExists(ledgerPath)) return null;
-  return withLedger(ledgerPath, options.logger, async (ledger) => {
-    const [described, cap, endpoint, orders, accounts, mappings] = await Promise.all([
-      ledger.describe(),
-      ledger.getSetting(TEAM_CAP_SETTING),
-      ledger.getSetting('endpoint'),
-      ledger.countByState(),
-      ledger.users.list(),
-      ledger.mappings.list(),
-    ]);
-    return {
-      ledger: ledger.location,
-      backend: ledger.backend,
-      schemaVersion: described.schemaVersion,
-      teamConcurrency: parseTeamCap(cap),
-      claimLeaseSeconds: Math.round(options.claimLeaseMs / 1000),
-      endpoint: endpoint === null ? null : redactUrl(endpoint),
-      orders,
-      runs: described.runs,
-      liveRuns: described.liveRuns,
-      accounts: accounts.length,
-      mappings: mappings.length,
-    };
-  });
+/** What the ledger is and holds. */
+export async function showLedger(ledger: Ledger, options: { claimLeaseMs: number }): Promise<LedgerShow> {
+  const [described, cap, endpoint, orders, accounts, mappings] = await Promise.all([
+    ledger.describe(),
+    ledger.getSetting(TEAM_CAP_SETTING),
+    ledger.getSetting('endpoint'),
+    ledger.countByState(),
+    ledger.users.list(),
+    ledger.mappings.list(),
+  ]);
+  return {
+    ledger: ledger.location,
+    backend: ledger.backend,
+    schemaVersion: described.schemaVersion,
+    teamConcurrency: parseTeamCap(cap),
+    claimLeaseSeconds: Math.round(options.claimLeaseMs / 1000),
+    endpoint: endpoint === null ? null : redactUrl(endpoint),
+    orders,
+    runs: described.runs,
+    liveRuns: described.liveRuns,
+    accounts: accounts.length,
+    mappings: mappings.length,
+  };
 }
 
 export interface TeamCapSet {
@@ -83,22 +61,20 @@ export interface TeamCapSet {
  * `actor`. A SQLite ledger is refused: its file admits one run at a time, so there is no team to cap,
  * and a stored number would promise a bound nothing enforces (the run's --concurrency is its bound).
  */
-export async function setTeamConcurrency(ledgerPath: string, value: string, options: { actor: Actor; logger: Logger }): Promise<TeamCapSet> {
+export async function setTeamConcurrency(ledger: Ledger, value: string, options: { actor: Actor }): Promise<TeamCapSet> {
   const change = parseTeamCapChange(value);
   if (!change.ok) throw new UsageError(change.message);
-  return withLedger(ledgerPath, options.logger, async (ledger) => {
-    if (ledger.backend === 'sqlite') {
-      throw new UsageError(
-        `The ledger ${ledger.location} is a SQLite file, which admits one run at a time: there is no team to cap. ` +
-          'Bound a run with --concurrency; a team shares a PostgreSQL ledger (docs/team.md), where ledger set team-concurrency caps every run on it.',
-      );
-    }
-    const previous = parseTeamCap(await ledger.getSetting(TEAM_CAP_SETTING));
-    if (change.cap === null) await ledger.removeSetting(TEAM_CAP_SETTING);
-    else await ledger.setSetting(TEAM_CAP_SETTING, String(change.cap));
-    const { name, via, address } = options.actor;
-    const detail = `team-concurrency ${change.cap ?? 'off'} (was ${previous ?? 'off'})`;
-    await ledger.audit.record({ actor: name, via, address, action: 'ledger_setting', detail });
-    return { ledger: ledger.location, teamConcurrency: change.cap, previous };
-  });
+  if (ledger.backend === 'sqlite') {
+    throw new UsageError(
+      `The ledger ${ledger.location} is a SQLite file, which admits one run at a time: there is no team to cap. ` +
+        'Bound a run with --concurrency; a team shares a PostgreSQL ledger (docs/team.md), where ledger set team-concurrency caps every run on it.',
+    );
+  }
+  const previous = parseTeamCap(await ledger.getSetting(TEAM_CAP_SETTING));
+  if (change.cap === null) await ledger.removeSetting(TEAM_CAP_SETTING);
+  else await ledger.setSetting(TEAM_CAP_SETTING, String(change.cap));
+  const { name, via, address } = options.actor;
+  const detail = `team-concurrency ${change.cap ?? 'off'} (was ${previous ?? 'off'})`;
+  await ledger.audit.record({ actor: name, via, address, action: 'ledger_setting', detail });
+  return { ledger: ledger.location, teamConcurrency: change.cap, previous };
 }

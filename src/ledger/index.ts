@@ -54,7 +54,4 @@ export type { ShareNote } from './team-cap.js';
 
 /** Where the ledger lives unless --ledger says otherwise (relative to the working directory). */
 export const DEFAULT_LEDGER_PATH = '.order-batch/ledger.db';
-
-/** For stores kept beside the ledger's own tables (src/remote's file claims): a raw, migrated connection. */
-export { openLedgerDatabase } from './sqlite/sqlite-file.js';
-export { connectionConfigOf } from './postgres/connection-config.js';
+export type { RemoteFileClaims, RemoteFileEnd, RemoteFileKey } from './remote-file-types.js';

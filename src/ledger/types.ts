@@ -20,6 +20,7 @@ import type { Logger } from '../log.js';
 import type { PayloadFingerprint } from './hash.js';
 import type { TeamStores } from './team-types.js';
 import type { MarketplaceStore } from './marketplace-types.js';
+import type { RemoteFileClaims } from './remote-file-types.js';
 
 /**
  * Where an order stands.
@@ -283,6 +284,8 @@ export interface Ledger extends TeamStores {
   readonly location: string;
   /** Marketplace identifiers of order lines and which confirmations were written (marketplace/types.ts). */
   readonly marketplace: MarketplaceStore;
+  /** The claims of remote file versions, so that one run across the team processes each (remote-file-types.ts). */
+  readonly remoteFiles: RemoteFileClaims;
   /** PostgreSQL: true while the database does not answer (its queries wait for it, see --ledger-outage). */
   isUnreachable?(): boolean;
 

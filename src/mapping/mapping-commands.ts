@@ -8,6 +8,7 @@ import { formatProfile, type Profile } from './profile.js';
 import { columnsNamed, suggestProfile, type Draft } from './suggest.js';
 import { isBlankCell, toHeaderText } from '../sheet/row-source.js';
 import { openSheet } from '../sheet/read-sheet.js';
+import type { Ledger } from '../ledger/index.js';
 
 /** Rows looked at for sample values: enough to tell an order number from an item name. */
 const SAMPLE_ROWS = 200;
@@ -84,29 +85,32 @@ export function listMappings(saved: readonly Profile[] = []): ListedProfile[] {
  * Removes the mapping saved under `name` from the ledger, recorded in the audit trail under the
  * operating-system user; false when the ledger holds none of that name.
  */
-export async function removeSavedMapping(ledgerPath: string, name: string): Promise<boolean> {
+export async function removeSavedMapping(ledger: Ledger, name: string): Promise<boolean> {
   const { osActor } = await import('../accounts/os-user.js');
-  const { ledgerExists, openLedger } = await import('../ledger/index.js');
-  if (!ledgerExists(ledgerPath)) return false;
-  const ledger = await openLedger(ledgerPath);
-  try {
-    const isRemoved = await ledger.mappings.remove(name);
-    if (isRemoved) {
-      const { name: actor, via, address } = osActor();
-      await ledger.audit.record({ actor, via, address, action: 'mapping_remove', detail: name });
-    }
-    return isRemoved;
-  } finally {
-    await ledger.close();
+  const isRemoved = await ledger.mappings.remove(name);
+  if (isRemoved) {
+    const { name: actor, via, address } = osActor();
+    await ledger.audit.record({ actor, via, address, action: 'mapping_remove', detail: name });
   }
+  return isRemoved;
 }
 
 /**
- * Stores an edited profile file in the ledger as a team mapping (as the web app's mapping step saves one),
- * under its own name or `name`, checked like any profile file; recorded in the audit trail under the
- * operating-system user. Returns the name saved and whether it replaced a mapping of that name.
+ * Stores a profile (readSavableProfile) in the ledger as a team mapping (as the web app's mapping step
+ * saves one), recorded in the audit trail under the operating-system user. Returns the name saved and
+ * whether it replaced a mapping of that name.
  */
-export async function saveMappingFile(ledgerPath: string, file: string, name?: string): Promise<{ name: string; isReplaced: boolean }> {
+export async function saveMapping(ledger: Ledger, profile: Profile): Promise<{ name: string; isReplaced: boolean }> {
+  const { osActor } = await import('../accounts/os-user.js');
+  const isReplaced = (await ledger.mappings.list()).some((m) => m.name === profile.name);
+  const { name: actor, via, address } = osActor();
+  await ledger.mappings.save({ name: profile.name, profile: JSON.stringify(profile), savedBy: actor });
+  await ledger.audit.record({ actor, via, address, action: 'mapping_save', detail: profile.name });
+  return { name: profile.name, isReplaced };
+}
+
+/** An edited profile file, under its own name or `name`, checked like any profile file before a ledger is opened or created for it. */
+export async function readSavableProfile(file: string, name?: string): Promise<Profile> {
   const { readProfileFile } = await import('./profile-file.js');
   const { findBuiltinProfile } = await import('./builtin/index.js');
   const { ProfileError, parseProfile } = await import('./profile.js');
@@ -115,16 +119,5 @@ export async function saveMappingFile(ledgerPath: string, file: string, name?: s
   if (findBuiltinProfile(profile.name) !== undefined) {
     throw new ProfileError(`${profile.name} is the name of a built-in profile: save ${file} under another name (--name).`);
   }
-  const { osActor } = await import('../accounts/os-user.js');
-  const { openLedger } = await import('../ledger/index.js');
-  const ledger = await openLedger(ledgerPath);
-  try {
-    const isReplaced = (await ledger.mappings.list()).some((m) => m.name === profile.name);
-    const { name: actor, via, address } = osActor();
-    await ledger.mappings.save({ name: profile.name, profile: JSON.stringify(profile), savedBy: actor });
-    await ledger.audit.record({ actor, via, address, action: 'mapping_save', detail: profile.name });
-    return { name: profile.name, isReplaced };
-  } finally {
-    await ledger.close();
-  }
+  return profile;
 }

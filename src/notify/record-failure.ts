@@ -1,6 +1,6 @@
 /** A notification that could not be delivered, in the audit trail of a CLI run's ledger (the web app records through its own). */
 import { osActor } from '../accounts/os-user.js';
-import { ledgerExists, openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { AuditEvent } from '../ledger/team-types.js';
 import type { Logger } from '../log.js';
 import type { NotifyFailure } from './notify-run.js';
@@ -9,16 +9,12 @@ export function notifyFailureEvent(failure: NotifyFailure, actor: Pick<AuditEven
   return { ...actor, action: 'notify_failed', ref, detail: `${failure.target}: ${failure.reason}` };
 }
 
-export async function recordNotifyFailure(ledgerPath: string, failure: NotifyFailure, options: { logger: Logger; ref: string | null }): Promise<void> {
-  if (!ledgerExists(ledgerPath)) return;
+/** Records the failed delivery in the run's ledger (none: the run kept none); a ledger that cannot take it is logged. */
+export async function recordNotifyFailure(ledger: Ledger | undefined, failure: NotifyFailure, options: { logger: Logger; ref: string | null }): Promise<void> {
+  if (!ledger) return;
   try {
-    const ledger = await openLedger(ledgerPath, { logger: options.logger });
-    try {
-      const { name, via, address } = osActor();
-      await ledger.audit.record(notifyFailureEvent(failure, { actor: name, via, address }, options.ref));
-    } finally {
-      await ledger.close();
-    }
+    const { name, via, address } = osActor();
+    await ledger.audit.record(notifyFailureEvent(failure, { actor: name, via, address }, options.ref));
   } catch (error) {
     options.logger.warn({ err: (error as Error).message }, 'the failed notification could not be recorded in the audit trail');
   }

@@ -1,12 +1,12 @@
 /**
- * `order-batch reconcile`: the connection and the ledger around one reconcile run (reconcile-run.ts),
- * for the CLI and the web app.
+ * `order-batch reconcile`: the connection around one reconcile run (reconcile-run.ts) on the ledger the
+ * entry point opened (the CLI, the web app, the scheduler), for the CLI and the web app.
  * "now" is --now when given; else the embedded sandbox's clock; else the API's clock, as the Date
  * header of its answers tells it (the local clock when it does not).
  */
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
+import { type Ledger, ledgerExists } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import { reconcile, type ReconcileOptions, type ReconcileResult } from './reconcile-run.js';
 import { connect, connectWithLedger, sandboxStatePathFor, type Connection } from '../connection/connect.js';
@@ -14,7 +14,10 @@ import { connect, connectWithLedger, sandboxStatePathFor, type Connection } from
 export interface ReconcileCommandOptions {
   connection: ConnectionSettings;
   useSandbox: boolean;
+  /** Where the ledger is (the embedded sandbox's world and the package store are kept beside it). */
   ledgerPath: string;
+  /** The ledger the entry point opened; none: reconciling --orders or --all without one (see ledgerUseOf). */
+  ledger?: Ledger;
   /** The local clock at start, or --now. */
   now: Date;
   /** --now was given: it wins over the API's clock. */
@@ -34,28 +37,29 @@ export interface ReconcileCommandOptions {
   timezone?: string;
   logger: Logger;
   connectionOverride?: Connection;
-  /**
-   * A missing ledger file is a mistyped --ledger (default true). The web app says false: before its
-   * first import there is no ledger yet, and an empty reconciliation is the right answer.
-   */
-  isLedgerRequired?: boolean;
-  /** How long a lost PostgreSQL ledger is waited for before the run stops (default 120 s). */
-  ledgerOutageMs?: number;
 }
 
+/**
+ * Whether the entry point opens the ledger for a reconcile (true) or runs it without one (false), before
+ * anything is opened. --orders and --all name their orders themselves: a ledger there adds what was sent,
+ * but none is started for them (it would be bound to this API, and the next run against another refused).
+ * Throws the UsageError of a mistyped --ledger.
+ */
+export function ledgerUseOf(options: Pick<ReconcileCommandOptions, 'ledgerPath' | 'ordersFile' | 'all'>): boolean {
+  checkLedgerExists(options);
+  return hasLedger(options.ledgerPath);
+}
+
+/** The run on the entry point's ledger, which stays open for it to close. */
 export async function runReconcile(options: ReconcileCommandOptions): Promise<ReconcileResult> {
-  if (options.isLedgerRequired ?? true) checkLedgerExists(options);
-  // --orders and --all name their orders themselves: a ledger there adds what was sent, but none is
-  // started for them (it would be bound to this API, and the next run against another refused).
-  if (namesItsOrders(options) && !hasLedger(options.ledgerPath)) return reconcileWithoutLedger(options);
-  const ledger = await openLedger(options.ledgerPath, { logger: options.logger, ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
+  const { ledger } = options;
+  if (!ledger) return reconcileWithoutLedger(options);
   let connection: Connection | undefined;
   try {
     connection = await connectWithLedger(ledger, { ...options, connectionOverride: options.connectionOverride });
     return await reconcile(await reconcileOptions(options, connection, ledger));
   } finally {
     if (!options.connectionOverride) await connection?.close();
-    await ledger.close();
   }
 }
 

@@ -5,9 +5,9 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { localFolderOf } from '../ledger/index.js';
+import { localFolderOf, type Ledger } from '../ledger/index.js';
 import type { JsonReport } from '../run-report/json.js';
-import type { ClaimStore } from './claims.js';
+import { claimsIn, type ClaimStore } from './claims.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
 import { isConfirmationsFolder } from '../reconcile/confirmations/index.js';
 import { createStorePool } from './open-store.js';
@@ -25,7 +25,10 @@ export interface RemoteRunRequest {
 
 export interface RemoteRunContext {
   settings: RemoteSettings;
+  /** Where the work folder is kept: beside the ledger. */
   ledgerPath: string;
+  /** The run's ledger, which an import's remote sheets are claimed in (validate and reconcile claim nothing). */
+  ledger?: Pick<Ledger, 'remoteFiles'>;
   claimLeaseMs: number;
   /** The folder results are moved to when an https:// sheet has no --out. */
   currentFolder: string;
@@ -63,15 +66,15 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
   const pool = createStorePool(context.settings);
   let claims: ClaimStore | undefined;
   let renewal: NodeJS.Timeout | undefined;
+  // The claims stay in the ledger: their lease lapses unless the run settled them.
   const close = async () => {
     if (renewal) clearInterval(renewal);
-    await claims?.close().catch(() => undefined);
     await pool.closeAll();
   };
   try {
     if (request.command === 'import' && files.some(isRemote)) {
-      const { openClaimStore } = await import('./claims.js');
-      claims = await openClaimStore(context.ledgerPath, context.claimLeaseMs);
+      if (!context.ledger) throw new Error('An import of remote sheets claims them in its ledger: hand the run its ledger.');
+      claims = claimsIn(context.ledger, context.claimLeaseMs);
       const held = claims;
       renewal = setInterval(() => void held.renew().catch(() => undefined), context.claimLeaseMs / RENEW_FRACTION);
       renewal.unref();

@@ -5,8 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { FileStore } from '../ledger/index.js';
-import { openLedger } from '../ledger/index.js';
+import type { FileStore, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 
 /** The file store's area for scheduled runs' results (owner: the run id). */
@@ -24,18 +23,13 @@ export function readKeptResult(files: FileStore, runId: string, index: number, f
   return files.read(SCHEDULE_FILES_AREA, runId, keptResultName(index, file));
 }
 
-/** Keeps the run's result files; a file that cannot be kept is logged, never a failure of the run. */
-export async function keepRunResults(ledgerPath: string, runId: string, logger: Logger): Promise<void> {
+/** Keeps the run's result files in the run's ledger; a file that cannot be kept is logged, never a failure of the run. */
+export async function keepRunResults(ledger: Pick<Ledger, 'getRun' | 'files'>, runId: string, logger: Logger): Promise<void> {
   try {
-    const ledger = await openLedger(ledgerPath, { logger });
-    try {
-      const run = await ledger.getRun(runId);
-      for (const [index, file] of (run?.resultFiles ?? []).entries()) {
-        if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true || statSync(file).size > MAX_KEPT_BYTES) continue;
-        await ledger.files.put({ area: SCHEDULE_FILES_AREA, owner: runId, name: keptResultName(index, file), data: readFileSync(file) });
-      }
-    } finally {
-      await ledger.close();
+    const run = await ledger.getRun(runId);
+    for (const [index, file] of (run?.resultFiles ?? []).entries()) {
+      if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true || statSync(file).size > MAX_KEPT_BYTES) continue;
+      await ledger.files.put({ area: SCHEDULE_FILES_AREA, owner: runId, name: keptResultName(index, file), data: readFileSync(file) });
     }
   } catch (error) {
     logger.warn({ runId, err: (error as Error).message }, "the scheduled run's results could not be kept in the ledger for the web app");

@@ -4,7 +4,7 @@
  * the host it ran on as address, so the trail says which schedule did it and where.
  */
 import { auditEventsOf } from '../audit/record-run.js';
-import { ledgerExists, openLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { JsonReport } from '../run-report/json.js';
 
@@ -13,20 +13,15 @@ export function scheduleActor(name: string): string {
   return `schedule ${name}`;
 }
 
-/** Records the run; a ledger that cannot take it is logged, never a failure of the run that is over. */
+/** Records the run in the run's ledger (none: it kept none); a ledger that cannot take it is logged, never a failure of the run that is over. */
 export async function recordScheduledRun(
-  ledgerPath: string,
+  ledger: Ledger | undefined,
   report: JsonReport,
-  options: { schedule: string; host: string; ref: string | null; logger: Logger; isLedgerOptional?: boolean },
+  options: { schedule: string; host: string; ref: string | null; logger: Logger },
 ): Promise<void> {
-  if (options.isLedgerOptional && !ledgerExists(ledgerPath)) return;
+  if (!ledger) return;
   try {
-    const ledger = await openLedger(ledgerPath, { logger: options.logger });
-    try {
-      for (const event of auditEventsOf(report, { actor: scheduleActor(options.schedule), via: 'cli', address: options.host }, options.ref)) await ledger.audit.record(event);
-    } finally {
-      await ledger.close();
-    }
+    for (const event of auditEventsOf(report, { actor: scheduleActor(options.schedule), via: 'cli', address: options.host }, options.ref)) await ledger.audit.record(event);
   } catch (error) {
     options.logger.warn({ err: (error as Error).message }, 'the scheduled run could not be recorded in the audit trail');
   }

@@ -14,7 +14,7 @@ import {
 } from './online-checks.js';
 import { sheetColumnsOf } from '../orders/sheet-cells.js';
 import { hasErrors, type Issue } from '../issues/index.js';
-import { ledgerExists, openLedger, type OrderRecord } from '../ledger/index.js';
+import type { Ledger, OrderRecord } from '../ledger/index.js';
 import type { ConnectionSettings } from '../options.js';
 import type { CheckedSheet } from '../orders/types.js';
 import { connect, sandboxStatePathFor, type Connection } from '../connection/connect.js';
@@ -45,7 +45,10 @@ export interface ValidateOptions {
   online?: {
     connection: ConnectionSettings;
     useSandbox: boolean;
+    /** Where the embedded sandbox keeps its world: beside the ledger. */
     ledgerPath: string;
+    /** The ledger the entry point opened, when there is one: it tells our own orders apart. None is created for a check. */
+    ledger?: Ledger;
     maxAttempts: number;
     concurrency: number;
     connectionOverride?: Connection;
@@ -181,13 +184,7 @@ class SheetOutcomes implements OrderOutcomes {
  */
 export async function checkOnline(sheets: readonly CheckedSheet[], online: NonNullable<ValidateOptions['online']>, logger: Logger): Promise<Map<CheckedSheet, Issue[][]>> {
   const asked = sheets.flatMap((sheet) => sheet.orders.flatMap((o) => (o.customerOrderId !== null && (o.status === 'valid' || isInvalidOnlyByAge(o.issues)) ? [o.customerOrderId] : [])));
-  const ledger = ledgerExists(online.ledgerPath) ? await openLedger(online.ledgerPath, { logger }) : undefined;
-  let ours = new Map<string, OrderRecord>();
-  try {
-    if (ledger) ours = await ledger.getMany(asked);
-  } finally {
-    await ledger?.close();
-  }
+  const ours: Map<string, OrderRecord> = online.ledger ? await online.ledger.getMany(asked) : new Map();
   // order.payload is rebuilt on every read: take each once. An aged order the ledger holds as sent comes as it was sent.
   const judged = new Map(
     sheets.map((sheet) => [

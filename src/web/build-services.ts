@@ -12,7 +12,6 @@ import { type Ledger, localFolderOf } from '../ledger/index.js';
 import { redactUrl } from '../redact.js';
 import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';
-import { createLedgerReader } from './ledger-reader.js';
 import { CONFIRMATIONS_FOLDER, createReconciler } from './reconcile-runs.js';
 import { createSharedFiles } from './shared-files.js';
 import { DEFAULTS } from '../options.js';
@@ -20,7 +19,7 @@ import type { AppServices, WebAppOptions } from './services.js';
 import { WEB_DEFAULTS } from './services.js';
 import { createUploadChecker } from './uploads.js';
 import { CheckQueue, DEFAULT_CHECKS_AT_ONCE } from './check-queue.js';
-import { openedOnDemand } from '../mapping/ledger-access.js';
+import { heldOpen } from '../mapping/ledger-access.js';
 import { createMappingStore } from '../mapping/mapping-store.js';
 import { loadReading, readSettingsFor } from './upload-reading.js';
 import { openWorkDir } from './work-dir.js';
@@ -48,9 +47,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const checkNow = async () => options.now ?? (await sandbox?.sandboxNow?.()) ?? new Date();
 
   const files = createSharedFiles(ledger.files, workDir, logger);
-  const ledgerReader = createLedgerReader(options.ledgerPath);
-  // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
-  const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
+  // Saved mappings are read and written through the server's one ledger, as everything else of the web app.
+  const mappings = createMappingStore(heldOpen(ledger));
   const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
   const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
@@ -67,6 +65,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       maxAttempts: options.maxAttempts,
       dryRun: false,
       ledgerPath: options.ledgerPath,
+      ledger,
       ...(options.teamConcurrency ? { teamConcurrency: options.teamConcurrency } : {}),
       ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
       ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
@@ -99,6 +98,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
               connection: options.connection,
               useSandbox: options.useSandbox,
               ledgerPath: options.ledgerPath,
+              ledger,
               maxAttempts: options.maxAttempts,
               concurrency: options.concurrency,
               ...(sandbox ? { connectionOverride: sandbox } : {}),
@@ -134,6 +134,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           connection: options.connection,
           useSandbox: options.useSandbox,
           ledgerPath: options.ledgerPath,
+          ledger,
           now: sandboxNow ?? (await checkNow()),
           isNowPinned: sandboxNow !== undefined || options.now !== undefined,
           out,
@@ -143,9 +144,6 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
           maxAttempts: options.maxAttempts,
           lateAfterDays: options.lateAfterDays,
           logger,
-          // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
-          isLedgerRequired: false,
-          ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
           ...(sandbox ? { connectionOverride: sandbox } : {}),
         });
         // The web app's own work folder could not take the workbook (a full disk): the page says so.
@@ -160,7 +158,6 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     ledger,
     files,
     hasAccounts,
-    ledgerReader,
     metrics,
     aftermath,
     ...(sandbox ? { sandbox } : {}),

@@ -174,7 +174,6 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     await app.listen({ port, host });
   } catch (error) {
     await app.close();
-    await services.ledgerReader.close();
     await sandbox?.close();
     await ledger.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -212,8 +211,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
         const [, stopped] = await Promise.all([app.close(), services.jobs.stop()]);
         unwatchApi();
         await services.aftermath.settled();
-        await services.ledgerReader.close();
-        await sandbox?.close();
+            await sandbox?.close();
         await ledger.close();
         return stopped;
       })();

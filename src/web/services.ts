@@ -11,7 +11,6 @@ import type { ConnectionSettings, TrustProxy } from '../options.js';
 import type { CheckContext } from '../orders/types.js';
 import type { SafeHtml } from './html.js';
 import type { JobRunner } from './jobs.js';
-import type { LedgerReader } from './ledger-reader.js';
 import { renderErrorPage } from './pages/error-page.js';
 import type { PageContext } from './pages/layout.js';
 import type { Reconciler } from './reconcile-runs.js';
@@ -111,8 +110,6 @@ export interface AppServices {
   sandbox?: Connection;
   /** Why nothing can be submitted (no API configured), if so. */
   apiProblem?: string;
-  /** Reads of the ledger, through one connection for the server's life. */
-  ledgerReader: LedgerReader;
   /** What /metrics serves. */
   metrics: Metrics;
   /** Each run's metrics and notification, after it. */

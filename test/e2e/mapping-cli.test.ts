@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openedOnDemand } from '../../src/mapping/ledger-access.js';
+import { openLedger } from '../../src/ledger/index.js';
+import { heldOpen } from '../../src/mapping/ledger-access.js';
 import { createMappingStore } from '../../src/mapping/mapping-store.js';
 import { parseProfile } from '../../src/mapping/profile.js';
 import { ROOT, runCli, SAMPLE_NOW, tempDir } from './run-cli.js';
@@ -78,7 +79,9 @@ describe('order-batch with a marketplace export', () => {
     ].join('\n'));
     const fields = { customerOrderId: { column: 'Ref' }, orderDate: { column: 'When' }, sourceOfSale: { constant: 'OtherMarketplace' }, salesTax: { column: 'Tax' }, fullName: { column: 'Who' }, addressLine1: { column: 'Where' }, city: { column: 'Town' }, provinceOrState: { column: 'Region' }, postalOrZipCode: { column: 'Zip' }, countryCode: { column: 'Nation' }, phone: { column: 'Tel' }, productId: { column: 'Article' }, customerLineItemId: { generate: 'lineNumber' }, name: { column: 'Item' }, quantity: { column: 'Count' }, unitPrice: { column: 'Each' } };
     const ledger = join(dir, 'ledger.db');
-    await createMappingStore(openedOnDemand(ledger)).save({ profile: parseProfile({ name: 'acme', label: 'Acme export', fields }, 'test'), savedBy: 'local user' });
+    const held = await openLedger(ledger);
+    await createMappingStore(heldOpen(held)).save({ profile: parseProfile({ name: 'acme', label: 'Acme export', fields }, 'test'), savedBy: 'local user' });
+    await held.close();
     const list = await runCli(['mapping', 'list', '--ledger', ledger]);
     expect(list.stdout).toContain('acme           Acme export (saved)');
     const checked = await runCli(['validate', sheet, '--ledger', ledger, '--now', SAMPLE_NOW, '--out', join(dir, 'r.csv'), '--json']);

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { importExitCode } from '../../src/cli/exit-codes.js';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildIntent } from '../ledger/builders.js';
@@ -42,7 +42,7 @@ describePostgres('import --archive on a PostgreSQL ledger', () => {
   afterEach(async () => {
     await db.drop();
   });
-  const options = (overrides: Partial<ImportOptions>): ImportOptions => sandboxImportOptions(sandbox, { context, ledgerPath: db.url }, overrides);
+  const options = (overrides: Partial<ImportAtOptions>): ImportAtOptions => sandboxImportOptions(sandbox, { context, ledgerPath: db.url }, overrides);
 
   it('moves the settled sheets with their results, and keeps those with orders to fix or sent by another run', async () => {
     const inbox = at('inbox');
@@ -56,7 +56,7 @@ describePostgres('import --archive on a PostgreSQL ledger', () => {
     const other = await otherLedger.startRun({ command: 'import', files: ['elsewhere.csv'] });
     await other.prepareSends([buildIntent('PA-6')]);
     try {
-      const result = await runImport(options({ files: [inbox], archiveDir: archive }));
+      const result = await runImportAt(options({ files: [inbox], archiveDir: archive }));
       expect(result.report.summary).toEqual({ accepted: 4, invalid: 1, in_progress_elsewhere: 1 });
       expect(importExitCode(result)).toBe(1);
       expect(readdirSync(archive).sort()).toEqual(['monday.csv', 'monday.import-result.xlsx']);
@@ -75,7 +75,7 @@ describePostgres('import --archive on a PostgreSQL ledger', () => {
 
     // The other run ended without sending PA-6, and PA-4 is fixed: the next run sends both (PA-6 looked up first), and both sheets go.
     writeSheet(tuesday, [{ id: 'PA-3' }, { id: 'PA-4', quantity: 2 }]);
-    const next = await runImport(options({ files: [inbox], archiveDir: archive }));
+    const next = await runImportAt(options({ files: [inbox], archiveDir: archive }));
     expect(next.report.summary).toEqual({ already_submitted: 2, accepted: 2 });
     expect(importExitCode(next)).toBe(0);
     expect(readdirSync(inbox)).toEqual([]);

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import { failureOf, importExitCode } from '../../src/cli/exit-codes.js';
 import { LedgerError, LedgerUnusableError } from '../../src/ledger/errors.js';
 import { classifySqliteError } from '../../src/ledger/sqlite/sqlite-errors.js';
@@ -59,7 +59,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
     const before = sandbox.stats();
 
     cap.extraPages = 60;
-    const full = await runImport(options([sheet], ledgerPath));
+    const full = await runImportAt(options([sheet], ledgerPath));
     cap.extraPages = 0;
 
     const orders = full.report.orders as JsonOrder[];
@@ -83,7 +83,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
     // Said once per kind in the text (the orders in flight, the orders not sent), not once per order.
     expect(formatValidateText(full.report).split('\n').filter((line) => line.includes('the disk is full')).length).toBeLessThanOrEqual(2);
 
-    const again = await runImport(options([sheet], ledgerPath));
+    const again = await runImportAt(options([sheet], ledgerPath));
     expect(again.report.ledgerError).toBeUndefined();
     const settled = again.report.orders as JsonOrder[];
     expect(settled.every((o) => o.status === 'accepted' || o.status === 'already_submitted')).toBe(true);

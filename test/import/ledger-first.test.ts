@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
@@ -56,12 +56,12 @@ function writeSheet(path: string, orders: SheetOrder[]): string {
 }
 
 /** Each run checks dates as of the sandbox's clock, as a cron job on the API's time would. */
-function options(sb: SandboxHandle, overrides: Partial<ImportOptions>): ImportOptions {
+function options(sb: SandboxHandle, overrides: Partial<ImportAtOptions>): ImportAtOptions {
   return sandboxImportOptions(sb, { context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, ledgerPath: at('ledger.db') }, overrides);
 }
 
 /** Faults switched on once the online checks are done, just before the first POST. */
-function faultsAtFirstSend(sb: SandboxHandle, faults: Parameters<SandboxHandle['setFaults']>[0]): ImportOptions['orderProgress'] {
+function faultsAtFirstSend(sb: SandboxHandle, faults: Parameters<SandboxHandle['setFaults']>[0]): ImportAtOptions['orderProgress'] {
   return { start: () => sb.setFaults(faults), tick: () => undefined, stop: () => undefined };
 }
 
@@ -94,14 +94,14 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     const file = writeSheet(at('lost.csv'), [{ id: 'K-a', orderDate: new Date(sb.now().getTime() - 29.5 * DAY_MS) }]);
 
     // The POST reaches the API and the order is stored, but its reply is lost, and so are the lookups.
-    const first = await runImport(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { lostReplyRate: 1, paths: ['/api/v0/orders'] }) }));
+    const first = await runImportAt(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { lostReplyRate: 1, paths: ['/api/v0/orders'] }) }));
     expect(first.report.summary).toEqual({ failed: 1 });
     expect((await stateOf(ledgerPath, 'K-a'))?.state).toBe('unknown');
     expect(sb.stats()).toMatchObject({ orders: 1, postsReceived: 1, duplicatesRejected: 0 });
 
     sb.setFaults({});
     await advanceHours(sb, 24);
-    const again = await runImport(options(sb, { files: [file], ledgerPath }));
+    const again = await runImportAt(options(sb, { files: [file], ledgerPath }));
 
     expect(again.report.summary).toEqual({ accepted: 1 });
     expect(only(again.report).issues.filter((i) => i.severity === 'error')).toEqual([]);
@@ -117,14 +117,14 @@ describe('an order whose outcome is unknown, re-imported after its orderDate age
     const file = writeSheet(at('reset.csv'), [{ id: 'K-b', orderDate: new Date(sb.now().getTime() - 29.5 * DAY_MS) }]);
 
     // Connections dropped before anything is stored: the outcome is unknown to the tool, and nothing is stored.
-    const first = await runImport(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
+    const first = await runImportAt(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
     expect(first.report.summary).toEqual({ failed: 1 });
     expect((await stateOf(ledgerPath, 'K-b'))?.state).toBe('unknown');
     expect(sb.stats()).toMatchObject({ orders: 0, postsReceived: 1 });
 
     sb.setFaults({});
     await advanceHours(sb, 24);
-    const again = await runImport(options(sb, { files: [file], ledgerPath }));
+    const again = await runImportAt(options(sb, { files: [file], ledgerPath }));
 
     expect(again.report.summary).toEqual({ rejected: 1 });
     expect(only(again.report).httpStatus).toBe(400);
@@ -141,11 +141,11 @@ describe('an accepted order imported again a day later', () => {
     const ledgerPath = at('aged-ledger.db');
     const orderDate = new Date(sb.now().getTime() - 29.5 * DAY_MS);
     const file = writeSheet(at('aged.csv'), [{ id: 'AG-1', orderDate }]);
-    const first = await runImport(options(sb, { files: [file], ledgerPath }));
+    const first = await runImportAt(options(sb, { files: [file], ledgerPath }));
     expect(first.report.summary).toEqual({ accepted: 1 });
 
     await advanceHours(sb, 24);
-    const again = await runImport(options(sb, { files: [file], ledgerPath }));
+    const again = await runImportAt(options(sb, { files: [file], ledgerPath }));
     expect(again.report.summary).toEqual({ already_submitted: 1 });
     expect(only(again.report).issues).toEqual([]);
     expect(only(again.report).requestId).toBe(only(first.report).requestId);
@@ -160,7 +160,7 @@ describe('an accepted order imported again a day later', () => {
 
     // Another order under the same id (another address): not the one the ledger holds, so its age counts.
     writeSheet(file, [{ id: 'AG-1', orderDate, address: '9 Elm St' }]);
-    const edited = await runImport(options(sb, { files: [file], ledgerPath }));
+    const edited = await runImportAt(options(sb, { files: [file], ledgerPath }));
     expect(edited.report.summary).toEqual({ invalid: 1 });
     expect(only(edited.report).issues).toContainEqual(expect.objectContaining({ code: 'order_date_too_old', severity: 'error' }));
     const editedChecked = await validateOnline(sb, file, ledgerPath);
@@ -174,13 +174,13 @@ describe('an accepted order imported again a day later', () => {
     const ledgerPath = at('stock-ledger.db');
     const orderDate = new Date(sb.now().getTime() - DAY_MS);
     const file = writeSheet(at('stock-a.csv'), [{ id: 'ST-1', orderDate, product: 'PRD-LOW' }]);
-    expect((await runImport(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
+    expect((await runImportAt(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
     // Another sheet takes the last unit (another ledger: another team's tool, or the web shop).
     const other = writeSheet(at('stock-b.csv'), [{ id: 'ST-2', orderDate, product: 'PRD-LOW' }]);
-    expect((await runImport(options(sb, { files: [other], ledgerPath: at('other-ledger.db') }))).report.summary).toEqual({ accepted: 1 });
+    expect((await runImportAt(options(sb, { files: [other], ledgerPath: at('other-ledger.db') }))).report.summary).toEqual({ accepted: 1 });
 
     await advanceHours(sb, 24);
-    const again = await runImport(options(sb, { files: [file], ledgerPath }));
+    const again = await runImportAt(options(sb, { files: [file], ledgerPath }));
     expect(again.report.summary).toEqual({ already_submitted: 1 });
     expect(only(again.report).issues).toEqual([]);
     expect(importExitCode(again)).toBe(0);
@@ -190,7 +190,7 @@ describe('an accepted order imported again a day later', () => {
     expect(only(checked.report).issues).toEqual([]);
 
     const fresh = writeSheet(at('stock-c.csv'), [{ id: 'ST-3', orderDate, product: 'PRD-LOW' }]);
-    const refused = await runImport(options(sb, { files: [fresh], ledgerPath }));
+    const refused = await runImportAt(options(sb, { files: [fresh], ledgerPath }));
     expect(refused.report.summary).toEqual({ invalid: 1 });
     expect(only(refused.report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
     expect(only((await validateOnline(sb, fresh, ledgerPath)).report).issues).toContainEqual(expect.objectContaining({ code: 'out_of_stock' }));
@@ -206,14 +206,14 @@ describe('an order whose first POST stored nothing, edited, imported again', () 
       const orderDate = new Date(sb.now().getTime() - 3_600_000);
       const file = writeSheet(at(`u-${product}.csv`), [{ id: 'U-1', orderDate }]);
       // Connections dropped before anything is stored: the ledger says unknown, the API holds nothing.
-      const first = await runImport(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
+      const first = await runImportAt(options(sb, { files: [file], ledgerPath, orderProgress: faultsAtFirstSend(sb, { resetRate: 1, paths: ['/api/v0/orders'] }) }));
       expect(first.report.summary).toEqual({ failed: 1 });
       expect((await stateOf(ledgerPath, 'U-1'))?.state).toBe('unknown');
       const postsBefore = sb.stats().postsReceived;
       sb.setFaults({});
 
       writeSheet(file, [{ id: 'U-1', orderDate, product }]);
-      const again = await runImport(options(sb, { files: [file], ledgerPath }));
+      const again = await runImportAt(options(sb, { files: [file], ledgerPath }));
       expect(again.report.summary).toEqual({ invalid: 1 });
       expect(only(again.report).issues).toContainEqual(expect.objectContaining({ code }));
       expect(sb.stats().postsReceived).toBe(postsBefore);
@@ -226,14 +226,14 @@ describe('--dry-run of an order already accepted', () => {
     const sb = await start();
     const ledgerPath = at('dry.db');
     const file = writeSheet(at('dry.csv'), [{ id: 'D-1', orderDate: new Date(sb.now().getTime() - 3_600_000) }]);
-    expect((await runImport(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
+    expect((await runImportAt(options(sb, { files: [file], ledgerPath }))).report.summary).toEqual({ accepted: 1 });
 
-    const unchanged = await runImport(options(sb, { files: [file], ledgerPath, dryRun: true }));
+    const unchanged = await runImportAt(options(sb, { files: [file], ledgerPath, dryRun: true }));
     expect(only(unchanged.report).status).toBe('already_submitted');
     expect(only(unchanged.report).issues).toEqual([]);
 
     writeFileSync(file, readFileSync(file, 'utf8').replace('Ann Lee', 'Ann Leigh'));
-    const edited = await runImport(options(sb, { files: [file], ledgerPath, dryRun: true }));
+    const edited = await runImportAt(options(sb, { files: [file], ledgerPath, dryRun: true }));
     expect(only(edited.report).status).toBe('already_submitted');
     expect(only(edited.report).issues).toContainEqual(expect.objectContaining({ code: 'already_exists', severity: 'error' }));
     expect(sb.stats().postsReceived).toBe(1);

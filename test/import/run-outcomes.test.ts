@@ -8,7 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
@@ -39,7 +39,7 @@ function writeSheet(path: string, orders: { id: string; address?: string; quanti
   return path;
 }
 
-function options(overrides: Partial<ImportOptions> & { baseUrl?: string }): ImportOptions {
+function options(overrides: Partial<ImportAtOptions> & { baseUrl?: string }): ImportAtOptions {
   const { baseUrl, ...rest } = overrides;
   return sandboxImportOptions({ ...sandbox, url: baseUrl ?? sandbox.url }, { context, ledgerPath: at('ledger.db') }, rest);
 }
@@ -50,12 +50,12 @@ describe('an edit to an order already sent', () => {
   it('is not applied, is counted, and the run exits 1; an identical re-run still exits 0', async () => {
     const ledgerPath = at('edit-ledger.db');
     const file = writeSheet(at('edit.csv'), [{ id: 'ED-1' }]);
-    const first = await runImport(options({ files: [file], ledgerPath }));
+    const first = await runImportAt(options({ files: [file], ledgerPath }));
     expect(first.report.summary).toEqual({ accepted: 1 });
 
     writeSheet(file, [{ id: 'ED-1', address: '9 Elm St', quantity: 3 }]);
     const posts = sandbox.stats().postsReceived;
-    const edited = await runImport(options({ files: [file], ledgerPath }));
+    const edited = await runImportAt(options({ files: [file], ledgerPath }));
     expect(sandbox.stats().postsReceived).toBe(posts);
     expect(edited.report.summary).toEqual({ already_submitted: 1 });
     expect(edited.report.contentsDiffer).toBe(1);
@@ -66,10 +66,10 @@ describe('an edit to an order already sent', () => {
     expect(text).toContain('Orders: 1 already_submitted');
     expect(text).toContain('Not applied: 1 order was already sent with other contents');
     // Still not applied the next time: the network keeps the first version.
-    expect(importExitCode(await runImport(options({ files: [file], ledgerPath })))).toBe(1);
+    expect(importExitCode(await runImportAt(options({ files: [file], ledgerPath })))).toBe(1);
 
     writeSheet(file, [{ id: 'ED-1' }]);
-    const same = await runImport(options({ files: [file], ledgerPath }));
+    const same = await runImportAt(options({ files: [file], ledgerPath }));
     expect(same.report.summary).toEqual({ already_submitted: 1 });
     expect(same.report.contentsDiffer).toBeUndefined();
     expect(importExitCode(same)).toBe(0);
@@ -85,7 +85,7 @@ describe('one order in two files of a run', () => {
     const day2 = writeSheet(join(inbox, 'day2.csv'), [{ id: 'DF-2', product: 'PRD-1002' }, { id: 'DF-1', address: '9 Elm St', quantity: 3 }]);
     const ledgerPath = at('dup-ledger.db');
     const posts = sandbox.stats().postsReceived;
-    const result = await runImport(options({ files: [inbox], ledgerPath }));
+    const result = await runImportAt(options({ files: [inbox], ledgerPath }));
 
     expect(sandbox.stats().postsReceived - posts).toBe(2);
     expect(result.report.summary).toEqual({ accepted: 2, already_submitted: 2 });
@@ -136,7 +136,7 @@ describe('--archive', () => {
     const file = writeSheet(join(inbox, 'monday.csv'), [{ id: 'AR-1' }]);
     const archive = at('arch-done');
     const ledgerPath = at('arch-ledger.db');
-    const result = await runImport(options({ files: [inbox], archiveDir: archive, ledgerPath }));
+    const result = await runImportAt(options({ files: [inbox], archiveDir: archive, ledgerPath }));
 
     const archivedResult = join(archive, 'monday.import-result.xlsx');
     expect(result.report.summary).toEqual({ accepted: 1 });
@@ -165,7 +165,7 @@ describe('--archive of an inbox with orders to fix', () => {
     writeFileSync(join(inbox, '~$tuesday.xlsx'), 'lock');
     const archive = at('fix-done');
     const ledgerPath = at('fix-ledger.db');
-    const result = await runImport(options({ files: [inbox], archiveDir: archive, ledgerPath }));
+    const result = await runImportAt(options({ files: [inbox], archiveDir: archive, ledgerPath }));
 
     expect(result.report.summary).toEqual({ accepted: 1, invalid: 1 });
     const resultFile = join(inbox, 'tuesday.import-result.xlsx');
@@ -184,7 +184,7 @@ describe('--archive of an inbox with orders to fix', () => {
 
     // Fixed in place: the next night sends the fixed order alone, and the sheet goes.
     writeSheet(file, [{ id: 'FX-1' }, { id: 'FX-2', quantity: 2 }]);
-    const fixed = await runImport(options({ files: [inbox], archiveDir: archive, ledgerPath }));
+    const fixed = await runImportAt(options({ files: [inbox], archiveDir: archive, ledgerPath }));
     expect(fixed.report.summary).toEqual({ already_submitted: 1, accepted: 1 });
     expect(fixed.report.kept).toBeUndefined();
     expect(readdirSync(archive).sort()).toEqual(['tuesday.csv', 'tuesday.import-result.xlsx']);
@@ -247,7 +247,7 @@ describe('no order endpoint at the configured address', () => {
       const file = writeSheet(at(`endpoint-${status}.csv`), [{ id: `NE${status}-1` }, { id: `NE${status}-2` }, { id: `NE${status}-3` }]);
       const ledgerPath = at(`endpoint-${status}.db`);
       const posts = sandbox.stats().postsReceived;
-      const stopped = await runImport(options({ files: [file], ledgerPath, baseUrl: proxy.url, concurrency: 1 }));
+      const stopped = await runImportAt(options({ files: [file], ledgerPath, baseUrl: proxy.url, concurrency: 1 }));
 
       expect(stopped.apiUnusable).toMatchObject({ kind: 'no_endpoint' });
       expect(stopped.apiUnusable!.message).toContain(`HTTP ${status}`);
@@ -262,7 +262,7 @@ describe('no order endpoint at the configured address', () => {
       // The address is fixed: every order goes out, once, with no lookup first (a 404/405 stored nothing).
       proxy.answer = null;
       proxy.seen.length = 0;
-      const again = await runImport(options({ files: [file], ledgerPath, baseUrl: proxy.url }));
+      const again = await runImportAt(options({ files: [file], ledgerPath, baseUrl: proxy.url }));
       expect(again.report.summary).toEqual({ accepted: 3 });
       expect(importExitCode(again)).toBe(0);
       expect(proxy.posts()).toBe(3);
@@ -278,7 +278,7 @@ describe('no order endpoint at the configured address', () => {
     try {
       proxy.answer = (method, path) => (method === 'GET' && path.startsWith('/api/v0/') ? page(404) : null);
       const file = writeSheet(at('facts-404.csv'), [{ id: 'NF-1' }]);
-      const result = await runImport(options({ files: [file], ledgerPath: at('facts-404.db'), baseUrl: proxy.url }));
+      const result = await runImportAt(options({ files: [file], ledgerPath: at('facts-404.db'), baseUrl: proxy.url }));
       expect(result.apiUnusable).toMatchObject({ kind: 'no_endpoint' });
       expect(importExitCode(result)).toBe(3);
       expect(result.report.summary).toEqual({ failed: 1 });
@@ -298,7 +298,7 @@ describe('no order endpoint at the configured address', () => {
         return null;
       };
       const file = writeSheet(at('refused.csv'), [{ id: 'BP-1' }, { id: 'BP-2' }, { id: 'BP-3' }]);
-      const result = await runImport(options({ files: [file], ledgerPath: at('refused.db'), baseUrl: proxy.url, concurrency: 1 }));
+      const result = await runImportAt(options({ files: [file], ledgerPath: at('refused.db'), baseUrl: proxy.url, concurrency: 1 }));
       expect(result.apiUnusable).toBeUndefined();
       expect(result.report.summary).toEqual({ rejected: 2, accepted: 1 });
       expect(importExitCode(result)).toBe(1);

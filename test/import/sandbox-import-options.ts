@@ -1,12 +1,12 @@
 /** runImport options for a test against a sandbox over real HTTP: two lanes, two attempts, fast backoff, no logs. */
-import type { ImportOptions } from '../../src/import/run-import.js';
+import type { ImportAtOptions } from '../support/run-import-at.js';
 import { silentLogger } from '../../src/log.js';
 
 export function sandboxImportOptions(
   api: { url: string; clientId: string; clientSecret: string },
-  base: Pick<ImportOptions, 'context' | 'ledgerPath'>,
-  overrides: Partial<ImportOptions> = {},
-): ImportOptions {
+  base: Pick<ImportAtOptions, 'context' | 'ledgerPath'>,
+  overrides: Partial<ImportAtOptions> = {},
+): ImportAtOptions {
   return {
     files: [],
     ...base,

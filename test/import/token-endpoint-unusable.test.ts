@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../src/api/errors.js';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';
@@ -31,7 +31,7 @@ describe('a token endpoint that answers 404', () => {
   it('import: fails the orders, writes the result file and the report, and exits 3 as for an API that is down', async () => {
     const sheet = at('import.csv');
     writeOrdersCsv(sheet, { orders: 2, prefix: 'TKN', orderDate: new Date(NOW.getTime() - 3_600_000) });
-    const result = await runImport({
+    const result = await runImportAt({
       files: [sheet],
       context,
       connection: connection(),

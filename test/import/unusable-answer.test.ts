@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError, isRetryable, isUnusableAnswer, UnusableAnswerError } from '../../src/api/errors.js';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { runValidate } from '../../src/validate/run-validate.js';
@@ -51,7 +51,7 @@ function sheet(): string {
 }
 
 async function importSheet(file: string) {
-  return runImport({
+  return runImportAt({
     files: [file],
     context,
     connection: connection(),
@@ -96,7 +96,7 @@ describe('import: a 2xx that is not the API\'s answer', () => {
       },
     });
     const file = sheet();
-    await runImport({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 2, maxAttempts: 3, dryRun: false, ledgerPath: at('ledger-log.db'), logger: pino({ level: 'info' }, stream), backoff: { baseMs: 1, maxMs: 5 } });
+    await runImportAt({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 2, maxAttempts: 3, dryRun: false, ledgerPath: at('ledger-log.db'), logger: pino({ level: 'info' }, stream), backoff: { baseMs: 1, maxMs: 5 } });
     const stop = lines.find((l) => l.msg.startsWith('not sending:'));
     expect(stop?.level).toBe(40);
     expect(stop?.msg).toContain('the orders are left for the next run');
@@ -123,7 +123,7 @@ describe('import: a 2xx that is not the API\'s answer', () => {
     const id = ids[0]!;
     server.route('GET', `/api/v0/orders/${id}`, text(200, '<html><body>Proxy maintenance</body></html>', 'text/html'));
     const ledgerPath = at('ledger-lookup.db');
-    const result = await runImport({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 1, maxAttempts: 3, dryRun: false, ledgerPath, logger: silentLogger, backoff: { baseMs: 1, maxMs: 5 } });
+    const result = await runImportAt({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 1, maxAttempts: 3, dryRun: false, ledgerPath, logger: silentLogger, backoff: { baseMs: 1, maxMs: 5 } });
 
     expect(importExitCode(result)).toBe(3);
     expect(result.apiUnusable?.message).toContain(`GET ${server.url}/api/v0/orders/${id}`);

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { silentLogger } from '../../src/log.js';
@@ -36,7 +36,7 @@ export async function importExports(at: At, files: string[]) {
   const sandbox = await startSandbox({ port: 0, startTime: NOW, statePath });
   try {
     mkdirSync(at('imported'));
-    const result = await runImport(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files, out: at('imported') }));
+    const result = await runImportAt(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files, out: at('imported') }));
     await sandbox.close();
     const received = JSON.parse(readFileSync(statePath, 'utf8')) as { orders: { payload: CreateOrderPayload }[] };
     const orders = new Map(received.orders.map((o) => [o.payload.orderDetails.customerOrderId, o.payload]));

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { BUILTIN_PROFILES } from '../../src/mapping/builtin/index.js';
@@ -24,7 +24,7 @@ async function sent(name: string, file: string, profile: Profile) {
   const statePath = at(`${name}/sandbox-state.json`);
   const sandbox = await startSandbox({ port: 0, startTime: NOW, statePath });
   try {
-    await runImport(sandboxImportOptions(sandbox, { context, ledgerPath: at(`${name}/ledger.db`) }, { files: [join(MARKETPLACE_FIXTURES, file)], out: at(name), readSettings: { mapping: { kind: 'profile', profile } } }));
+    await runImportAt(sandboxImportOptions(sandbox, { context, ledgerPath: at(`${name}/ledger.db`) }, { files: [join(MARKETPLACE_FIXTURES, file)], out: at(name), readSettings: { mapping: { kind: 'profile', profile } } }));
   } finally {
     await sandbox.close();
   }

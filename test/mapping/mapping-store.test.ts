@@ -1,8 +1,7 @@
 /** Saved mappings live in the ledger's mappings table: shared by whoever shares the ledger, each save keeping the others. */
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import { openedOnDemand } from '../../src/mapping/ledger-access.js';
+import { heldOpen } from '../../src/mapping/ledger-access.js';
 import { createMappingStore } from '../../src/mapping/mapping-store.js';
 import { parseProfile } from '../../src/mapping/profile.js';
 import { useTempDir } from '../support/temp-dir.js';
@@ -12,27 +11,29 @@ const profile = (name: string, column: string) => parseProfile({ name, label: `$
 const saved = (name: string, column: string) => ({ profile: profile(name, column), savedBy: 'local user' });
 
 describe('the saved mappings', () => {
-  it('are none in a ledger not created yet, and looking does not create it', async () => {
-    const ledger = at('none.db');
-    expect(await createMappingStore(openedOnDemand(ledger)).list()).toEqual([]);
-    expect(existsSync(ledger)).toBe(false);
-  });
-
   it('keep each other on save, and a name saved again replaces its mapping', async () => {
-    const store = createMappingStore(openedOnDemand(at('ledger.db')));
-    await store.save(saved('acme', 'Ref'));
-    await store.save(saved('globex', 'Order'));
-    await store.save(saved('acme', 'Reference'));
-    const names = (await store.list()).map((m) => [m.profile.name, (m.profile.fields.customerOrderId as { column: string }).column]);
-    expect(names).toEqual([['acme', 'Reference'], ['globex', 'Order']]);
+    const ledger = await openLedger(at('ledger.db'));
+    try {
+      const store = createMappingStore(heldOpen(ledger));
+      await store.save(saved('acme', 'Ref'));
+      await store.save(saved('globex', 'Order'));
+      await store.save(saved('acme', 'Reference'));
+      const names = (await store.list()).map((m) => [m.profile.name, (m.profile.fields.customerOrderId as { column: string }).column]);
+      expect(names).toEqual([['acme', 'Reference'], ['globex', 'Order']]);
+    } finally {
+      await ledger.close();
+    }
   });
 
   it('leave out what no longer reads as a profile rather than failing every file', async () => {
     const path = at('odd.db');
     const ledger = await openLedger(path);
-    await ledger.mappings.save({ name: 'bad', profile: JSON.stringify({ name: 'bad name!', fields: {} }), savedBy: 'local user' });
-    await ledger.close();
-    await createMappingStore(openedOnDemand(path)).save(saved('ok', 'Ref'));
-    expect((await createMappingStore(openedOnDemand(path)).list()).map((m) => m.profile.name)).toEqual(['ok']);
+    try {
+      await ledger.mappings.save({ name: 'bad', profile: JSON.stringify({ name: 'bad name!', fields: {} }), savedBy: 'local user' });
+      await createMappingStore(heldOpen(ledger)).save(saved('ok', 'Ref'));
+      expect((await createMappingStore(heldOpen(ledger)).list()).map((m) => m.profile.name)).toEqual(['ok']);
+    } finally {
+      await ledger.close();
+    }
   });
 });

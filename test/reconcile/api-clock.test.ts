@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
-import { runReconcile } from '../../src/reconcile/run-reconcile.js';
+import { runReconcileAt } from '../support/run-reconcile-at.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
 import { silentLogger } from '../../src/log.js';
@@ -173,8 +173,8 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
           logger: silentLogger,
           connectionOverride: { client: reconciling, baseUrl: sandbox.url, isSandbox: false, close: async () => {} },
         };
-        const byApi = await runReconcile({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
-        const byNow = await runReconcile({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
+        const byApi = await runReconcileAt({ ...common, ledgerPath: ledgerPaths[0]!, now: localNow, isNowPinned: false, out: join(dir, `${name}-by-api.xlsx`) });
+        const byNow = await runReconcileAt({ ...common, ledgerPath: ledgerPaths[1]!, now: sandbox.now(), isNowPinned: true, out: join(dir, `${name}-by-now.xlsx`) });
         expect(byApi.report.orders).toEqual(byNow.report.orders);
         expect(byApi.orders.flatMap((o) => o.exceptions.map((e) => e.type))).not.toContain('partial_shipment');
         const ledger = await openLedger(ledgerPaths[0]!);

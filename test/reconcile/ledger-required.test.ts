@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runReconcile, type ReconcileCommandOptions } from '../../src/reconcile/run-reconcile.js';
+import { runReconcileAt, type ReconcileAtOptions } from '../support/run-reconcile-at.js';
 import { UsageError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
@@ -25,7 +25,7 @@ function apiWith(ids: string[]): FakeApi {
   return api;
 }
 
-function options(api: FakeApi, extra: Partial<ReconcileCommandOptions>): ReconcileCommandOptions {
+function options(api: FakeApi, extra: Partial<ReconcileAtOptions>): ReconcileAtOptions {
   return {
     connection: { auth: 'oauth' },
     useSandbox: false,
@@ -45,7 +45,7 @@ describe('reconcile and its ledger', () => {
   it('stops with a usage error naming a ledger path where there is no file, and creates none', async () => {
     const typo = join(dir, 'typo.db');
     const api = apiWith(['A-1']);
-    const error = await runReconcile(options(api, { ledgerPath: typo, out: join(dir, 'typo.xlsx') })).catch((e: unknown) => e);
+    const error = await runReconcileAt(options(api, { ledgerPath: typo, out: join(dir, 'typo.xlsx') })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain(`There is no ledger at ${typo}`);
     expect((error as Error).message).toContain('import creates it');
@@ -58,13 +58,13 @@ describe('reconcile and its ledger', () => {
   it('reads a ledger that exists, even an empty one', async () => {
     const path = join(dir, 'empty.db');
     await (await openLedger(path)).close();
-    const result = await runReconcile(options(apiWith([]), { ledgerPath: path, out: join(dir, 'empty.xlsx') }));
+    const result = await runReconcileAt(options(apiWith([]), { ledgerPath: path, out: join(dir, 'empty.xlsx') }));
     expect(result.report.orders).toEqual([]);
   });
 
   it('works with --all where the ledger does not exist, and creates none', async () => {
     const path = join(dir, 'all', 'ledger.db');
-    const result = await runReconcile(options(apiWith(['B-1', 'B-2']), { ledgerPath: path, all: true, out: join(dir, 'all.xlsx') }));
+    const result = await runReconcileAt(options(apiWith(['B-1', 'B-2']), { ledgerPath: path, all: true, out: join(dir, 'all.xlsx') }));
     // A fresh ledger never sent them: the API's orders are there, as unknown orders.
     expect(result.orders.map((o) => o.customerOrderId)).toEqual(['B-1', 'B-2']);
     expect(existsSync(path)).toBe(false);

@@ -8,8 +8,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
-import { runReconcile, type ReconcileCommandOptions } from '../../src/reconcile/run-reconcile.js';
+import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
+import { runReconcileAt, type ReconcileAtOptions } from '../support/run-reconcile-at.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -30,7 +30,7 @@ function recordingLogger(): { logger: Logger; warnings: { fields: Record<string,
 let api: SandboxHandle;
 const connection = () => ({ auth: 'oauth' as const, baseUrl: api.url, clientId: api.clientId, clientSecret: api.clientSecret });
 
-function importOptions(files: string[], out?: string): ImportOptions {
+function importOptions(files: string[], out?: string): ImportAtOptions {
   return {
     files,
     ...(out !== undefined && { out }),
@@ -46,7 +46,7 @@ function importOptions(files: string[], out?: string): ImportOptions {
   };
 }
 
-function reconcileOptions(ordersFile: string, ledgerPath: string, out: string, logger: Logger = silentLogger): ReconcileCommandOptions {
+function reconcileOptions(ordersFile: string, ledgerPath: string, out: string, logger: Logger = silentLogger): ReconcileAtOptions {
   return {
     connection: connection(),
     useSandbox: false,
@@ -71,17 +71,17 @@ beforeAll(async () => {
   // CD-1 sent (1 mug, M-CD-1), its sheet edited (3 mugs, M-CD-9) and imported again: not applied.
   const sheet = at('orders.csv');
   writeFileSync(sheet, `${HEADER}\n${row('CD-1', 1, 'M-CD-1')}\n`);
-  expect((await runImport(importOptions([sheet], at('first-import.xlsx')))).report.summary).toEqual({ accepted: 1 });
+  expect((await runImportAt(importOptions([sheet], at('first-import.xlsx')))).report.summary).toEqual({ accepted: 1 });
   writeFileSync(sheet, `${HEADER}\n${row('CD-1', 3, 'M-CD-9')}\n`);
   edited = at('second-import.xlsx');
-  expect((await runImport(importOptions([sheet], edited))).report.summary).toEqual({ already_submitted: 1 });
+  expect((await runImportAt(importOptions([sheet], edited))).report.summary).toEqual({ already_submitted: 1 });
 
   // DUP-1 in two files of one run, with other contents: the first copy goes out, the second does not.
   const a = at('dup-a.csv');
   const b = at('dup-b.csv');
   writeFileSync(a, `${HEADER}\n${row('DUP-1', 1, 'M-DUP-1')}\n`);
   writeFileSync(b, `${HEADER}\n${row('DUP-1', 3, 'M-DUP-9')}\n`);
-  const run = await runImport(importOptions([a, b]));
+  const run = await runImportAt(importOptions([a, b]));
   expect(run.report.summary).toEqual({ accepted: 1, already_submitted: 1 });
   [firstCopy, secondCopy] = run.report.output as [string, string];
   api.advanceClock(24 * 5);
@@ -93,14 +93,14 @@ afterAll(async () => {
 
 describe('reconcile --orders without a ledger, on an order whose rows in the file were not sent', () => {
   it('with the ledger, the edited order reconciles clean (the control)', async () => {
-    const result = await runReconcile(reconcileOptions(edited, at('import/ledger.db'), at('with-ledger.xlsx')));
+    const result = await runReconcileAt(reconcileOptions(edited, at('import/ledger.db'), at('with-ledger.xlsx')));
     expect(result.orders.at(0)!.exceptions).toEqual([]);
     expect(result.orders.at(0)!.marketplaceOrderId).toBe('M-CD-1');
   });
 
   it('reports no exception for an order whose edit was not applied: the API holds what was sent', async () => {
     const { logger, warnings } = recordingLogger();
-    const result = await runReconcile({ ...reconcileOptions(edited, at('nowhere/ledger.db'), at('without-ledger.xlsx'), logger), confirmationsPath: at('confirmations.csv') });
+    const result = await runReconcileAt({ ...reconcileOptions(edited, at('nowhere/ledger.db'), at('without-ledger.xlsx'), logger), confirmationsPath: at('confirmations.csv') });
     const order = result.orders.at(0)!;
     expect(order.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
     // The API's lines, as they are: the 1 mug sent, not the 3 of the edit.
@@ -116,13 +116,13 @@ describe('reconcile --orders without a ledger, on an order whose rows in the fil
   });
 
   it('reports no exception for the second copy of an order a run held twice with other contents', async () => {
-    const result = await runReconcile(reconcileOptions(secondCopy, at('nowhere/ledger.db'), at('second-copy.xlsx')));
+    const result = await runReconcileAt(reconcileOptions(secondCopy, at('nowhere/ledger.db'), at('second-copy.xlsx')));
     expect(result.orders.at(0)!.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
     expect(result.orders.at(0)!.marketplaceOrderId).toBeNull();
   });
 
   it('still takes the first copy, which was sent, as what was sent', async () => {
-    const result = await runReconcile(reconcileOptions(firstCopy, at('nowhere/ledger.db'), at('first-copy.xlsx')));
+    const result = await runReconcileAt(reconcileOptions(firstCopy, at('nowhere/ledger.db'), at('first-copy.xlsx')));
     expect(result.orders.at(0)!.exceptions).toEqual([]);
     expect(result.orders.at(0)!.marketplaceOrderId).toBe('M-DUP-1');
   });

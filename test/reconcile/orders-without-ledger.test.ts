@@ -6,8 +6,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../src/import/run-import.js';
-import { runReconcile, type ReconcileCommandOptions } from '../../src/reconcile/run-reconcile.js';
+import { runImportAt } from '../support/run-import-at.js';
+import { runReconcileAt, type ReconcileAtOptions } from '../support/run-reconcile-at.js';
 import { silentLogger } from '../../src/log.js';
 import { packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(at('elsewhere'));
   const sheet = at('elsewhere/late-import.csv');
   writeFileSync(sheet, `${SHEET.join('\n')}\n`);
-  const imported = await runImport({
+  const imported = await runImportAt({
     files: [sheet],
     out: at('late-import.xlsx'),
     context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
@@ -57,7 +57,7 @@ afterAll(async () => {
   await Promise.all([apiA?.close(), apiB?.close()]);
 });
 
-function options(name: string, api: SandboxHandle, extra: Partial<ReconcileCommandOptions>): ReconcileCommandOptions {
+function options(name: string, api: SandboxHandle, extra: Partial<ReconcileAtOptions>): ReconcileAtOptions {
   return {
     connection: connectionTo(api),
     useSandbox: false,
@@ -75,7 +75,7 @@ function options(name: string, api: SandboxHandle, extra: Partial<ReconcileComma
 
 describe('reconcile --orders where there is no ledger', () => {
   it('creates no ledger and no package store, so another API can be reconciled next from the same folder', async () => {
-    const first = await runReconcile(options('clean', apiA, { ordersFile: resultFile }));
+    const first = await runReconcileAt(options('clean', apiA, { ordersFile: resultFile }));
     expect(first.orders.map((o) => [o.customerOrderId, o.status])).toEqual([
       ['QA-001', 'delivered'],
       ['QA-002', 'delivered'],
@@ -86,7 +86,7 @@ describe('reconcile --orders where there is no ledger', () => {
     expect(existsSync(at('clean/.order-batch'))).toBe(false);
 
     // The other API never got these orders: they are missing there, not refused as "another API's ledger".
-    const second = await runReconcile(options('clean', apiB, { ordersFile: resultFile, out: at('clean-b.xlsx') }));
+    const second = await runReconcileAt(options('clean', apiB, { ordersFile: resultFile, out: at('clean-b.xlsx') }));
     expect(second.orders.map((o) => [o.customerOrderId, o.status])).toEqual([
       ['QA-001', 'not_found'],
       ['QA-002', 'not_found'],
@@ -96,7 +96,7 @@ describe('reconcile --orders where there is no ledger', () => {
 
   it('takes what the file says was sent: marketplaceOrderId, sourceOfSale, lines and amounts', async () => {
     const confirmations = at('clean-confirmations.csv');
-    const result = await runReconcile(options('clean', apiA, { ordersFile: resultFile, confirmationsPath: confirmations }));
+    const result = await runReconcileAt(options('clean', apiA, { ordersFile: resultFile, confirmationsPath: confirmations }));
     const [first, second] = result.orders;
     expect([first!.marketplaceOrderId, first!.sourceOfSale, first!.isInLedger]).toEqual(['M1', 'OtherMarketplace', false]);
     expect(second!.marketplaceOrderId).toBe('MP-9001');
@@ -113,14 +113,14 @@ describe('reconcile --orders where there is no ledger', () => {
   });
 
   it('says the file lists as accepted an order the API does not know, with when (its submittedAt column)', async () => {
-    const result = await runReconcile(options('clean', apiB, { ordersFile: resultFile, out: at('clean-b2.xlsx') }));
+    const result = await runReconcileAt(options('clean', apiB, { ordersFile: resultFile, out: at('clean-b2.xlsx') }));
     const detail = result.orders.at(0)!.exceptions.find((e) => e.type === 'missing_order')!.detail;
     expect(detail).toMatch(/^The API does not know this order \(404\), though the orders file lists it as accepted on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.$/);
     expect(result.orders.at(0)!.marketplaceOrderId).toBe('M1');
   });
 
   it('--all creates no ledger either', async () => {
-    const result = await runReconcile(options('all', apiA, { all: true }));
+    const result = await runReconcileAt(options('all', apiA, { all: true }));
     expect(result.orders.map((o) => o.customerOrderId).sort()).toEqual(['QA-001', 'QA-002']);
     expect(existsSync(at('all/.order-batch/ledger.db'))).toBe(false);
   });
@@ -128,7 +128,7 @@ describe('reconcile --orders where there is no ledger', () => {
 
 describe('reconcile with a ledger', () => {
   it('--orders uses the ledger there is: the orders are the ledger ones', async () => {
-    const result = await runReconcile(options('elsewhere', apiA, { ledgerPath: at('elsewhere/ledger.db'), ordersFile: resultFile }));
+    const result = await runReconcileAt(options('elsewhere', apiA, { ledgerPath: at('elsewhere/ledger.db'), ordersFile: resultFile }));
     expect(result.orders.map((o) => [o.customerOrderId, o.isInLedger, o.marketplaceOrderId])).toEqual([
       ['QA-001', true, 'M1'],
       ['QA-002', true, 'MP-9001'],
@@ -138,13 +138,13 @@ describe('reconcile with a ledger', () => {
 
   it('in the web app (no ledger required) still starts one, and then reconciles the orders imported into it', async () => {
     const ledgerPath = at('web/ledger.db');
-    const before = await runReconcile(options('web', apiB, { ledgerPath, isLedgerRequired: false }));
+    const before = await runReconcileAt(options('web', apiB, { ledgerPath, isLedgerRequired: false }));
     expect(before.orders).toEqual([]);
     expect(existsSync(ledgerPath)).toBe(true);
 
     const sheet = at('web/upload.csv');
     writeFileSync(sheet, `${[HEADER, SHEET[3]!.replace('QA-002', 'WEB-1')].join('\n')}\n`);
-    const imported = await runImport({
+    const imported = await runImportAt({
       files: [sheet],
       context: { now: apiB.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
       connection: connectionTo(apiB),
@@ -157,7 +157,7 @@ describe('reconcile with a ledger', () => {
       backoff: { baseMs: 1, maxMs: 5 },
     });
     expect(imported.report.summary).toEqual({ accepted: 1 });
-    const after = await runReconcile(options('web', apiB, { ledgerPath, isLedgerRequired: false, now: apiB.now(), out: at('web-2.xlsx') }));
+    const after = await runReconcileAt(options('web', apiB, { ledgerPath, isLedgerRequired: false, now: apiB.now(), out: at('web-2.xlsx') }));
     expect(after.orders.map((o) => [o.customerOrderId, o.isInLedger, o.marketplaceOrderId, o.status])).toEqual([['WEB-1', true, 'MP-9001', 'waiting']]);
   });
 });

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runReconcile } from '../../src/reconcile/run-reconcile.js';
+import { runReconcileAt } from '../support/run-reconcile-at.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expectOrderFromPayload } from '../../src/reconcile/expected.js';
@@ -32,7 +32,7 @@ async function ledgerWithApi(path: string, prefix: string, count: number): Promi
 }
 
 function runOn(dir: string, ledgerFile: string, api: FakeApi, hours: number) {
-  return runReconcile({
+  return runReconcileAt({
     connection: { auth: 'oauth' },
     useSandbox: false,
     ledgerPath: join(dir, ledgerFile),

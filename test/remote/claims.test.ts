@@ -1,7 +1,12 @@
-/** Claims of remote file versions in both ledgers: one holder at a time, a dead holder's claim taken over after its lease. */
+/**
+ * Claims of remote file versions in the run's own ledger, on both backends: one holder at a time, a dead
+ * holder's claim taken over after its lease, and claims made while the same ledger records a run's orders.
+ */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClaimStore, type ClaimStore } from '../../src/remote/claims.js';
+import { openLedger, type Ledger } from '../../src/ledger/index.js';
+import { claimsIn, type ClaimStore } from '../../src/remote/claims.js';
+import { buildOrderPayload } from '../support/order-payload.js';
 import { createDatabase, hasPostgres, type TestDatabase } from '../support/postgres/database.js';
 import { useTempDir } from '../support/temp-dir.js';
 
@@ -27,46 +32,76 @@ async function claimWithin(store: ClaimStore, location: string, version: string,
   return false;
 }
 
-describe.each(ledgers)('remote file claims on a %s ledger', (_name, ledger) => {
+/** Two runs' ledgers, as two hosts (or two processes) open them. */
+async function withTwoLedgers(location: string, work: (one: Ledger, two: Ledger) => Promise<void>): Promise<void> {
+  const one = await openLedger(location);
+  const two = await openLedger(location);
+  try {
+    await work(one, two);
+  } finally {
+    await one.close();
+    await two.close();
+  }
+}
+
+describe.each(ledgers)('remote file claims on a %s ledger', (_name, location) => {
   it('lets one holder claim a version, and a new version be claimed apart from it', async () => {
-    const one = await openClaimStore(ledger(), 60_000);
-    const two = await openClaimStore(ledger(), 60_000);
-    try {
+    await withTwoLedgers(location(), async (a, b) => {
+      const [one, two] = [claimsIn(a, 60_000), claimsIn(b, 60_000)];
       const claims = await Promise.all([one.claim('sftp://h/in/a.csv', 'v1'), two.claim('sftp://h/in/a.csv', 'v1')]);
       expect(claims.filter(Boolean)).toHaveLength(1);
       const holder = claims[0] ? one : two;
       await holder.finish('sftp://h/in/a.csv', 'v1', 'done', 'done');
       expect(await one.claim('sftp://h/in/a.csv', 'v1')).toBe(false);
       expect(await two.claim('sftp://h/in/a.csv', 'v2')).toBe(true);
-    } finally {
-      await one.close();
-      await two.close();
-    }
+    });
   });
 
   it('gives a version released for retry to the next run', async () => {
-    const one = await openClaimStore(ledger(), 60_000);
-    const two = await openClaimStore(ledger(), 60_000);
-    try {
+    await withTwoLedgers(location(), async (a, b) => {
+      const [one, two] = [claimsIn(a, 60_000), claimsIn(b, 60_000)];
       expect(await one.claim('s3://b/in/r.csv', 'etag:1')).toBe(true);
       await one.finish('s3://b/in/r.csv', 'etag:1', 'retry', '1 order failed');
       expect(await two.claim('s3://b/in/r.csv', 'etag:1')).toBe(true);
-    } finally {
-      await one.close();
-      await two.close();
-    }
+    });
   });
 
   it("takes over a dead holder's claim once its lease has lapsed, and not before", async () => {
-    const dead = await openClaimStore(ledger(), 1_000);
-    const alive = await openClaimStore(ledger(), 60_000);
-    try {
+    await withTwoLedgers(location(), async (a, b) => {
+      const [dead, alive] = [claimsIn(a, 1_000), claimsIn(b, 60_000)];
       expect(await dead.claim('sftp://h/in/d.csv', 'v1')).toBe(true);
       expect(await alive.claim('sftp://h/in/d.csv', 'v1')).toBe(false);
-      await dead.close();
+      await a.close();
       expect(await claimWithin(alive, 'sftp://h/in/d.csv', 'v1', 20_000)).toBe(true);
+    });
+  });
+
+  it("claims files on the run's own ledger while that ledger records the run's orders", async () => {
+    const ledger = await openLedger(location());
+    try {
+      const lock = await ledger.acquireRunLock({ command: 'import' });
+      const run = await ledger.startRun({ command: 'import', files: ['sftp://h/in/busy.csv'] });
+      const claims = claimsIn(ledger, 60_000);
+      const intents = Array.from({ length: 20 }, (_, i) => ({ payload: buildOrderPayload(`CLAIM-${i}`) }));
+      const [claimed, recorded] = await Promise.all([
+        Promise.all(Array.from({ length: 10 }, (_, i) => claims.claim(`sftp://h/in/busy-${i}.csv`, 'v1'))),
+        Promise.all(intents.map((intent) => run.recordIntent(intent))),
+        claims.renew(),
+      ]);
+      expect(claimed.every(Boolean)).toBe(true);
+      expect(recorded.map((r) => r.action)).toEqual(intents.map(() => 'send'));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => claims.finish(`sftp://h/in/busy-${i}.csv`, 'v1', 'done', 'done')));
+      await run.finish({ summary: {} });
+      await lock.release();
+      // Settled in the ledger itself: another run's ledger sees them done.
+      const other = await openLedger(location());
+      try {
+        expect(await claimsIn(other, 60_000).claim('sftp://h/in/busy-3.csv', 'v1')).toBe(false);
+      } finally {
+        await other.close();
+      }
     } finally {
-      await alive.close();
+      await ledger.close();
     }
   });
 });

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import { listFolderSheets } from '../../src/validate/input-files.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { silentLogger } from '../../src/log.js';
@@ -53,7 +53,7 @@ describe('a folder holding sheets in formats the reader cannot take', () => {
   it('fails the import with exit 2, names each in the report, and leaves them in the inbox', async () => {
     const dir = inbox('import');
     const done = at('done');
-    const result = await runImport({
+    const result = await runImportAt({
       files: [dir],
       context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
       connection: { auth: 'oauth', baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },

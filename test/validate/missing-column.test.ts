@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { runImport } from '../../src/import/run-import.js';
+import { runImportAt } from '../support/run-import-at.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/run-report/text.js';
@@ -63,7 +63,7 @@ describe('a sheet without a required column', () => {
     const file = writeSheetWithoutSourceOfSale('import.csv');
     const out = at('import.import-result.csv');
     const sendsStarted: number[] = [];
-    const result = await runImport({
+    const result = await runImportAt({
       files: [file],
       out,
       context,

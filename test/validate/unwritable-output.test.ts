@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
 import { formatOutputErrors } from '../../src/run-report/output-errors.js';
 import { runValidate } from '../../src/validate/run-validate.js';
@@ -47,7 +47,7 @@ function partialFiles(...dirs: string[]): string[] {
   return dirs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.includes('.partial')) : []));
 }
 
-function importOptions(overrides: Partial<ImportOptions>): ImportOptions {
+function importOptions(overrides: Partial<ImportAtOptions>): ImportAtOptions {
   return {
     files: [],
     context,
@@ -88,7 +88,7 @@ describe('a result file that cannot be written', () => {
     writeOrdersCsv(sheet, { orders: 2, prefix: 'IRO', orderDate: new Date(NOW.getTime() - 3_600_000) });
     const folder = unwritableFolder('import-out');
     const ledgerPath = at('import-ledger.db');
-    const result = await runImport(importOptions({ files: [sheet], out: `${folder}/`, ledgerPath }));
+    const result = await runImportAt(importOptions({ files: [sheet], out: `${folder}/`, ledgerPath }));
 
     expect(result.report.summary).toEqual({ accepted: 2 });
     expect(result.report.orders).toHaveLength(2);
@@ -104,7 +104,7 @@ describe('a result file that cannot be written', () => {
     expect(partialFiles(folder, at(''))).toEqual([]);
 
     // The way out the message gives: run again with a writable --out; nothing goes twice.
-    const again = await runImport(importOptions({ files: [sheet], out: at('import-again.xlsx'), ledgerPath }));
+    const again = await runImportAt(importOptions({ files: [sheet], out: at('import-again.xlsx'), ledgerPath }));
     expect(again.report.summary).toEqual({ already_submitted: 2 });
     expect(again.report.outputErrors).toBeUndefined();
     expect(existsSync(at('import-again.xlsx'))).toBe(true);
@@ -117,7 +117,7 @@ describe('a result file that cannot be written', () => {
     const sheet = join(inbox, 'monday.csv');
     writeOrdersCsv(sheet, { orders: 1, prefix: 'ARO', orderDate: new Date(NOW.getTime() - 3_600_000) });
     const archive = join(unwritableFolder('archive'), 'done');
-    const result = await runImport(importOptions({ files: [inbox], archiveDir: archive, ledgerPath: at('archive-ledger.db') }));
+    const result = await runImportAt(importOptions({ files: [inbox], archiveDir: archive, ledgerPath: at('archive-ledger.db') }));
 
     expect(result.report.summary).toEqual({ accepted: 1 });
     expect(result.report.output).toBe(join(inbox, 'monday.import-result.xlsx'));
@@ -132,8 +132,8 @@ describe('a result file that cannot be written', () => {
     const sheet = at('bad-out.csv');
     writeOrdersCsv(sheet, { orders: 1, prefix: 'BAD', orderDate: new Date(NOW.getTime() - 3_600_000) });
     const ledgerPath = at('bad-out-ledger.db');
-    await expect(runImport(importOptions({ files: [sheet], out: at('result.pdf'), ledgerPath }))).rejects.toThrow(/must end in \.xlsx or \.csv/);
-    const again = await runImport(importOptions({ files: [sheet], out: at('bad-out.xlsx'), ledgerPath, dryRun: true }));
+    await expect(runImportAt(importOptions({ files: [sheet], out: at('result.pdf'), ledgerPath }))).rejects.toThrow(/must end in \.xlsx or \.csv/);
+    const again = await runImportAt(importOptions({ files: [sheet], out: at('bad-out.xlsx'), ledgerPath, dryRun: true }));
     expect(again.report.summary).toEqual({ valid: 1 });
   });
 });

@@ -25,6 +25,8 @@ import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
 import { createPostgresMarketplace } from './marketplace.js';
 import type { MarketplaceStore } from '../marketplace-types.js';
+import type { RemoteFileClaims } from '../remote-file-types.js';
+import { createPostgresRemoteFiles } from './remote-files.js';
 import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
@@ -128,6 +130,7 @@ class PostgresLedger implements Ledger {
   readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
   readonly marketplace: MarketplaceStore;
+  readonly remoteFiles: RemoteFileClaims;
 
   constructor(
     readonly location: string,
@@ -152,6 +155,7 @@ class PostgresLedger implements Ledger {
     this.tokens = createPostgresTokens(team);
     this.schedules = createPostgresSchedules(team);
     this.marketplace = createPostgresMarketplace(team);
+    this.remoteFiles = createPostgresRemoteFiles(team);
     this.context = {
       pool,
       location,

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { JOB_STATES, ROLES } from '../team-types.js';
-import { REMOTE_FILES_POSTGRES } from '../../remote/claim-tables.js';
+import { POSTGRES_REMOTE_FILES_TABLE } from './remote-files.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
 import { POSTGRES_TOKENS_TABLE } from '../token-types.js';
@@ -197,7 +197,7 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     name: '0004-remote-files',
-    sql: REMOTE_FILES_POSTGRES,
+    sql: POSTGRES_REMOTE_FILES_TABLE,
   },
   { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
   POSTGRES_MARKETPLACE_MIGRATION,

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { readPragma } from '../../sqlite/open-database.js';
 import { createSqliteMappingsTable } from './team-mappings.js';
 import { SQLITE_TEAM_TABLES } from './team-schema.js';
-import { REMOTE_FILES_SQLITE } from '../../remote/claim-tables.js';
+import { SQLITE_REMOTE_FILES_TABLE } from './remote-files.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
 import { SQLITE_TOKENS_TABLE } from '../token-types.js';
@@ -125,7 +125,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     description: 'remote files: each version of a remote sheet claimed by one host, processed once',
     up(db) {
-      db.exec(REMOTE_FILES_SQLITE);
+      db.exec(SQLITE_REMOTE_FILES_TABLE);
     },
   },
   {

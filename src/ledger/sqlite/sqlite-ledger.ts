@@ -28,6 +28,8 @@ import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, 
 import { createSqliteSchedules } from './team-schedules.js';
 import { createSqliteMarketplace } from './marketplace.js';
 import type { MarketplaceStore } from '../marketplace-types.js';
+import type { RemoteFileClaims } from '../remote-file-types.js';
+import { createSqliteRemoteFiles } from './remote-files.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
@@ -88,6 +90,7 @@ class SqliteLedger implements Ledger {
   readonly tokens: TokenStore;
   readonly schedules: ScheduleOccurrences;
   readonly marketplace: MarketplaceStore;
+  readonly remoteFiles: RemoteFileClaims;
 
   constructor(
     readonly location: string,
@@ -108,6 +111,7 @@ class SqliteLedger implements Ledger {
     this.tokens = createSqliteTokens(db, now);
     this.schedules = createSqliteSchedules(db, now);
     this.marketplace = createSqliteMarketplace(db, now);
+    this.remoteFiles = createSqliteRemoteFiles(db, now);
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

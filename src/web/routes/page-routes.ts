@@ -66,7 +66,7 @@ export function registerPageRoutes(app: FastifyInstance, services: AppServices):
   app.get<{ Params: { runId: string; index: string } }>('/runs/:runId/files/:index', { config: { isDownload: true } }, async (request, reply) => {
     const { runId, index } = request.params;
     if (!RUN_ID_PATTERN.test(runId) || !/^\d{1,3}$/.test(index)) return notFound(services, request, reply);
-    const run = await services.ledgerReader.read((ledger) => ledger.getRun(runId));
+    const run = await services.ledger.getRun(runId);
     const file = run?.resultFiles[Number(index)];
     const kept = file && !services.workDir.contains(file) ? await readKeptResult(services.ledger.files, runId, Number(index), file) : null;
     if (kept) {

@@ -257,19 +257,17 @@ export async function verdictOf(services: AppServices, id: string): Promise<Verd
   return services.uploads.get(id);
 }
 
-/** What the ledger already holds of the sheet's valid orders (read-only; a ledger not yet created holds nothing). */
+/** What the server's ledger already holds of the sheet's valid orders (read-only). */
 async function submitState(services: AppServices, verdict: Verdict): Promise<SubmitState> {
   const alreadySubmitted = new Map<string, string | null>();
   const ids = validOrderIds(verdict);
   if (ids.length > 0) {
-    // Read-only: a ledger not yet created holds nothing and is not created.
-    await services.ledgerReader.read(async (ledger) => {
-      // A ledger that records another API's orders says nothing about this one's.
-      const bound = await ledger.getSetting('endpoint');
-      if (bound === null || redactUrl(bound) === services.endpoint) {
-        for (const [id, record] of await ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
-      }
-    });
+    const { ledger } = services;
+    // A ledger that records another API's orders says nothing about this one's.
+    const bound = await ledger.getSetting('endpoint');
+    if (bound === null || redactUrl(bound) === services.endpoint) {
+      for (const [id, record] of await ledger.getMany(ids)) if (record.state === 'accepted') alreadySubmitted.set(id, record.submittedAt);
+    }
   }
   const active = await services.jobs.activeFor(verdict.id);
   return { alreadySubmitted, ...(services.apiProblem ? { apiProblem: services.apiProblem } : {}), ...(active ? { activeJobId: active } : {}) };

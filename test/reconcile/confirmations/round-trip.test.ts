@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/client.js';
 import type { ApiClient } from '../../../src/api/types.js';
-import { runImport } from '../../../src/import/run-import.js';
+import { runImportAt } from '../../support/run-import-at.js';
 import { reconcile } from '../../../src/reconcile/reconcile-run.js';
 import { openLedger } from '../../../src/ledger/index.js';
 import type { Ledger } from '../../../src/ledger/types.js';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'confirmations-'));
   sandbox = await startSandbox({ port: 0, startTime: NOW, freezeClock: true, seed: 11, rates: { split: 0.6, replace: 0.4, cancel: 0 } });
   mkdirSync(at('imported'));
-  const imported = await runImport(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: EXPORTS.map((f) => join(MARKETPLACE_FIXTURES, f)), out: at('imported') }));
+  const imported = await runImportAt(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: EXPORTS.map((f) => join(MARKETPLACE_FIXTURES, f)), out: at('imported') }));
   expect(imported.report.summary.accepted ?? 0).toBeGreaterThan(0);
   client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
   ledger = await openLedger(at('ledger.db'), { now: () => sandbox.now() });
