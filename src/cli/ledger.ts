@@ -31,6 +31,8 @@ export function formatCopy(result: CopyResult): string {
     `  api tokens  ${describeCounts(result.tokens)}`,
     `  audit       ${describeCounts(result.audit)}`,
     `  mappings    ${describeCounts(result.mappings)}`,
+    `  remote files ${describeCounts(result.remoteFiles)}`,
+    `  occurrences ${describeCounts(result.occurrences)}`,
     '',
   ].join('\n');
 }

@@ -22,9 +22,25 @@ async function contentsOf(ledger: Ledger, settings: string[], watermarks: string
     audit: (await ledger.audit.list({ limit: 1000 })).map(({ seq: _seq, ...entry }) => entry),
     runs: await ledger.listRuns(1000),
     mappings: await ledger.mappings.list(),
+    occurrences: await ledger.schedules.list({ limit: 1000 }),
     settings: await Promise.all(settings.map((name) => ledger.getSetting(name))),
     watermarks: await Promise.all(watermarks.map((name) => ledger.getWatermark(name))),
   };
+}
+
+const SHEET_DONE = { location: 'sftp://drop/in/a.csv', version: '10@2031-05-01T00:00:00Z' };
+const SHEET_RETRY = { location: 's3://bucket/in/b.csv', version: 'etag:b' };
+const RAN = { schedule: 'nightly', scheduledAt: '2031-05-01T02:00:00.000Z' };
+
+/** Whether another host could claim each remote sheet in the ledger at `location`. */
+async function claimableIn(location: string): Promise<boolean[]> {
+  const ledger = await openLedger(location);
+  try {
+    const claim = { holder: 'host-b:2:y', host: 'host-b', leaseMs: 60_000 };
+    return [await ledger.remoteFiles.claim({ ...SHEET_DONE, ...claim }), await ledger.remoteFiles.claim({ ...SHEET_RETRY, ...claim })];
+  } finally {
+    await ledger.close();
+  }
 }
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -63,6 +79,15 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     await ledger.audit.record({ actor: 'cron', via: 'cli', address: 'batch', action: 'reconcile', counts: { shipped: 2 } });
     // The column mappings saved for the team.
     await ledger.mappings.save({ name: 'acme', profile: '{"name":"acme"}', savedBy: 'maria' });
+    // Remote sheets processed (one done, one to take again) and a schedule's occurrences (one ran, one missed).
+    const claim = { holder: 'host-a:1:x', host: 'host-a', leaseMs: 60_000 };
+    for (const [file, end] of [[SHEET_DONE, 'done'], [SHEET_RETRY, 'retry']] as const) {
+      await ledger.remoteFiles.claim({ ...file, ...claim });
+      await ledger.remoteFiles.finish(file, claim.holder, end, end === 'done' ? '6 orders settled' : '1 order failed');
+    }
+    await ledger.schedules.claim({ ...RAN, kind: 'scheduled', holder: 'h', host: 'host-a', leaseMs: 60_000 });
+    await ledger.schedules.finish(RAN, 'h', { outcome: 'ok', exitCode: 0, summary: { accepted: 2 }, runId: null, message: null });
+    await ledger.schedules.recordMissed({ schedule: 'nightly', scheduledAt: '2031-04-30T02:00:00.000Z' }, 'every instance was down');
     await ledger.close();
   });
   afterEach(async () => {
@@ -106,6 +131,40 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     expect(again.settings).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
     expect(again.watermarks).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
     expect(again.mappings).toEqual({ insert: 0, update: 0, unchanged: 1, kept: 0 });
+    expect(again.remoteFiles).toEqual({ insert: 0, update: 0, unchanged: 2, kept: 0 });
+    expect(again.occurrences).toEqual({ insert: 0, update: 0, unchanged: 2, kept: 0 });
+  });
+
+  it('carries the remote sheets processed and the occurrences that ran, both ways: neither is done again after the move', async () => {
+    const there = await copyLedger(sqlitePath, db.url);
+    expect([there.remoteFiles, there.occurrences]).toEqual([{ insert: 2, update: 0, unchanged: 0, kept: 0 }, { insert: 2, update: 0, unchanged: 0, kept: 0 }]);
+    const back = join(temp.dir, 'back.db');
+    const returned = await copyLedger(db.url, back);
+    expect([returned.remoteFiles.insert, returned.occurrences.insert]).toEqual([2, 2]);
+    // The sheet processed stays processed; the one released for retry is taken again.
+    expect(await claimableIn(db.url)).toEqual([false, true]);
+    expect(await claimableIn(back)).toEqual([false, true]);
+    const ran = await openLedger(db.url);
+    try {
+      expect((await ran.schedules.list({ schedule: 'nightly' })).map((o) => [o.scheduledAt, o.state, o.outcome])).toEqual([
+        [RAN.scheduledAt, 'done', 'ok'],
+        ['2031-04-30T02:00:00.000Z', 'missed', 'missed'],
+      ]);
+      // The occurrence that ran is not claimed to run again.
+      expect(await ran.schedules.claim({ ...RAN, kind: 'scheduled', holder: 'other', host: 'host-b', leaseMs: 60_000 })).toBeNull();
+    } finally {
+      await ran.close();
+    }
+  });
+
+  it('lets a remote sheet processed on the source win over a claim the target released or lost', async () => {
+    const target = await openLedger(db.url);
+    await target.remoteFiles.claim({ ...SHEET_DONE, holder: 'host-c:3:z', host: 'host-c', leaseMs: 60_000 });
+    await target.remoteFiles.finish(SHEET_DONE, 'host-c:3:z', 'retry', 'the API was down');
+    await target.close();
+    const copied = await copyLedger(sqlitePath, db.url);
+    expect(copied.remoteFiles).toEqual({ insert: 1, update: 1, unchanged: 0, kept: 0 });
+    expect((await claimableIn(db.url))[0]).toBe(false);
   });
 
   it('keeps the later save of a mapping both ledgers hold, and copies the others', async () => {

@@ -4,8 +4,9 @@
  * written in one transaction, so a copy that stops (a conflict, a lost connection) leaves it as it
  * was. Copying again changes nothing: see decide.ts for what wins when both sides hold a record.
  *
- * What moves: orders, runs, settings, watermarks, the web app's accounts and API tokens, the audit trail and the saved
- * column mappings: what the ledger knows and owes (never send twice, who did what, how sheets are read).
+ * What moves: orders, runs, settings, watermarks, the web app's accounts and API tokens, the audit trail, the saved
+ * column mappings, the remote file claims and the schedule occurrences: what the ledger knows and owes (never
+ * send twice, who did what, how sheets are read, which remote sheets were processed, which occurrences ran).
  * What stays: sessions, jobs and their files. A session is a login to the instances of the source's
  * web app, soon idle; carried over it would let a browser into another database it never logged in to.
  * A queued or running job belongs to the source's instances: copied, it would be run a second time by
@@ -18,6 +19,7 @@ import { parseLedgerLocation } from '../location.js';
 import type { LedgerOptions } from '../types.js';
 import { auditKey, decideMapping, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
 import type { CopySource, CopyTarget } from './types.js';
+import { decideLeased, leasedKey, REMOTE_FILES, SCHEDULE_OCCURRENCES, type LeasedTable } from './leased-rows.js';
 
 export type CopyCounts = Record<CopyAction, number>;
 
@@ -35,6 +37,10 @@ export interface CopyResult {
   mappings: CopyCounts;
   /** Marketplace lines and written confirmations carried over (replacing, or kept, as each store does). */
   marketplace: { lines: number; confirmations: number };
+  /** Remote file claims: one processed on the source is not processed again on the target. */
+  remoteFiles: CopyCounts;
+  /** Schedule occurrences: one that ran (or was missed) on the source does not run again on the target. */
+  occurrences: CopyCounts;
 }
 
 const BATCH = 1000;
@@ -66,7 +72,7 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
     await source.close();
     throw error;
   }
-  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), tokens: counts(), audit: counts(), mappings: counts(), marketplace: { lines: 0, confirmations: 0 } };
+  const result: CopyResult = { from: source.location, to: target.location, orders: counts(), runs: counts(), settings: counts(), watermarks: counts(), users: counts(), tokens: counts(), audit: counts(), mappings: counts(), marketplace: { lines: 0, confirmations: 0 }, remoteFiles: counts(), occurrences: counts() };
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
@@ -147,6 +153,8 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
         result.marketplace.confirmations += batch.length;
       }
     }
+    await copyLeased(source, target, REMOTE_FILES, result.remoteFiles);
+    await copyLeased(source, target, SCHEDULE_OCCURRENCES, result.occurrences);
     await target.commit();
     return result;
   } catch (error) {
@@ -155,4 +163,13 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
   } finally {
     await source.close();
   }
+}
+
+async function copyLeased(source: CopySource, target: CopyTarget, table: LeasedTable, tally: CopyCounts): Promise<void> {
+  const held = await target.leasedRows(table);
+  await target.writeLeasedRows(table, (await source.leasedRows(table)).filter((row) => {
+    const action = decideLeased(table, row, held.get(leasedKey(table, row)));
+    tally[action]++;
+    return action === 'insert' || action === 'update';
+  }));
 }

@@ -15,6 +15,7 @@ import type { StoredUser } from '../team-types.js';
 import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
 import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
+import { leasedKey, leasedRowOf, selectLeasedSql, upsertLeasedSql, type LeasedTable } from './leased-rows.js';
 import { createPostgresMarketplace } from '../postgres/marketplace.js';
 import type { TeamContext } from '../postgres/team-accounts.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
@@ -24,7 +25,6 @@ function toCopied(row: OrderRow): CopiedOrder {
   return { ...toRecord(row), payloadJson: row.payload, orderDate: row.order_date };
 }
 
-/** A connection of the copy's own, and its work with PostgreSQL's failures put in words. */
 /** The copy's one connection (and its transaction) as the stores' context. */
 function teamOn(client: pg.Client, guard: <T>(work: () => Promise<T>) => Promise<T>): TeamContext {
   const query = ((...args: unknown[]) => guard(() => (client.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
@@ -102,11 +102,18 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
         after = Number(rows.at(-1)!.seq);
       }
     },
+    leasedRows: async (table) => ((await guard(() => hasTable(client, table.table))) ? readLeased(client, guard, table) : []),
     close: async () => {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end().catch(() => undefined);
     },
   };
+}
+
+type Guard = <T>(work: () => Promise<T>) => Promise<T>;
+
+async function readLeased(client: pg.Client, guard: Guard, table: LeasedTable) {
+  return (await guard(() => client.query<Record<string, unknown>>(selectLeasedSql(table)))).rows.map((row) => leasedRowOf(table, row));
 }
 
 const ORDER_COLUMNS = `customer_order_id, payload_hash, payload, state, attempts, http_status, request_id, message, recorded_at,
@@ -140,41 +147,7 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
         }),
       );
     },
-    async writeOrders(orders) {
-      if (orders.length === 0) return;
-      const column = <T>(pick: (o: CopiedOrder) => T) => orders.map(pick);
-      await guard(() =>
-        client.query(
-          `INSERT INTO orders (${ORDER_COLUMNS})
-           SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16::jsonb, c17, c18, c19
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[],
-             $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-             $18::text[], $19::timestamptz[]) AS v(c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
-           ON CONFLICT (customer_order_id) DO UPDATE SET ${ORDER_COLUMNS.split(',').map((c) => `${c.trim()} = excluded.${c.trim()}`).join(', ')}`,
-          [
-            column((o) => o.customerOrderId),
-            column((o) => o.payloadHash),
-            column((o) => o.payloadJson),
-            column((o) => o.state),
-            column((o) => o.attempts),
-            column((o) => o.httpStatus),
-            column((o) => o.requestId),
-            column((o) => o.message),
-            column((o) => o.recordedAt),
-            column((o) => o.firstSubmittedAt),
-            column((o) => o.submittedAt),
-            column((o) => o.updatedAt),
-            column((o) => o.runId),
-            column((o) => o.sourceFile),
-            column((o) => o.sourceSha256),
-            column((o) => JSON.stringify(o.sourceRows)),
-            column((o) => o.marketplaceOrderId),
-            column((o) => o.sourceOfSale),
-            column((o) => o.orderDate),
-          ],
-        ),
-      );
-    },
+    writeOrders: (orders) => writeOrdersTo(client, guard, orders),
     runs: async () => new Map((await guard(() => client.query<RunRow>('SELECT * FROM runs'))).rows.map((row) => [row.run_id, toRun(row)])),
     async writeRuns(runs: readonly RunRecord[]) {
       for (const run of runs) {
@@ -193,49 +166,12 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
     writeSettings: (values) => upsertNamed('settings', values),
     watermarks: () => readNamed('watermarks'),
     writeWatermarks: (values) => upsertNamed('watermarks', values),
-    users: async () => new Map((await guard(() => client.query<UserRow>('SELECT * FROM users'))).rows.map((row) => [row.name, toUser(row)])),
-    async writeUsers(users: readonly StoredUser[]) {
-      for (const u of users) {
-        await guard(() =>
-          client.query(
-            'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING',
-            [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt],
-          ),
-        );
-      }
-    },
-    tokenLabels: async () => new Set((await guard(() => client.query<{ label: string }>('SELECT label FROM api_tokens'))).rows.map((row) => row.label)),
-    async writeTokens(tokens: readonly StoredToken[]) {
-      for (const t of tokens) {
-        await guard(() =>
-          client.query(
-            'INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
-            [t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt],
-          ),
-        );
-      }
-    },
-    auditKeys: async () => new Set((await guard(() => client.query<AuditRow>('SELECT * FROM audit'))).rows.map((row) => auditKey(withoutSeq(toAudit(row))))),
-    async writeAudit(entries: readonly CopiedAudit[]) {
-      for (const e of entries) {
-        await guard(() =>
-          client.query('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)', auditValues(e, new Date(e.at))),
-        );
-      }
-    },
-    mappings: async () => new Map((await guard(() => client.query<MappingRow>('SELECT * FROM mappings'))).rows.map((row) => [row.name, toMapping(row)])),
-    async writeMappings(mappings) {
-      for (const m of mappings) {
-        await guard(() =>
-          client.query(
-            `INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`,
-            [m.name, m.profile, m.savedBy, m.savedAt],
-          ),
-        );
-      }
-    },
+    ...teamWritersOn(client, guard),
     marketplace: createPostgresMarketplace(teamOn(client, guard)),
+    leasedRows: async (table) => new Map((await readLeased(client, guard, table)).map((row) => [leasedKey(table, row), row])),
+    async writeLeasedRows(table, rows) {
+      for (const row of rows) await guard(() => client.query(upsertLeasedSql(table, (i) => `$${i}`), table.columns.map((c) => row[c])));
+    },
     async commit() {
       await guard(() => client.query('COMMIT'));
       await client.end();
@@ -244,5 +180,90 @@ export async function openPostgresTarget(url: string, options: LedgerOptions): P
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end().catch(() => undefined);
     },
+  };
+}
+
+/** Inserts new records and replaces existing ones, in one statement per batch. */
+async function writeOrdersTo(client: pg.Client, guard: Guard, orders: readonly CopiedOrder[]): Promise<void> {
+    if (orders.length === 0) return;
+    const column = <T>(pick: (o: CopiedOrder) => T) => orders.map(pick);
+    await guard(() =>
+      client.query(
+        `INSERT INTO orders (${ORDER_COLUMNS})
+         SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16::jsonb, c17, c18, c19
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::timestamptz[],
+           $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
+           $18::text[], $19::timestamptz[]) AS v(c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
+         ON CONFLICT (customer_order_id) DO UPDATE SET ${ORDER_COLUMNS.split(',').map((c) => `${c.trim()} = excluded.${c.trim()}`).join(', ')}`,
+        [
+          column((o) => o.customerOrderId),
+          column((o) => o.payloadHash),
+          column((o) => o.payloadJson),
+          column((o) => o.state),
+          column((o) => o.attempts),
+          column((o) => o.httpStatus),
+          column((o) => o.requestId),
+          column((o) => o.message),
+          column((o) => o.recordedAt),
+          column((o) => o.firstSubmittedAt),
+          column((o) => o.submittedAt),
+          column((o) => o.updatedAt),
+          column((o) => o.runId),
+          column((o) => o.sourceFile),
+          column((o) => o.sourceSha256),
+          column((o) => JSON.stringify(o.sourceRows)),
+          column((o) => o.marketplaceOrderId),
+          column((o) => o.sourceOfSale),
+          column((o) => o.orderDate),
+        ],
+      ),
+    );
+}
+
+/** The target's accounts, API tokens, audit trail and mappings, on the copy's connection. */
+function teamWritersOn(client: pg.Client, guard: Guard): Pick<CopyTarget, 'users' | 'writeUsers' | 'tokenLabels' | 'writeTokens' | 'auditKeys' | 'writeAudit' | 'mappings' | 'writeMappings'> {
+  return {
+  users: async () => new Map((await guard(() => client.query<UserRow>('SELECT * FROM users'))).rows.map((row) => [row.name, toUser(row)])),
+  async writeUsers(users: readonly StoredUser[]) {
+    for (const u of users) {
+      await guard(() =>
+        client.query(
+          'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING',
+          [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt],
+        ),
+      );
+    }
+  },
+  tokenLabels: async () => new Set((await guard(() => client.query<{ label: string }>('SELECT label FROM api_tokens'))).rows.map((row) => row.label)),
+  async writeTokens(tokens: readonly StoredToken[]) {
+    for (const t of tokens) {
+      await guard(() =>
+        client.query(
+          'INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
+          [t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt],
+        ),
+      );
+    }
+  },
+  auditKeys: async () => new Set((await guard(() => client.query<AuditRow>('SELECT * FROM audit'))).rows.map((row) => auditKey(withoutSeq(toAudit(row))))),
+  async writeAudit(entries: readonly CopiedAudit[]) {
+    for (const e of entries) {
+      await guard(() =>
+        client.query('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)', auditValues(e, new Date(e.at))),
+      );
+    }
+  },
+  mappings: async () => new Map((await guard(() => client.query<MappingRow>('SELECT * FROM mappings'))).rows.map((row) => [row.name, toMapping(row)])),
+  async writeMappings(mappings) {
+    for (const m of mappings) {
+      await guard(() =>
+        client.query(
+          `INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`,
+          [m.name, m.profile, m.savedBy, m.savedAt],
+        ),
+      );
+    }
+  },
   };
 }

@@ -16,6 +16,7 @@ import type { StoredUser } from '../team-types.js';
 import { mappingsOfUnmigrated, toMapping, type MappingRow } from '../mapping-rows.js';
 import { auditValues, toAudit, toUser, type AuditRow, type UserRow } from '../team-rows.js';
 import { auditKey, withoutSeq } from './decide.js';
+import { leasedKey, leasedRowOf, selectLeasedSql, upsertLeasedSql, type LeasedTable } from './leased-rows.js';
 import type { CopiedAudit, CopiedOrder, CopySource, CopyTarget, NamedValue, TargetOrder } from './types.js';
 
 function toCopied(row: OrderRow): CopiedOrder {
@@ -84,11 +85,16 @@ export async function openSqliteSource(path: string): Promise<CopySource> {
         after = Number(rows.at(-1)!.seq);
       }
     },
+    leasedRows: async (table) => (hasTable(db, table.table) ? readLeased(db, table) : []),
     close: async () => {
       if (db.inTransaction) db.exec('ROLLBACK');
       db.close();
     },
   };
+}
+
+function readLeased(db: Database.Database, table: LeasedTable) {
+  return (db.prepare(selectLeasedSql(table)).all() as Record<string, unknown>[]).map((row) => leasedRowOf(table, row));
 }
 
 const ORDER_COLUMNS = [
@@ -180,6 +186,11 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
       for (const m of mappings) upsert.run(m.name, m.profile, m.savedBy, m.savedAt);
     },
     marketplace: createSqliteMarketplace(db, () => new Date()),
+    leasedRows: async (table) => new Map(readLeased(db, table).map((row) => [leasedKey(table, row), row])),
+    async writeLeasedRows(table, rows) {
+      const upsert = db.prepare(upsertLeasedSql(table, () => '?'));
+      for (const row of rows) upsert.run(...table.columns.map((c) => row[c]));
+    },
     async commit() {
       db.exec('COMMIT');
       await end();

@@ -3,6 +3,7 @@ import type { StoredToken } from '../token-types.js';
 import type { AuditRecord, StoredMapping, StoredUser } from '../team-types.js';
 import type { OrderRecord, RunRecord } from '../types.js';
 import type { MarketplaceStore } from '../marketplace-types.js';
+import type { LeasedRow, LeasedTable } from './leased-rows.js';
 
 /** An audit entry as copied: its place in the trail (seq) is the target's. */
 export type CopiedAudit = Omit<AuditRecord, 'seq'>;
@@ -49,6 +50,8 @@ export interface CopySource {
   mappings(): Promise<StoredMapping[]>;
   /** Marketplace lines and written confirmations (null: a ledger older than their tables). */
   marketplace(): Promise<Pick<MarketplaceStore, 'allLines' | 'allWritten'> | null>;
+  /** Remote file claims or schedule occurrences (none in a ledger older than their table). */
+  leasedRows(table: LeasedTable): Promise<LeasedRow[]>;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,10 @@ export interface CopyTarget {
   writeMappings(mappings: readonly StoredMapping[]): Promise<void>;
   /** Lines replace those of the same order line; a written confirmation the target has stays. */
   readonly marketplace: Pick<MarketplaceStore, 'recordLines' | 'recordWritten'>;
+  /** The target's rows of the table, by leasedKey. */
+  leasedRows(table: LeasedTable): Promise<Map<string, LeasedRow>>;
+  /** Inserts new rows and replaces those of the same keys. */
+  writeLeasedRows(table: LeasedTable, rows: readonly LeasedRow[]): Promise<void>;
   commit(): Promise<void>;
   /** Undoes everything written (safe after a failure) and closes. */
   rollback(): Promise<void>;

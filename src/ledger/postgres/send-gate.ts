@@ -125,89 +125,51 @@ async function connectPlaces(config: pg.ClientConfig, unstoredCap: number | null
   };
 }
 
-export async function openPostgresSendGate(options: PostgresSendGateOptions): Promise<SendGate> {
-  const { clock, onError } = options;
-  const share = options.share === undefined ? undefined : createLocalGate(options.share);
+/** The cap as a gate knows it: the stored one (else the run's own value), when it was last read, whether places above it may be held. */
+interface CapView {
+  cap: number | null;
+  stored: number | null;
+  readAt: number;
+  mayBeAbove: boolean;
+  /** The cap the ledger's settings hold now, as just read. */
+  note(nextStored: number | null): void;
+}
+
+function watchCap(options: PostgresSendGateOptions, initial: number | null): CapView {
   const unstoredCap = options.share ?? null;
-  let stored = await options.readCap();
-  let cap = stored ?? unstoredCap;
-  let capReadAt = clock();
-  options.onCap?.(stored);
-  // Places at or above a stored cap may be held: by runs that took them under a higher cap, before
-  // this gate opened or since. Without a stored cap, runs giving different values of their own hold
-  // places up to their own value by right, so none waits for the others' places to empty.
-  let mayBeAbove = stored !== null;
-  const noteCap = (nextStored: number | null): void => {
-    capReadAt = clock();
-    if (nextStored !== stored) {
-      stored = nextStored;
-      options.onCap?.(nextStored);
-    }
-    const next = nextStored ?? unstoredCap;
-    if (next === cap) return;
-    if (nextStored !== null && (cap === null || nextStored < cap)) mayBeAbove = true;
-    cap = next;
+  options.onCap?.(initial);
+  const view: CapView = {
+    stored: initial,
+    cap: initial ?? unstoredCap,
+    readAt: options.clock(),
+    // Places at or above a stored cap may be held: by runs that took them under a higher cap, before
+    // this gate opened or since. Without a stored cap, runs giving different values of their own hold
+    // places up to their own value by right, so none waits for the others' places to empty.
+    mayBeAbove: initial !== null,
+    note(nextStored) {
+      view.readAt = options.clock();
+      if (nextStored !== view.stored) {
+        view.stored = nextStored;
+        options.onCap?.(nextStored);
+      }
+      const next = nextStored ?? unstoredCap;
+      if (next === view.cap) return;
+      if (nextStored !== null && (view.cap === null || nextStored < view.cap)) view.mayBeAbove = true;
+      view.cap = next;
+    },
   };
+  return view;
+}
 
-  let closed = false;
-  let places: Promise<TeamPlaces> | undefined;
-  const placesOf = (): Promise<TeamPlaces> => {
-    places ??= connectPlaces(options.config, unstoredCap).catch((error: unknown) => {
-      places = undefined;
-      throw error;
-    });
-    return places;
-  };
+/** Waiters for a place: woken when this process gives one back, or after a short pause. */
+function createWaker(): { wakeAll(): void; wait(pauseMs: number): Promise<void> } {
   let wake: (() => void) | undefined;
-  const wakeWaiters = () => {
-    wake?.();
-    wake = undefined;
-  };
-
-  /** A place among the team's (a no-op release while no cap is stored). */
-  async function enterTeam(signal: AbortSignal | undefined): Promise<Leave> {
-    let pause = POLL_MIN_MS;
-    for (;;) {
-      signal?.throwIfAborted();
-      if (closed) throw new Error('The send gate is closed.');
-      if (cap === null) {
-        if (clock() - capReadAt < CAP_REREAD_MS) return passThrough;
-        noteCap(await options.readCap());
-        if (cap === null) return passThrough;
-      }
-      let team: TeamPlaces;
-      let taken: Taken;
-      const isChecked = mayBeAbove;
-      try {
-        team = await placesOf();
-        taken = await team.take(isChecked);
-      } catch (error) {
-        throw onError(error);
-      }
-      noteCap(taken.stored);
-      if (taken.cap === null) return passThrough;
-      const { place } = taken;
-      if (isChecked && !taken.draining) mayBeAbove = false;
-      else if (!isChecked && mayBeAbove && place !== null) {
-        // This very query met a lowered cap, and took its place without looking above it: give it back and look.
-        await team.give(place).catch((error: unknown) => Promise.reject(onError(error)));
-        continue;
-      }
-      if (place !== null) {
-        let isHeld = true;
-        return async () => {
-          if (!isHeld) return;
-          isHeld = false;
-          try {
-            if (!closed) await team.give(place);
-          } catch (error) {
-            throw onError(error);
-          } finally {
-            wakeWaiters();
-          }
-        };
-      }
-      if (signal?.aborted) throw signal.reason;
+  return {
+    wakeAll() {
+      wake?.();
+      wake = undefined;
+    },
+    async wait(pauseMs) {
       const woken = new Promise<void>((resolve) => {
         const previous = wake;
         wake = () => {
@@ -217,9 +179,77 @@ export async function openPostgresSendGate(options: PostgresSendGateOptions): Pr
       });
       // The signal is read each turn rather than listened to: a run's waiters would each add a
       // listener to it (and Node warns past ten); a pause is short enough to notice an abort.
-      await Promise.race([woken, sleep(pause * (0.5 + Math.random()))]);
+      await Promise.race([woken, sleep(pauseMs * (0.5 + Math.random()))]);
+    },
+  };
+}
+
+export async function openPostgresSendGate(options: PostgresSendGateOptions): Promise<SendGate> {
+  const { clock, onError } = options;
+  const share = options.share === undefined ? undefined : createLocalGate(options.share);
+  const unstoredCap = options.share ?? null;
+  const view = watchCap(options, await options.readCap());
+  let closed = false;
+  let places: Promise<TeamPlaces> | undefined;
+  const placesOf = (): Promise<TeamPlaces> => {
+    places ??= connectPlaces(options.config, unstoredCap).catch((error: unknown) => {
+      places = undefined;
+      throw error;
+    });
+    return places;
+  };
+  const waker = createWaker();
+
+  /** A place among the team's (a no-op release while no cap is stored). */
+  async function enterTeam(signal: AbortSignal | undefined): Promise<Leave> {
+    let pause = POLL_MIN_MS;
+    for (;;) {
+      signal?.throwIfAborted();
+      if (closed) throw new Error('The send gate is closed.');
+      if (view.cap === null) {
+        if (clock() - view.readAt < CAP_REREAD_MS) return passThrough;
+        view.note(await options.readCap());
+        if (view.cap === null) return passThrough;
+      }
+      let team: TeamPlaces;
+      let taken: Taken;
+      const isChecked = view.mayBeAbove;
+      try {
+        team = await placesOf();
+        taken = await team.take(isChecked);
+      } catch (error) {
+        throw onError(error);
+      }
+      view.note(taken.stored);
+      if (taken.cap === null) return passThrough;
+      const { place } = taken;
+      if (isChecked && !taken.draining) view.mayBeAbove = false;
+      else if (!isChecked && view.mayBeAbove && place !== null) {
+        // This very query met a lowered cap, and took its place without looking above it: give it back and look.
+        await team.give(place).catch((error: unknown) => Promise.reject(onError(error)));
+        continue;
+      }
+      if (place !== null) return leavePlace(team, place);
+      if (signal?.aborted) throw signal.reason;
+      await waker.wait(pause);
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
+  }
+
+  /** Gives the place back once, and wakes the waiters. */
+  function leavePlace(team: TeamPlaces, place: number): Leave {
+    let isHeld = true;
+    return async () => {
+      if (!isHeld) return;
+      isHeld = false;
+      try {
+        if (!closed) await team.give(place);
+      } catch (error) {
+        throw onError(error);
+      } finally {
+        waker.wakeAll();
+      }
+    };
   }
 
   return {
@@ -246,7 +276,7 @@ export async function openPostgresSendGate(options: PostgresSendGateOptions): Pr
     async close() {
       if (closed) return;
       closed = true;
-      wakeWaiters();
+      waker.wakeAll();
       await share?.close();
       const team = await places?.catch(() => undefined);
       await team?.close();
