@@ -10,10 +10,16 @@ import type { Ledger, LedgerOptions } from './types.js';
 /** Opens (creating when needed) the ledger at `location`. Throws LedgerError (a UsageError) when it cannot be used. */
 export async function openLedger(location: string, options: LedgerOptions = {}): Promise<Ledger> {
   const where = parseLedgerLocation(location);
-  if (where.backend === 'sqlite') return openSqliteLedger(where.path, options);
-  // Loaded only for a PostgreSQL ledger: the SQLite default does not pay for the client's start-up.
-  const { openPostgresLedger } = await import('./postgres/postgres-ledger.js');
-  return openPostgresLedger(where.url, options);
+  let ledger: Ledger;
+  if (where.backend === 'sqlite') ledger = openSqliteLedger(where.path, options);
+  else {
+    // Loaded only for a PostgreSQL ledger: the SQLite default does not pay for the client's start-up.
+    const { openPostgresLedger } = await import('./postgres/postgres-ledger.js');
+    ledger = await openPostgresLedger(where.url, options);
+  }
+  // Said at debug level: an entry point opens its ledger once per run, and the log shows it.
+  options.logger?.debug({ ledger: ledger.location }, 'ledger opened');
+  return ledger;
 }
 
 /**
