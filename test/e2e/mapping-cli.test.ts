@@ -1,5 +1,5 @@
 /** The mapping commands and flags as a user runs them: the built CLI, real files, exit codes. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
@@ -98,5 +98,14 @@ describe('order-batch with a marketplace export', () => {
     expect(again.stderr).toContain('no mapping named acme is saved in the ledger');
     const audit = (JSON.parse((await runCli(['audit', '--ledger', ledger, '--json'])).stdout) as { entries: { action: string; detail: string }[] }).entries;
     expect(audit.filter((e) => e.action === 'mapping_remove').map((e) => e.detail)).toEqual(['acme']);
+  });
+
+  it('creates no ledger by looking: mapping list and mapping remove on a ledger not made yet', async () => {
+    const ledger = join(tempDir(), 'none', 'ledger.db');
+    const list = await runCli(['mapping', 'list', '--ledger', ledger]);
+    expect(list.code).toBe(0);
+    const removed = await runCli(['mapping', 'remove', 'acme', '--ledger', ledger]);
+    expect(removed.code).toBe(1);
+    expect(existsSync(ledger)).toBe(false);
   });
 });

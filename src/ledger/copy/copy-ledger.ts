@@ -17,9 +17,9 @@ import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../redact.js';
 import { parseLedgerLocation } from '../location.js';
 import type { LedgerOptions } from '../types.js';
-import { auditKey, decideMapping, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
+import { auditKey, decideLeased, decideMapping, decideOrder, decideRun, decideSetting, decideUser, decideWatermark, type CopyAction } from './decide.js';
 import type { CopySource, CopyTarget } from './types.js';
-import { decideLeased, leasedKey, REMOTE_FILES, SCHEDULE_OCCURRENCES, type LeasedTable } from './leased-rows.js';
+import { leasedKey, REMOTE_FILES, SCHEDULE_OCCURRENCES, type LeasedTable } from './leased-rows.js';
 
 export type CopyCounts = Record<CopyAction, number>;
 

@@ -7,6 +7,7 @@ import { canonicalJson } from '../hash.js';
 import type { RunRecord } from '../types.js';
 import type { StoredMapping, StoredUser } from '../team-types.js';
 import type { CopiedAudit, CopiedOrder, NamedValue, TargetOrder } from './types.js';
+import type { LeasedRow, LeasedTable } from './leased-rows.js';
 
 export type CopyAction = 'insert' | 'update' | 'unchanged' | 'kept';
 export type OrderDecision = CopyAction | { conflict: string };
@@ -71,6 +72,17 @@ export function decideMapping(source: StoredMapping, target: StoredMapping | und
   if (!target) return 'insert';
   if (target.profile === source.profile && target.savedBy === source.savedBy && target.savedAt === source.savedAt) return 'unchanged';
   return source.savedAt > target.savedAt ? 'update' : 'kept';
+}
+
+/**
+ * A row settled on the source wins over one the target still holds or released (the file was
+ * processed, the occurrence ran): it is not done again. Otherwise what the target has stays.
+ */
+export function decideLeased(table: LeasedTable, source: LeasedRow, target: LeasedRow | undefined): CopyAction {
+  if (!target) return 'insert';
+  if (canonicalJson(source) === canonicalJson(target)) return 'unchanged';
+  if (source.state === 'done' && target.state !== 'done') return 'update';
+  return table.isSettled(source) && !table.isSettled(target) ? 'update' : 'kept';
 }
 
 /** What tells one audit entry from another across ledgers (their seq is each ledger's own). */

@@ -2,10 +2,8 @@
  * The rows `ledger copy` carries that are held under a lease: remote file claims (a team moving ledgers
  * must not process yesterday's remote sheets again) and schedule occurrences (nor run an occurrence
  * that ran). Both backends keep them column for column alike (times as ISO 8601 UTC text), so one
- * description serves both sides, and one pure rule decides what the copy does with each.
+ * description serves both sides, and one pure rule decides what the copy does with each (decide.ts).
  */
-import { canonicalJson } from '../hash.js';
-import type { CopyAction } from './decide.js';
 
 export type LeasedRow = Record<string, string | number | null>;
 
@@ -47,17 +45,6 @@ export function leasedRowOf(table: LeasedTable, row: Record<string, unknown>): L
     picked[column] = value === undefined || value === null ? null : typeof value === 'number' || typeof value === 'string' ? value : String(value);
   }
   return picked;
-}
-
-/**
- * A row settled on the source wins over one the target still holds or released (the file was
- * processed, the occurrence ran): it is not done again. Otherwise what the target has stays.
- */
-export function decideLeased(table: LeasedTable, source: LeasedRow, target: LeasedRow | undefined): CopyAction {
-  if (!target) return 'insert';
-  if (canonicalJson(source) === canonicalJson(target)) return 'unchanged';
-  if (source.state === 'done' && target.state !== 'done') return 'update';
-  return table.isSettled(source) && !table.isSettled(target) ? 'update' : 'kept';
 }
 
 /** The upsert of one row, `placeholder(i)` the backend's parameter for column i (from 1). */
