@@ -6,6 +6,7 @@
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { ResolvedOptions } from '../options.js';
+import { sayMappingsUnread } from './command-options.js';
 
 /** The ledger of a command that needs one (created when it is not there yet). A LedgerError stops the command (exit 2). */
 export async function openCommandLedger(options: ResolvedOptions, logger: Logger): Promise<Ledger> {
@@ -27,9 +28,7 @@ export async function openLedgerIfReadable(options: ResolvedOptions, logger: Log
   try {
     return await openExistingLedger(options, logger);
   } catch (error) {
-    const { redactLedgerLocation } = await import('../ledger/index.js');
-    const why = (error as Error).message.replace(/[.?!]+$/, '');
-    process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
+    sayMappingsUnread(options.ledgerPath, error);
     return undefined;
   }
 }

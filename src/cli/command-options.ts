@@ -80,12 +80,15 @@ export async function savedProfilesOf(options: ResolvedOptions, use: SavedProfil
   try {
     return (await createMappingStore(heldOpen(use.ledger)).list()).map((m) => m.profile);
   } catch (error) {
-    if (!use.needsLedger) {
-      const why = (error as Error).message.replace(/[.?!]+$/, '');
-      process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(options.ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
-    }
+    if (!use.needsLedger) sayMappingsUnread(options.ledgerPath, error);
     return [];
   }
+}
+
+/** The one line said when the ledger's saved mappings cannot be read: the run goes on with the built-in profiles. */
+export function sayMappingsUnread(ledgerPath: string, error: unknown): void {
+  const why = (error as Error).message.replace(/[.?!]+$/, '');
+  process.stderr.write(`order-batch: the mappings saved in the ledger ${redactLedgerLocation(ledgerPath)} could not be read (${why}); only the built-in profiles are known.\n`);
 }
 
 /** --mapping, --date-order and --decimal-comma, for the commands that read order sheets. */

@@ -31,7 +31,7 @@ export function formatCopy(result: CopyResult): string {
     `  api tokens  ${describeCounts(result.tokens)}`,
     `  audit       ${describeCounts(result.audit)}`,
     `  mappings    ${describeCounts(result.mappings)}`,
-    `  remote files ${describeCounts(result.remoteFiles)}`,
+    `  file claims ${describeCounts(result.remoteFiles)}`,
     `  occurrences ${describeCounts(result.occurrences)}`,
     '',
   ].join('\n');

@@ -232,7 +232,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     const result = await runCli(['ledger', 'copy', sqlitePath, db.url]);
     expect(result.stderr).not.toContain('pg-test-s3cret');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  api tokens  1 copied\n  audit       2 copied\n  mappings    1 copied\n$/);
+    expect(result.stdout).toMatch(/^Copied the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+ \(the source is unchanged\)\.\n  orders      7 copied\n  runs        2 copied\n  settings    1 copied\n  watermarks  1 copied\n  accounts    2 copied\n  api tokens  1 copied\n  audit       2 copied\n  mappings    1 copied\n  file claims 2 copied\n  occurrences 2 copied\n$/);
     const again = await runCli(['ledger', 'copy', sqlitePath, db.url, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ command: 'ledger copy', orders: { insert: 0, unchanged: 7 } });
     expect(again.stdout).not.toContain('pg-test-s3cret');
