@@ -76,15 +76,20 @@ async function stateOf(ledgerPath: string, id: string) {
 
 const only = (report: { orders: Iterable<unknown> }) => ([...report.orders] as JsonOrder[])[0]!;
 
-/** validate --online against the sandbox with the ledger, as a check before the import would be run. */
-function validateOnline(sb: SandboxHandle, file: string, ledgerPath: string): Promise<ValidateResult> {
-  return runValidate({
-    files: [file],
-    context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
-    logger: silentLogger,
-    skipResultFile: true,
-    online: { connection: { auth: 'oauth', baseUrl: sb.url, clientId: sb.clientId, clientSecret: sb.clientSecret }, useSandbox: false, ledgerPath, maxAttempts: 2, concurrency: 2 },
-  });
+/** validate --online against the sandbox with the ledger (opened as the command opens it), as a check before the import would be run. */
+async function validateOnline(sb: SandboxHandle, file: string, ledgerPath: string): Promise<ValidateResult> {
+  const ledger = await openLedger(ledgerPath, { logger: silentLogger });
+  try {
+    return await runValidate({
+      files: [file],
+      context: { now: sb.now(), timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
+      logger: silentLogger,
+      skipResultFile: true,
+      online: { connection: { auth: 'oauth', baseUrl: sb.url, clientId: sb.clientId, clientSecret: sb.clientSecret }, useSandbox: false, ledgerPath, ledger, maxAttempts: 2, concurrency: 2 },
+    });
+  } finally {
+    await ledger.close();
+  }
 }
 
 describe('an order whose outcome is unknown, re-imported after its orderDate aged past 30 days', () => {
