@@ -46,9 +46,9 @@ export interface ChildRun {
   error?: string;
 }
 
-/** One validate in a fresh process (validate-child.js), so its peak memory is its own. */
-export function runValidateChild(file: string, out: string, now: Date): ChildRun {
-  const args = [...CLI_NODE_FLAGS, join(HERE, 'validate-child.js'), file, out, now.toISOString()];
+/** One validate in a fresh process (validate-child.js), so its peak memory is its own; `rowsOnly`: the rows read alone. */
+export function runValidateChild(file: string, out: string, now: Date, rowsOnly = false): ChildRun {
+  const args = [...CLI_NODE_FLAGS, join(HERE, 'validate-child.js'), file, out, now.toISOString(), ...(rowsOnly ? ['--rows-only'] : [])];
   const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * MB });
   return JSON.parse(output.trim().split('\n').pop()!) as ChildRun;
 }
@@ -81,6 +81,9 @@ async function compareWithPapaparse(line: (text: string) => void, label: string,
   if (run.mainCpuMs !== null && run.rows >= 100_000) {
     const perMillion = (run.mainCpuMs / run.rows) * 1e6;
     line(`  main-thread CPU ${fmt(perMillion)} ms per million rows (target <= 3,500 ms: ${verdict(perMillion <= 3500)}); papaparse's whole parse ${fmt((papa.cpuMs / run.rows) * 1e6)} ms per million rows`);
+    // The floor under the main thread's share: taking the rows over from the parse worker, nothing done with them.
+    const handOver = runValidateChild(file, `${file}.result.csv`, now, true);
+    if (handOver.mainCpuMs !== null) line(`  of which the hand-over alone (rows read, neither checked nor written): main-thread CPU ${fmt((handOver.mainCpuMs / handOver.rows) * 1e6)} ms per million rows`);
   }
 }
 

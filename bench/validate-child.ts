@@ -3,12 +3,17 @@
  * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, cpuMs, maxRssMb, orders }` as JSON;
  * cpuMs is the process's CPU time (user + system), the parse worker's thread included; mainCpuMs the main
  * thread's alone (from /proc on Linux; null elsewhere), where the checks run.
+ *
+ * With `--rows-only` the sheet's rows are only read (opened and taken batch by batch, neither checked, kept nor
+ * written): the main thread's share of the hand-over from the parse worker, the floor under validate's.
  */
 import { readFileSync } from 'node:fs';
+import { openSheet } from '../src/sheet/read-sheet.js';
 import { runValidate } from '../src/validate/run-validate.js';
 import { silentLogger } from '../src/log.js';
 
-const [file, out, nowIso] = process.argv.slice(2);
+const isRowsOnly = process.argv.includes('--rows-only');
+const [file, out, nowIso] = process.argv.slice(2).filter((arg) => arg !== '--rows-only');
 if (!file || !out) {
   process.stderr.write('usage: validate-child <sheet> <out> [nowIso]\n');
   process.exit(2);
@@ -27,6 +32,15 @@ function mainThreadCpuMs(): number | null {
 const started = performance.now();
 const cpu = process.cpuUsage();
 const mainCpu = mainThreadCpuMs();
+if (isRowsOnly) {
+  const sheet = await openSheet(file);
+  let rows = 0;
+  for await (const batch of sheet.rows) rows += batch.length;
+  const mainCpuAfter = mainThreadCpuMs();
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`${JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, mainCpuMs: mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu, rows, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: 0 })}\n`);
+  process.exit(0);
+}
 const result = await runValidate({
   files: [file],
   out,

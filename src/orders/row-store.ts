@@ -17,16 +17,10 @@
 import { Buffer } from 'node:buffer';
 import { closeSync, readSync, writeSync } from 'node:fs';
 import type { CellValue } from '../sheet/types.js';
+import { decodeRow, encodeRow } from './row-encoding.js';
 import { openTemporaryFile } from './temporary-file.js';
 import type { KeptRow, RowStore } from './types.js';
 
-/** ASCII "unit separator": made for this, and practically never inside a spreadsheet cell. */
-const SEPARATOR = '\u001f';
-/** Tags for cells that are not text; a text cell starting with one of these is not encoded. */
-const NUMBER_TAG = '\u0001';
-const BOOLEAN_TAG = '\u0002';
-const DATE_TAG = '\u0003';
-const LAST_TAG_CODE = 3;
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 /** What joins the cells of a row kept as its line (RawRow.line). */
 const LINE_SEPARATOR = ',';
@@ -87,6 +81,8 @@ export class CompactRowStore implements RowStore {
   private pendingChars = 0;
   /** The chunk last read from: rows are mostly read in order. */
   private lastChunk = 0;
+  /** The index indexOf found last. */
+  private lastFound = -1;
   /** Bytes of the chunks in memory, and the first chunk that may still be in memory. */
   private residentBytes = 0;
   private firstResident = 0;
@@ -164,6 +160,15 @@ export class CompactRowStore implements RowStore {
 
   /** Index of a row by its spreadsheet row number, or -1. */
   indexOf(rowNumber: number): number {
+    // Rows are mostly asked for in sheet order (the result file): the one after the last found, without a search.
+    const next = this.lastFound + 1;
+    if (next < this.count && this.rowNumbers[next] === rowNumber) return (this.lastFound = next);
+    const found = this.searchRow(rowNumber);
+    if (found >= 0) this.lastFound = found;
+    return found;
+  }
+
+  private searchRow(rowNumber: number): number {
     let lo = 0;
     let hi = this.count - 1;
     while (lo <= hi) {
@@ -204,21 +209,23 @@ export class CompactRowStore implements RowStore {
     // Consecutive rows share a source: decode it once.
     let sourceIndex = -1;
     let sourceCells: CellValue[] = [];
+    const texts = new ChunkTexts();
+    const textOf = (index: number): string => texts.textOf(this, index);
     for (let i = 0; i < this.count; i++) {
       const source = this.sources[i]!;
       if (this.isLine(i)) {
-        yield { rowNumber: this.rowNumbers[i]!, line: this.ownText(i), cells: null };
+        yield { rowNumber: this.rowNumbers[i]!, line: textOf(i), cells: null };
         continue;
       }
       let cells: CellValue[];
       if (source === i) {
-        cells = this.ownCells(i);
+        cells = this.ownCells(i, textOf);
       } else {
         if (source !== sourceIndex) {
           sourceIndex = source;
-          sourceCells = this.ownCells(source);
+          sourceCells = this.ownCells(source, textOf);
         }
-        cells = this.withSharedCells(sourceCells.slice(), i);
+        cells = this.withSharedCells(sourceCells.slice(), i, textOf);
       }
       yield { rowNumber: this.rowNumbers[i]!, line: null, cells };
     }
@@ -241,10 +248,10 @@ export class CompactRowStore implements RowStore {
   }
 
   /** The cells a row stores itself: all of them, or only its own columns when it repeats another row. */
-  private ownCells(index: number): CellValue[] {
+  private ownCells(index: number, textOf?: (index: number) => string): CellValue[] {
     const kept = this.unencoded.get(index);
     if (kept !== undefined) return kept.slice();
-    const text = this.ownText(index);
+    const text = textOf === undefined ? this.ownText(index) : textOf(index);
     return this.isLine(index) ? text.split(LINE_SEPARATOR) : decodeRow(text);
   }
 
@@ -254,8 +261,8 @@ export class CompactRowStore implements RowStore {
 
   /** The text a row is kept as (its line, or its encoded cells). */
   private ownText(index: number): string {
-    const pendingFirst = this.count - this.pending.length;
-    if (index >= pendingFirst) return this.pending[index - pendingFirst]!;
+    const pending = this.pendingText(index);
+    if (pending !== undefined) return pending;
     const chunkIndex = this.chunkOf(index);
     const chunk = this.chunks[chunkIndex]!;
     const inChunk = index - chunk.first;
@@ -265,9 +272,22 @@ export class CompactRowStore implements RowStore {
     return chunk.isWide ? bytes.toString('utf16le', start * 2, end * 2) : bytes.toString('latin1', start, end);
   }
 
+  /** The text of a row not yet in a chunk, else undefined. */
+  pendingText(index: number): string | undefined {
+    const pendingFirst = this.count - this.pending.length;
+    return index >= pendingFirst ? this.pending[index - pendingFirst]! : undefined;
+  }
+
+  /** The sealed chunk holding a row, its bytes (read back if spilled) and where it starts. */
+  chunkFor(index: number): { first: number; bytes: Buffer; isWide: boolean; offsets: Int32Array } {
+    const chunkIndex = this.chunkOf(index);
+    const chunk = this.chunks[chunkIndex]!;
+    return { first: chunk.first, bytes: chunk.bytes ?? this.readChunk(chunkIndex, chunk), isWide: chunk.isWide, offsets: chunk.offsets };
+  }
+
   /** A repeating row: its source's cells with its own columns put back. */
-  private withSharedCells(sourceCells: CellValue[], index: number): CellValue[] {
-    const own = this.ownCells(index);
+  private withSharedCells(sourceCells: CellValue[], index: number, textOf?: (index: number) => string): CellValue[] {
+    const own = this.ownCells(index, textOf);
     const columns = this.ownColumns!;
     for (let k = 0; k < columns.length; k++) sourceCells[columns[k]!] = own[k] ?? null;
     return sourceCells;
@@ -345,43 +365,29 @@ export class CompactRowStore implements RowStore {
   }
 }
 
-/** One string for a row, or null when a text cell holds the separator or starts with a tag. */
-export function encodeRow(cells: readonly CellValue[]): string | null {
-  if (cells.length === 0) return null;
-  let isAllText = true;
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i];
-    if (typeof cell === 'string') {
-      if (cell.length !== 0 && (cell.charCodeAt(0) <= LAST_TAG_CODE || cell.includes(SEPARATOR))) return null;
-    } else if (cell !== null && cell !== undefined) {
-      isAllText = false;
+/**
+ * Rows' texts read in sheet order: each chunk is decoded once, whole, and its rows are cut from that text,
+ * rather than each row decoded from the bytes on its own.
+ */
+class ChunkTexts {
+  private first = 0;
+  private end = 0;
+  private text = '';
+  private offsets: Int32Array = new Int32Array(0);
+
+  textOf(store: CompactRowStore, index: number): string {
+    if (index < this.first || index >= this.end) {
+      const pending = store.pendingText(index);
+      if (pending !== undefined) return pending;
+      const chunk = store.chunkFor(index);
+      this.first = chunk.first;
+      this.end = chunk.first + chunk.offsets.length - 1;
+      this.offsets = chunk.offsets;
+      this.text = chunk.bytes.toString(chunk.isWide ? 'utf16le' : 'latin1');
     }
+    const at = index - this.first;
+    return this.text.slice(this.offsets[at]!, this.offsets[at + 1]!);
   }
-  if (isAllText) return cells.join(SEPARATOR);
-  // Joined from an array, not added up: a row of thousands of cells would otherwise be a rope of thousands of pieces.
-  const encoded = new Array<string>(cells.length);
-  for (let i = 0; i < cells.length; i++) encoded[i] = encodeCell(cells[i] ?? null);
-  return encoded.join(SEPARATOR);
-}
-
-function encodeCell(cell: CellValue): string {
-  if (cell === null) return '';
-  if (typeof cell === 'string') return cell;
-  if (typeof cell === 'number') return NUMBER_TAG + String(cell);
-  if (typeof cell === 'boolean') return BOOLEAN_TAG + (cell ? '1' : '0');
-  return DATE_TAG + String(cell.getTime());
-}
-
-export function decodeRow(text: string): CellValue[] {
-  const cells: CellValue[] = text.split(SEPARATOR);
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i] as string;
-    if (cell.length === 0 || cell.charCodeAt(0) > LAST_TAG_CODE) continue;
-    const body = cell.slice(1);
-    const tag = cell[0];
-    cells[i] = tag === NUMBER_TAG ? Number(body) : tag === BOOLEAN_TAG ? body === '1' : new Date(Number(body));
-  }
-  return cells;
 }
 
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -19,7 +19,8 @@ export function formatValidateText(report: JsonReport): string {
   if (report.input.length === 0) return 'No order sheets found: nothing to do.\n';
   for (const input of report.input) {
     if (input.error) {
-      lines.push(`${input.file}: ${input.error.message}`);
+      // A sheet's error names its file first (InputError): said once, not twice.
+      lines.push(input.error.message.startsWith(input.file) ? input.error.message : `${input.file}: ${input.error.message}`);
       continue;
     }
     if (input.mapping) lines.push(input.mapping.description);

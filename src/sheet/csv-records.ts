@@ -71,24 +71,19 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   let held = '';
 
   const input = createReadStream(file, { highWaterMark: readBytes });
-  const text = new Transform({
-    readableObjectMode: true,
-    // Each object is a read's worth of text: hold two, not the object-mode default of sixteen.
-    readableHighWaterMark: 2,
-    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+  const text = createTextStream(
+    (chunk, stream) => {
       hash.update(chunk);
       bytes += chunk.length;
       const decoded = lineBreaks.normalize(decoder.decode(chunk));
-      if (decoded.length > 0 && isWithinLimits(decoded)) hand(this, decoded, false);
-      callback();
+      if (decoded.length > 0 && isWithinLimits(decoded)) hand(stream, decoded, false);
     },
-    flush(callback: TransformCallback) {
+    (stream) => {
       const rest = lineBreaks.normalize(decoder.end()) + lineBreaks.end();
-      if (isWithinLimits(rest)) hand(this, rest, true);
+      if (isWithinLimits(rest)) hand(stream, rest, true);
       digest = hash.digest('hex');
-      callback();
     },
-  });
+  );
 
   const stop = (): void => {
     isStopped = true;
@@ -148,38 +143,20 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
     const delimiter = detectDelimiter(head);
     guard = new CsvSizeGuard(file, limits, delimiter, SEPARATOR_LINE.test(head));
     Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
-      header: false,
-      dynamicTyping: false,
-      skipEmptyLines: false,
-      newline: '\n',
+      ...RECORDS_AS_ARRAYS,
       delimiter,
       chunk(results) {
         if (isStopped) return;
-        const broken = results.errors.find((e) => e.code === 'MissingQuotes');
-        if (broken) {
-          // papaparse also reports InvalidQuotes for that row when the quote was closed but text followed
-          // it ("Ann" Lee): a different mistake, with a different fix.
-          const isTextAfterQuote = results.errors.some((e) => e.code === 'InvalidQuotes' && e.row === broken.row);
-          fail(createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1, isTextAfterQuote));
+        const unclosed = findUnclosedQuote(file, results, recordNumber);
+        if (unclosed !== null) {
+          fail(unclosed);
           return;
         }
-        const records = results.data;
-        const chars = (pushedChars - parsedChars) / Math.max(1, records.length);
+        const chars = (pushedChars - parsedChars) / Math.max(1, results.data.length);
         parsedChars = pushedChars;
         // Records of this chunk holding a windows-1252 line, by index (null nearly always).
         const marked = rows1252.findRecords(pushed, results.meta);
-        for (let i = 0; i < records.length && !isStopped; i++) {
-          const cells = records[i]!;
-          dropEndingCr(cells);
-          recordNumber++;
-          if (isBlankRow(cells)) continue;
-          if (recordNumber === 1 && isSeparatorHint(cells)) {
-            recordNumber = 0;
-            continue;
-          }
-          if (marked !== null && marked.has(i)) rows1252.add(recordNumber);
-          handlers.row(cells, recordNumber, chars);
-        }
+        recordNumber = handOverRecords(results.data, recordNumber, chars, marked, rows1252, handlers, () => isStopped);
       },
       complete() {
         if (isStopped) return;
@@ -193,6 +170,57 @@ export function parseCsvFile(file: string, encoding: TextEncodingName, readBytes
   }
 
   return { text, bytesRead: () => bytes, sha256: () => digest, stop, windows1252Rows: () => rows1252.result(), hasUnitSeparator: () => hasUnit };
+}
+
+/** Records as arrays of text cells, every record kept (blank ones are skipped as rows are numbered), split at LF. */
+const RECORDS_AS_ARRAYS = { header: false, dynamicTyping: false, skipEmptyLines: false, newline: '\n' } as const;
+
+/** Text, one object per read of the file: `read` turns each read into text and pushes it, `end` pushes the rest. */
+function createTextStream(read: (chunk: Buffer, stream: Transform) => void, end: (stream: Transform) => void): Transform {
+  return new Transform({
+    readableObjectMode: true,
+    // Each object is a read's worth of text: hold two, not the object-mode default of sixteen.
+    readableHighWaterMark: 2,
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      read(chunk, this);
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      end(this);
+      callback();
+    },
+  });
+}
+
+/**
+ * Hands a chunk's records over as numbered non-blank rows, from the record number reached so far; returns the
+ * number reached. `marked`: the records holding a windows-1252 line, by index in the chunk.
+ */
+function handOverRecords(records: string[][], recordNumber: number, chars: number, marked: ReadonlySet<number> | null, rows1252: Windows1252RowFinder, handlers: CsvRowHandlers, isStopped: () => boolean): number {
+  let number = recordNumber;
+  for (let i = 0; i < records.length && !isStopped(); i++) {
+    const cells = records[i]!;
+    dropEndingCr(cells);
+    number++;
+    if (isBlankRow(cells)) continue;
+    if (number === 1 && isSeparatorHint(cells)) {
+      number = 0;
+      continue;
+    }
+    if (marked !== null && marked.has(i)) rows1252.add(number);
+    handlers.row(cells, number, chars);
+  }
+  return number;
+}
+
+/** A chunk's unclosed quote as the error naming its row, or null. */
+function findUnclosedQuote(file: string, results: Papa.ParseResult<string[]>, recordNumber: number): InputError | null {
+  const broken = results.errors.find((e) => e.code === 'MissingQuotes');
+  if (!broken) return null;
+  // papaparse also reports InvalidQuotes for that row when the quote was closed but text followed
+  // it ("Ann" Lee): a different mistake, with a different fix.
+  const isTextAfterQuote = results.errors.some((e) => e.code === 'InvalidQuotes' && e.row === broken.row);
+  return createUnclosedQuoteError(file, recordNumber + (broken.row ?? 0) + 1, isTextAfterQuote);
 }
 
 function createUnclosedQuoteError(file: string, row: number, isTextAfterQuote: boolean): InputError {

@@ -161,6 +161,8 @@ function describeOtherSheets(source: RowSource): string {
 
 /** Rows named one by one in the warning about cells past the last column; the rest are counted. */
 const MAX_EXTRA_CELL_ROWS = 10;
+/** Columns named in the warning about one row's cells past the last column; the rest are counted. */
+const MAX_NAMED_COLUMNS = 10;
 
 /**
  * Non-blank cells right of the last named column, which nothing reads: in a CSV most often an unquoted comma
@@ -178,15 +180,24 @@ class ExtraCells {
 
   check(row: RawRow): void {
     const cells = row.cells;
-    let letters: string[] | null = null;
-    for (let i = this.width; i < cells.length; i++) if (!isBlankCell(cells[i])) (letters ??= []).push(toColumnLetter(i));
-    if (letters === null) return;
+    // A row of thousands of cells past the header is named by its first few columns and its last.
+    const letters: string[] = [];
+    let count = 0;
+    let last = -1;
+    for (let i = this.width; i < cells.length; i++) {
+      if (isBlankCell(cells[i])) continue;
+      if (++count <= MAX_NAMED_COLUMNS) letters.push(toColumnLetter(i));
+      last = i;
+    }
+    if (count === 0) return;
     this.rows++;
     if (this.named.length >= MAX_EXTRA_CELL_ROWS) return;
-    const what = `Row ${row.rowNumber} has ${letters.length === 1 ? 'a cell' : `${letters.length} cells`} past the last column (${letters.join(', ')}), which ${letters.length === 1 ? 'is' : 'are'} ignored`;
+    const isOne = count === 1;
+    const columns = count === letters.length ? letters.join(', ') : `${letters.join(', ')} and ${(count - letters.length).toLocaleString('en-US')} more, up to ${toColumnLetter(last)}`;
+    const what = `Row ${row.rowNumber} has ${isOne ? 'a cell' : `${count.toLocaleString('en-US')} cells`} past the last column (${columns}), which ${isOne ? 'is' : 'are'} ignored`;
     const why = this.format === 'csv'
       ? ': an unquoted comma inside a cell? It shifts the cells after it one column to the right. Put quotes around a cell that holds a comma ("1 Main St, Apt 2"), or give those columns a header if they hold data'
-      : `: move ${letters.length === 1 ? 'it' : 'them'} into the column${letters.length === 1 ? '' : 's'} ${letters.length === 1 ? 'it belongs' : 'they belong'} to, or give ${letters.length === 1 ? 'its column a header' : 'their columns headers'} if ${letters.length === 1 ? 'it holds' : 'they hold'} order data`;
+      : `: move ${isOne ? 'it' : 'them'} into the column${isOne ? '' : 's'} ${isOne ? 'it belongs' : 'they belong'} to, or give ${isOne ? 'its column a header' : 'their columns headers'} if ${isOne ? 'it holds' : 'they hold'} order data`;
     this.named.push({ row: row.rowNumber, column: null, code: 'unknown_column', severity: 'warning', message: what + why });
   }
 

@@ -20,17 +20,14 @@ import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputError } from '../errors.js';
-import { FIELD_BY_HEADER, normalizeHeader } from './columns.js';
-import { toColumnLetter } from './column-letters.js';
-import { isOrderHeader } from './headers.js';
-import { isBlankRow, listQuoted, MAX_BATCH_CHARS, toHeaderText, trimTrailingBlanks, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
+import { listQuoted, type OtherSheet, type RowSource, type SourceOptions } from './row-source.js';
 import { createDamagedWorkbookError, createFileSystemError, createReaderFaultError, isProgrammingError } from './sniff.js';
-import { checkRowCells, createSharedStringsTooLargeError } from './limits.js';
+import { createSharedStringsTooLargeError, type SheetLimits } from './limits.js';
 import type { RawRow, ReaderIssue, ResultSheetChoice } from './types.js';
-import { readRowCells, type StreamRow, type UncomputedFormula } from './xlsx-cells.js';
 import { progressBytes, type Emitted } from './xlsx-progress.js';
 import { readPackageLayout, type PackageLayout } from './xlsx-package.js';
-import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, renameEntries, type ChunkSource } from './xlsx-stream-fixes.js';
+import { discardSource, FailureSignal, hookZipParser, patchWorkbookReader, renameEntries } from './xlsx-stream-fixes.js';
+import { holdsOrders, readWorksheetRows, type StreamedWorksheet } from './xlsx-worksheet-rows.js';
 import { countInflatedBytes, createInflatedTooMuchError, inflateBudget, judgeZipParts, readZipParts, XLSX_LIMITS, type XlsxLimits } from './xlsx-size-guard.js';
 
 interface SheetEntry {
@@ -61,8 +58,6 @@ interface Target {
   isResultRule?: boolean;
 }
 
-type SheetEvents = AsyncIterator<{ eventType: string; value: unknown }[]>;
-
 export function openXlsxSource(file: string, options: SourceOptions & { sheet?: string; resultSheet?: ResultSheetChoice; zipLimits?: Partial<XlsxLimits> }): RowSource {
   const limits: XlsxLimits = { ...XLSX_LIMITS, ...options.zipLimits };
   const sheetLimits = options.limits;
@@ -76,17 +71,15 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   const hasOrders = new Map<string, boolean>();
 
   const input = createReadStream(file, { highWaterMark: 1024 * 1024 });
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+  const tap = createHashingTap(
+    (chunk) => {
       hash.update(chunk);
       bytes += chunk.length;
-      callback(null, chunk);
     },
-    flush(callback: TransformCallback) {
+    () => {
       digest = hash.digest('hex');
-      callback();
     },
-  });
+  );
   // exceljs waits on promises that a damaged zip never settles (an inflate error is emitted on the
   // zip parser, not on the entry exceljs is copying), so every wait below is guarded by the
   // parser's own 'error' event.
@@ -97,44 +90,9 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
   let fileBytes = 0;
   // Where the package's relationships put its parts, known before exceljs sees the first entry.
   let layout: PackageLayout | null = null;
-  hookZipParser(
-    tap,
-    (error) => signal.fail(createDamagedWorkbookError(file, error)),
-    (parser) => {
-      countInflatedBytes(
-        parser,
-        () => budget,
-        (part) => {
-          signal.fail(createInflatedTooMuchError(file, budget, fileBytes, part));
-          close();
-        },
-        // exceljs keeps the shared strings in memory whole: their own ceiling, however the listing reads.
-        // The part is told by the name renameEntries gives it, which the entry carries by the time it is counted.
-        { part: SHARED_STRINGS, budget: sheetLimits.maxSharedStringsBytes, onOver: () => {
-          signal.fail(createSharedStringsTooLargeError(file, null, sheetLimits.maxSharedStringsBytes));
-          close();
-        } },
-      );
-      renameEntries(parser, () => layout?.renameOf ?? null);
-    },
-  );
+  guardInflation(tap, file, signal, sheetLimits, { budget: () => budget, fileBytes: () => fileBytes, layout: () => layout }, () => close());
 
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
-    sharedStrings: 'cache',
-    styles: 'cache', // date cells are told apart from numbers by their number format
-    hyperlinks: 'ignore', // a hyperlink cell then reads as its text
-    worksheets: 'emit',
-    entries: 'emit',
-  });
-  const internals = reader as unknown as ReaderInternals;
-  let current: Emitted | null = null;
-  patchWorkbookReader(reader, (sheetNo, source) => {
-    const emitted: Emitted = { sheetNo, source, parsedBytes: 0 };
-    current = emitted;
-    return (n) => {
-      emitted.parsedBytes += n;
-    };
-  });
+  const { reader, internals, current } = createWorkbookReader(tap);
   // The worksheet being read, and its unpacked size from the zip's listing (by sheet number), for progress.
   let reading: Emitted | null = null;
   const unpackedBytesOf = new Map<string, number>();
@@ -146,24 +104,11 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
 
   /** The zip's own listing, judged before exceljs inflates anything. */
   async function checkSizes(): Promise<void> {
-    let listed: Awaited<ReturnType<typeof readZipParts>>;
-    try {
-      listed = await readZipParts(file);
-    } catch (error) {
-      throw createFileSystemError(file, error);
-    }
-    fileBytes = listed.fileBytes;
-    budget = inflateBudget(fileBytes, limits);
-    const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
-    if (refusal) throw refusal;
-    // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
-    layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
-    for (const part of listed.parts ?? []) {
-      const sheetNo = WORKSHEET_TARGET.exec(layout?.renameOf(part.name) ?? part.name)?.[1];
-      if (sheetNo !== undefined) unpackedBytesOf.set(sheetNo, part.unpackedBytes);
-    }
-    const strings = listed.parts?.find((p) => (layout?.renameOf(p.name) ?? p.name).toLowerCase() === SHARED_STRINGS);
-    if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
+    const listing = await judgeListing(file, limits, sheetLimits);
+    fileBytes = listing.fileBytes;
+    budget = listing.budget;
+    layout = listing.layout;
+    for (const [sheetNo, unpacked] of listing.unpackedBytesOf) unpackedBytesOf.set(sheetNo, unpacked);
   }
 
   async function* readBatches(): AsyncGenerator<RawRow[], void, undefined> {
@@ -175,7 +120,7 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     // Other worksheets are looked at only when the first visible one was taken by default.
     let isLooking = false;
     for await (const worksheet of signal.guard(reader)) {
-      const emitted = current as Emitted | null;
+      const emitted = current();
       if (!target) {
         target = chooseTarget(file, internals, options.sheet, (worksheet as unknown as { name: string }).name, options.resultSheet, layout?.sheetNoByRelId);
         if (target.isResultRule && target.name === 'Fix') {
@@ -188,81 +133,18 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
       if (!isTarget) {
         if (!emitted) continue;
         const other = isLooking ? others.find((s) => s.sheetNo === emitted.sheetNo && !isTemplateExamples(s.name)) : undefined;
-        if (other) hasOrders.set(other.sheetNo, await holdsOrders(worksheet as unknown as { parse(): SheetEvents }, emitted.source));
+        if (other) hasOrders.set(other.sheetNo, await holdsOrders(worksheet as unknown as StreamedWorksheet, emitted.source, signal, isDate1904(internals)));
         else discardSource(emitted.source);
         continue;
       }
       isFound = true;
       sheetName = target.name;
       reading = emitted;
-      yield* readWorksheet(worksheet as unknown as { parse(): SheetEvents });
+      const date1904 = isDate1904(internals);
+      yield* readWorksheetRows(worksheet as unknown as StreamedWorksheet, { file, sheetName, signal, date1904, batchSize: options.batchSize, limits: sheetLimits });
     }
     if (!target) throw new InputError(file, 'empty_file', `${file} has no worksheets: put the orders on a worksheet and save it again`);
     if (!isFound) throw createDamagedWorkbookError(file);
-  }
-
-  /**
-   * Whether a worksheet's first non-blank row names the order columns and a non-blank row follows. Only those
-   * two rows are parsed; the rest of the sheet is skipped unparsed (a sheet parked in a temp file is closed, one
-   * read from the zip is drained: left half-read, exceljs's stream reader would buffer the rest of it whole).
-   */
-  async function holdsOrders(worksheet: { parse(): SheetEvents }, source: ChunkSource): Promise<boolean> {
-    const date1904 = internals.properties?.model?.date1904 === true;
-    let isHeader = false;
-    let answer: boolean | null = null;
-    look: for await (const events of signal.guard(worksheet.parse())) {
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i]!;
-        if (event.eventType !== 'row') continue;
-        const cells = readRowCells(event.value as StreamRow, date1904);
-        if (isBlankRow(cells)) continue;
-        if (isHeader) {
-          answer = true;
-          break look;
-        }
-        if (!isOrderHeader(trimTrailingBlanks(cells.map(toHeaderText)))) {
-          answer = false;
-          break look;
-        }
-        isHeader = true;
-      }
-    }
-    if (typeof source.destroy === 'function') discardSource(source);
-    else for await (const chunk of signal.guard(source)) void chunk;
-    return answer === true;
-  }
-
-  async function* readWorksheet(worksheet: { parse(): SheetEvents }): AsyncGenerator<RawRow[], void, undefined> {
-    const date1904 = internals.properties?.model?.date1904 === true;
-    let batch: RawRow[] = [];
-    let batchChars = 0;
-    // The header rides in the first batch, so that one holds a row more: data batches stay full.
-    let limit = options.batchSize + 1;
-    let headers: string[] | null = null;
-    const uncomputed: UncomputedFormula[] = [];
-    for await (const events of signal.guard(worksheet.parse())) {
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i]!;
-        if (event.eventType !== 'row') continue;
-        const row = event.value as StreamRow;
-        const cells = readRowCells(row, date1904, uncomputed);
-        if (uncomputed.length > 0) {
-          if (headers) checkUncomputed(file, sheetName, headers, row.number, uncomputed);
-          uncomputed.length = 0;
-        }
-        if (isBlankRow(cells)) continue;
-        batchChars += checkRowCells(file, row.number, cells, sheetLimits, headers === null);
-        headers ??= cells.map(toHeaderText);
-        batch.push({ rowNumber: row.number, cells });
-        if (batch.length >= limit || batchChars >= MAX_BATCH_CHARS) {
-          yield batch;
-          batch = [];
-          batchChars = 0;
-          limit = options.batchSize;
-        }
-      }
-    }
-    if (batch.length > 0) yield batch;
   }
 
   async function* batches(): AsyncGenerator<RawRow[], void, undefined> {
@@ -290,6 +172,101 @@ export function openXlsxSource(file: string, options: SourceOptions & { sheet?: 
     sha256: () => digest,
     close,
   };
+}
+
+/** Passes the file's bytes on unchanged, each chunk seen first (hashed and counted). */
+function createHashingTap(onChunk: (chunk: Buffer) => void, onEnd: () => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      onChunk(chunk);
+      callback(null, chunk);
+    },
+    flush(callback: TransformCallback) {
+      onEnd();
+      callback();
+    },
+  });
+}
+
+/**
+ * Hooks the zip parser exceljs reads `tap` with: a damaged zip fails the read, inflating more than the budget
+ * (or more shared strings than their limit) fails it and stops the file, and entries get the package layout's names.
+ */
+function guardInflation(
+  tap: Transform,
+  file: string,
+  signal: FailureSignal,
+  sheetLimits: SheetLimits,
+  state: { budget(): number; fileBytes(): number; layout(): PackageLayout | null },
+  close: () => void,
+): void {
+  hookZipParser(
+    tap,
+    (error) => signal.fail(createDamagedWorkbookError(file, error)),
+    (parser) => {
+      countInflatedBytes(
+        parser,
+        () => state.budget(),
+        (part) => {
+          signal.fail(createInflatedTooMuchError(file, state.budget(), state.fileBytes(), part));
+          close();
+        },
+        // exceljs keeps the shared strings in memory whole: their own ceiling, however the listing reads.
+        // The part is told by the name renameEntries gives it, which the entry carries by the time it is counted.
+        { part: SHARED_STRINGS, budget: sheetLimits.maxSharedStringsBytes, onOver: () => {
+          signal.fail(createSharedStringsTooLargeError(file, null, sheetLimits.maxSharedStringsBytes));
+          close();
+        } },
+      );
+      renameEntries(parser, () => state.layout()?.renameOf ?? null);
+    },
+  );
+}
+
+/** exceljs's streaming reader over `tap`, and the worksheet it handed out last (its sheet number and bytes parsed). */
+function createWorkbookReader(tap: Transform): { reader: ExcelJS.stream.xlsx.WorkbookReader; internals: ReaderInternals; current(): Emitted | null } {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(tap, {
+    sharedStrings: 'cache',
+    styles: 'cache', // date cells are told apart from numbers by their number format
+    hyperlinks: 'ignore', // a hyperlink cell then reads as its text
+    worksheets: 'emit',
+    entries: 'emit',
+  });
+  let current: Emitted | null = null;
+  patchWorkbookReader(reader, (sheetNo, source) => {
+    const emitted: Emitted = { sheetNo, source, parsedBytes: 0 };
+    current = emitted;
+    return (n) => {
+      emitted.parsedBytes += n;
+    };
+  });
+  return { reader, internals: reader as unknown as ReaderInternals, current: () => current };
+}
+
+/** The zip's listing judged against the limits (throws the refusal), and what the read needs from it. */
+async function judgeListing(file: string, limits: XlsxLimits, sheetLimits: SheetLimits): Promise<{ fileBytes: number; budget: number; layout: PackageLayout | null; unpackedBytesOf: Map<string, number> }> {
+  let listed: Awaited<ReturnType<typeof readZipParts>>;
+  try {
+    listed = await readZipParts(file);
+  } catch (error) {
+    throw createFileSystemError(file, error);
+  }
+  const refusal = listed.parts && judgeZipParts(file, listed.parts, limits);
+  if (refusal) throw refusal;
+  // Without a layout exceljs reads the entries by Excel's names, as a damaged package leaves it to.
+  const layout = listed.parts ? await readPackageLayout(file, listed.parts).catch(() => null) : null;
+  const unpackedBytesOf = new Map<string, number>();
+  for (const part of listed.parts ?? []) {
+    const sheetNo = WORKSHEET_TARGET.exec(layout?.renameOf(part.name) ?? part.name)?.[1];
+    if (sheetNo !== undefined) unpackedBytesOf.set(sheetNo, part.unpackedBytes);
+  }
+  const strings = listed.parts?.find((p) => (layout?.renameOf(p.name) ?? p.name).toLowerCase() === SHARED_STRINGS);
+  if (strings && strings.unpackedBytes > sheetLimits.maxSharedStringsBytes) throw createSharedStringsTooLargeError(file, strings.unpackedBytes, sheetLimits.maxSharedStringsBytes);
+  return { fileBytes: listed.fileBytes, budget: inflateBudget(listed.fileBytes, limits), layout, unpackedBytesOf };
+}
+
+function isDate1904(internals: ReaderInternals): boolean {
+  return internals.properties?.model?.date1904 === true;
 }
 
 /** The shared-strings part, as the zip names it (lower case for the comparison). */
@@ -371,25 +348,4 @@ function createUnreadSheetIssue(read: string, unread: readonly string[]): Reader
 function unknownSheet(file: string, wanted: string, names: string[]): InputError {
   const list = names.map((n) => `"${n}"`).join(', ');
   return new InputError(file, 'unreadable_file', `${file} has no worksheet named "${wanted}": use --sheet with one of ${list}`);
-}
-
-/**
- * A formula without a saved result in an order column stops the read: its blank is not the user's,
- * and passing it on would turn `=O3*P3` into "subTotal was blank and was computed". A file has no
- * saved results when the program that wrote it does not calculate (scripts, some exports); Excel and
- * LibreOffice store them on every save, so the fix is for the whole file. Other columns are ignored
- * by the checker, so their formulas do not matter.
- */
-function checkUncomputed(file: string, sheetName: string | undefined, headers: readonly string[], rowNumber: number, uncomputed: readonly UncomputedFormula[]): void {
-  const hit = uncomputed.find((u) => u.col < headers.length && FIELD_BY_HEADER.has(normalizeHeader(headers[u.col]!)));
-  if (!hit) return;
-  const where = sheetName === undefined ? file : `${file} (worksheet "${sheetName}")`;
-  const formula = hit.formula.length > 60 ? `${hit.formula.slice(0, 57)}...` : hit.formula;
-  const what = formula === '' ? 'a formula' : `the formula =${formula}`;
-  throw new InputError(
-    file,
-    'unreadable_file',
-    `${where}, cell ${toColumnLetter(hit.col)}${rowNumber} (${headers[hit.col]}): ${what} has no saved value, because the program that wrote the file does not calculate formulas. ` +
-      'Open the file in Excel or LibreOffice and save it (that stores every formula\'s value), or type the value instead of the formula.',
-  );
 }

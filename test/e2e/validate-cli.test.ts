@@ -122,6 +122,7 @@ describe('order-batch validate (end to end)', () => {
       ['a PDF named .csv', (dir) => { const p = join(dir, 'scan.csv'); writeFileSync(p, '%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n'); return p; }, /scan\.csv/],
       ['a truncated xlsx', (dir) => { const p = join(dir, 'cut.xlsx'); writeFileSync(p, readFileSync(join(SAMPLES, 'orders-valid.xlsx')).subarray(0, 3000)); return p; }, /cut\.xlsx/],
       ['a legacy .xls', (dir) => { const p = join(dir, 'old.xls'); writeFileSync(p, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0])); return p; }, /old\.xls/],
+      ['a cell over the size limit', (dir) => { const p = join(dir, 'long-cell.csv'); writeFileSync(p, `customerOrderId,name\nSO-1,${'x'.repeat(1024 * 1024 + 1)}\n`); return p; }, /long-cell\.csv: row 2, column B holds a cell of more than 1,048,576 characters/],
     ];
     for (const [name, make, mention] of cases) {
       it(`reports ${name}`, async () => {
@@ -131,6 +132,8 @@ describe('order-batch validate (end to end)', () => {
         expect(res.code).toBe(2);
         const text = res.stdout + res.stderr;
         expect(text).toMatch(mention);
+        // The message names the file once: the report does not put it before a message that starts with it.
+        expect(text.split(file).length - 1).toBe(1);
         expect(hasStackTrace(text)).toBe(false);
       });
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompactRowStore, decodeRow, encodeRow } from '../../src/orders/row-store.js';
+import { decodeRow, encodeRow } from '../../src/orders/row-encoding.js';
+import { CompactRowStore } from '../../src/orders/row-store.js';
 import type { CellValue } from '../../src/sheet/types.js';
 
 describe('encodeRow', () => {

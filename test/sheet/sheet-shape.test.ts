@@ -25,6 +25,13 @@ describe('cells past the last column', () => {
     expect(issues[1]!.message).toMatch(/^Row 4 has 2 cells past the last column \(Q, R\), which are ignored: an unquoted comma/);
   });
 
+  it('names the first ten columns of a row with many cells past the last column, counts the others and names the last', async () => {
+    const extras = Array.from({ length: 20 }, (_, i) => `x${i}`).join(',');
+    const issues = (await readAll(fixture('wide-extra.csv', `${H}\n${row('SO-1')},${extras}\n`))).sheet.issues?.() ?? [];
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.message).toMatch(/^Row 2 has 20 cells past the last column \(Q, R, S, T, U, V, W, X, Y, Z and 10 more, up to AJ\), which are ignored: /);
+  });
+
   it('names ten rows and counts the others', async () => {
     const lines = [H];
     for (let i = 0; i < 14; i++) lines.push(`${row(`SO-${i}`)},x`);
