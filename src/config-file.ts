@@ -2,11 +2,11 @@
  * The config file (`--config file.json`): its schema, checked with zod, and its reading, with errors
  * named by line and column. options.ts merges it under the flags and the environment.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeJsonLocation, describeJsonSyntaxError } from './config-file-syntax.js';
 import { schedulesSchema } from './schedules/schedule-config.js';
-import { describeFileSystemError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
+import { readTextFile } from './read-text-file.js';
 import { LOG_LEVELS } from './log.js';
 import { ROLES } from './ledger/index.js';
 
@@ -61,12 +61,7 @@ const configFileSchema = z
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
 export function readConfigFile(path: string): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read config file ${path}: ${describeFileSystemError(err)}.`);
-  }
+  const text = readTextFile(path, (reason) => new UsageError(`Cannot read config file ${path}: ${reason}.`));
   let json: unknown;
   // Notepad and some editors start a UTF-8 file with a byte order mark, which JSON does not allow.
   const body = text.replace(/^\uFEFF/, '');

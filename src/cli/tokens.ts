@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { resolveFlags } from './command-options.js';
-import { ledgerOptions, withLedger } from './users.js';
+import { ledgerOptions, listFromLedger, withLedger } from './users.js';
 
 interface TokenFlags extends RawFlags {
   user?: string;
@@ -38,10 +38,9 @@ export function addTokensCommand(program: Command, run: CliRun): void {
   });
   ledgerOptions(tokens.command('list').description('list the tokens (labels, accounts, ends, last use; never the tokens)').option('--json', 'print them as JSON')).action(
     async (flags: RawFlags) => {
-      const { ledgerExists } = await import('../ledger/index.js');
       const { isExpired } = await import('../accounts/tokens.js');
       const options = resolveFlags(flags);
-      const list = ledgerExists(options.ledgerPath) ? await withLedger(flags, (ledger) => ledger.tokens.list()) : [];
+      const list = await listFromLedger(flags, (ledger) => ledger.tokens.list());
       if (options.json) return run.printJson({ command: 'tokens list', tokens: list });
       if (list.length === 0) return run.printLine('No API tokens. Make one with: order-batch tokens create --user <name> --name <label>');
       const width = Math.max(...list.map((t) => t.label.length), 5);

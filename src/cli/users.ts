@@ -40,6 +40,12 @@ export async function withLedger<T>(flags: RawFlags, work: (ledger: Ledger, acto
   }
 }
 
+/** What `read` lists from the ledger, or nothing when there is no ledger yet: listing never makes one. */
+export async function listFromLedger<T>(flags: RawFlags, read: (ledger: Ledger) => Promise<T[]>): Promise<T[]> {
+  const { ledgerExists } = await import('../ledger/index.js');
+  return ledgerExists(resolveFlags(flags).ledgerPath) ? withLedger(flags, read) : [];
+}
+
 /** Applies one change; a refused change is a usage error (exit 2) with its reason. */
 async function change(run: CliRun, flags: UsersFlags, account: AccountChange): Promise<void> {
   const { changeAccount } = await import('../accounts/manage.js');
@@ -71,9 +77,8 @@ export function addUsersCommand(program: Command, run: CliRun): void {
   });
   ledgerOptions(users.command('list').description('list the accounts, their roles and whether they are disabled').option('--json', 'print them as JSON')).action(
     async (flags: RawFlags) => {
-      const { ledgerExists } = await import('../ledger/index.js');
       const options = resolveFlags(flags);
-      const accounts = ledgerExists(options.ledgerPath) ? await withLedger(flags, (ledger) => ledger.users.list()) : [];
+      const accounts = await listFromLedger(flags, (ledger) => ledger.users.list());
       if (options.json) return run.printJson({ command: 'users list', users: accounts });
       if (accounts.length === 0) return run.printLine('No accounts yet: the web app serves this computer only, without logging in. Add one with: order-batch users add <name> --role admin');
       const width = Math.max(...accounts.map((a) => a.name.length), 4);

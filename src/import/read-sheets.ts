@@ -1,7 +1,7 @@
 /** An import's sheets read and checked offline, each with its orders' outcomes so far. */
 import { hasErrors } from '../issues/index.js';
 import { toJsonIssues, type JsonInput } from '../run-report/json.js';
-import { checkSheetFile, unreadableInput } from '../validate/check-file.js';
+import { checkSheetFiles } from '../validate/check-file.js';
 import { outcomeView, type FileState } from './plan-import.js';
 import type { ImportOptions } from './import-options.js';
 
@@ -10,14 +10,12 @@ export async function readSheets(files: readonly string[], options: ImportOption
   const inputs: JsonInput[] = [];
   const states: FileState[] = [];
   let hasUnusableInput = false;
-  for (const file of files) {
-    const checked = await checkSheetFile(file, options);
-    if (!checked.ok) {
-      hasUnusableInput = true;
-      inputs.push(unreadableInput(checked));
-      continue;
-    }
-    const { sheet } = checked;
+  const unreadable = (input: JsonInput) => {
+    hasUnusableInput = true;
+    inputs.push(input);
+  };
+  for await (const checked of checkSheetFiles(files, options, unreadable)) {
+    const { file, sheet } = checked;
     if (hasErrors(sheet.fileIssues)) hasUnusableInput = true;
     const notices = checked.notices.length > 0 ? { notices: [...checked.notices] } : {};
     inputs.push({ file, sha256: sheet.sha256, rows: sheet.rows.size, orders: sheet.orders.length, issues: toJsonIssues(sheet.fileIssues), ...notices, ...(checked.mapping && { mapping: checked.mapping }) });

@@ -2,19 +2,14 @@
  * --mapping <name | file | none>: a built-in or saved profile by name, or a profile file. The only
  * place in src/mapping/ that reads a file; a file that cannot be read or used says which and why.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { describeFileSystemError } from '../errors.js';
+import { statSync } from 'node:fs';
+import { readTextFile } from '../read-text-file.js';
 import { BUILTIN_PROFILES } from './builtin/index.js';
 import type { MappingChoice } from './choose.js';
 import { ProfileError, parseProfileText, type Profile } from './profile.js';
 
 export function readProfileFile(path: string): Profile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ProfileError(`Cannot read mapping profile ${path}: ${describeFileSystemError(error)}.`);
-  }
+  const text = readTextFile(path, (reason) => new ProfileError(`Cannot read mapping profile ${path}: ${reason}.`));
   return parseProfileText(text, path);
 }
 

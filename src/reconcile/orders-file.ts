@@ -18,9 +18,7 @@ import { cleanText, joinLines, nonBlankLines, quote, textFromCell } from '../ord
 import { COLUMN_BY_FIELD, FIELD_BY_HEADER, normalizeHeader, type Field } from '../sheet/columns.js';
 import { openSheet } from '../sheet/read-sheet.js';
 import { BUILTIN_PROFILES } from '../mapping/builtin/index.js';
-import { withArticle } from '../mapping/choose.js';
-import { compileProfile } from '../mapping/compile.js';
-import { detectProfile } from '../mapping/detect.js';
+import { chooseReading, withArticle } from '../mapping/choose.js';
 import { mapOpenedSheet } from '../mapping/mapped-sheet.js';
 import { isLocaleDelimiter } from '../orders/check-sheet.js';
 import type { CellValue, OpenedSheet, RawRow } from '../sheet/types.js';
@@ -65,7 +63,7 @@ export async function readOrdersFile(file: string, options: ReadOrdersFileOption
   for (const notice of sheet.notices ?? []) options.logger.warn({ file }, notice);
   const keys = sheet.headers.map(normalizeHeader);
   // A marketplace export imported through its profile: its result holds the export's own columns, read the same way.
-  const mapped = keys.some((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId') ? null : readThroughProfile(sheet);
+  const mapped = keys.some((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId') ? null : readThroughProfile(file, sheet);
   const headers = mapped?.headers ?? sheet.headers;
   const rowBatches = mapped?.rows ?? sheet.rows;
   const idColumn = headers.map(normalizeHeader).findIndex((k) => FIELD_BY_HEADER.get(k) === 'customerOrderId');
@@ -123,13 +121,13 @@ const RESULT_COLUMNS: ReadonlySet<string> = new Set(['status', 'issues', 'httpst
  * as import detected them): the derived columns named by their fields, the export's own left unnamed but
  * for the result's columns. Null when no profile fits.
  */
-function readThroughProfile(sheet: OpenedSheet): { headers: string[]; rows: AsyncIterable<RawRow[]>; profile: string; label: string } | null {
-  const detection = detectProfile(sheet.headers, BUILTIN_PROFILES);
-  if (detection.kind !== 'strong') return null;
-  const compiled = compileProfile(detection.profile, sheet.headers);
+function readThroughProfile(file: string, sheet: OpenedSheet): { headers: string[]; rows: AsyncIterable<RawRow[]>; profile: string; label: string } | null {
+  const reading = chooseReading(file, sheet.headers, sheet.headerRow, { kind: 'auto', profiles: BUILTIN_PROFILES });
+  if (reading.kind !== 'profile') return null;
+  const { compiled } = reading;
   const mapped = mapOpenedSheet(sheet, compiled, { isLocaleAware: isLocaleDelimiter(sheet.csvDelimiter), mark: null });
   const headers = [...sheet.headers.map((h) => (RESULT_COLUMNS.has(normalizeHeader(h)) ? h : '')), ...compiled.derived.map((d) => d.field)];
-  return { headers, rows: mapped.sheet.rows, profile: detection.profile.name, label: detection.profile.label };
+  return { headers, rows: mapped.sheet.rows, profile: compiled.profile.name, label: compiled.profile.label };
 }
 
 /**

@@ -14,7 +14,7 @@ import { confirmationRows, CONFIRMATION_COLUMNS, RECONCILE_OUTPUT_REMEDY } from 
 import { unitsToShip } from './lines.js';
 import { EXCEPTION_TYPES, ROLL_UP_STATUSES, type ReconciledOrder } from './types.js';
 import { SUMMARY_PRINT_SETUP, wrappedRowHeight } from '../output-files/xlsx-styles.js';
-import { addTableSheet, dateCell, HEADER_STYLE, STATUS_STYLES, type TableColumn } from './workbook-sheet.js';
+import { addTableSheet, dateCell, HEADER_STYLE, STATUS_STYLES, type TableColumn, type TableSheet, type TableValue } from './workbook-sheet.js';
 
 export interface WorkbookSummary {
   generatedAt: Date;
@@ -34,16 +34,18 @@ export const SHEET_NAMES = ['Summary', 'Orders', 'Lines', 'Packages', 'Exception
 
 const yesNo = (b: boolean): string => (b ? 'yes' : 'no');
 
+const ORDER_ID_COLUMN: TableColumn = { header: 'customerOrderId', width: 22 };
+
+/** The units of a line, or of an order's lines summed: the Orders and Lines sheets count them alike. */
+const UNIT_COLUMNS: TableColumn[] = ['ordered', 'shipped', 'delivered', 'canceled'].map((header) => ({ header, width: 9, kind: 'int' }));
+
 const ORDER_COLUMNS: TableColumn[] = [
-  { header: 'customerOrderId', width: 22 },
+  ORDER_ID_COLUMN,
   { header: 'marketplaceOrderId', width: 22 },
   { header: 'sourceOfSale', width: 18 },
   { header: 'orderDate', width: 17, kind: 'datetime' },
   { header: 'status', width: 17, kind: 'status' },
-  { header: 'ordered', width: 9, kind: 'int' },
-  { header: 'shipped', width: 9, kind: 'int' },
-  { header: 'delivered', width: 9, kind: 'int' },
-  { header: 'canceled', width: 9, kind: 'int' },
+  ...UNIT_COLUMNS,
   { header: 'livePackages', width: 12, kind: 'int' },
   { header: 'trackingNumbers', width: 40, wrap: true },
   { header: 'exceptions', width: 40, wrap: true },
@@ -51,14 +53,11 @@ const ORDER_COLUMNS: TableColumn[] = [
 ];
 
 const LINE_COLUMNS: TableColumn[] = [
-  { header: 'customerOrderId', width: 22 },
+  ORDER_ID_COLUMN,
   { header: 'customerLineItemId', width: 20 },
   { header: 'productId', width: 14 },
   { header: 'name', width: 30 },
-  { header: 'ordered', width: 9, kind: 'int' },
-  { header: 'shipped', width: 9, kind: 'int' },
-  { header: 'delivered', width: 9, kind: 'int' },
-  { header: 'canceled', width: 9, kind: 'int' },
+  ...UNIT_COLUMNS,
   { header: 'status', width: 16 },
   { header: 'disposition', width: 26 },
   { header: 'bundleComponentsShipped', width: 30, wrap: true },
@@ -67,7 +66,7 @@ const LINE_COLUMNS: TableColumn[] = [
 ];
 
 const PACKAGE_COLUMNS: TableColumn[] = [
-  { header: 'customerOrderId', width: 22 },
+  ORDER_ID_COLUMN,
   { header: 'packageId', width: 22 },
   { header: 'live', width: 7, kind: 'status' },
   { header: 'trackingNumber', width: 22 },
@@ -86,7 +85,7 @@ const PACKAGE_COLUMNS: TableColumn[] = [
 ];
 
 const EXCEPTION_COLUMNS: TableColumn[] = [
-  { header: 'customerOrderId', width: 22 },
+  ORDER_ID_COLUMN,
   { header: 'marketplaceOrderId', width: 22 },
   { header: 'type', width: 22, kind: 'status' },
   { header: 'customerLineItemId', width: 18 },
@@ -114,103 +113,101 @@ export async function writeWorkbookTo(out: NodeJS.WritableStream, orders: Reconc
   workbook.created = summary.generatedAt;
   writeSummary(workbook, orders, summary);
 
-  const orderSheet = addTableSheet(workbook, 'Orders', ORDER_COLUMNS);
-  for (const o of orders) {
-    const sum = (pick: (l: ReconciledOrder['lines'][number]) => number) => o.lines.reduce((n, l) => n + pick(l), 0);
-    const types = [...new Set(o.exceptions.map((e) => e.type))];
-    orderSheet.add([
-      o.customerOrderId,
-      o.marketplaceOrderId,
-      o.sourceOfSale,
-      dateCell(o.orderDate),
-      o.status,
-      sum((l) => (l.isAddedByNetwork ? 0 : l.ordered)),
-      sum((l) => l.shipped),
-      sum((l) => l.delivered),
-      sum((l) => (l.isAddedByNetwork ? 0 : Math.min(l.ordered, l.canceledUnits))),
-      o.packages.filter((p) => p.isLive).length,
-      o.trackingNumbers.join(', '),
-      types.join(', '),
-      yesNo(o.isInLedger),
-    ]);
-    await orderSheet.backlog();
-  }
-  orderSheet.finish();
-
-  const lineSheet = addTableSheet(workbook, 'Lines', LINE_COLUMNS);
-  for (const o of orders) {
-    for (const l of o.lines) {
-      const components = l.components.map((c) => `${c.productId} x${c.quantity}`).join(', ');
-      lineSheet.add([
-        o.customerOrderId,
-        l.customerLineItemId,
-        l.productId,
-        l.name,
-        l.ordered,
-        l.shipped,
-        l.delivered,
-        l.ordered - unitsToShip(l),
-        l.status ?? (l.isMissingFromApi ? '(not in the API)' : null),
-        l.disposition,
-        components || null,
-        yesNo(l.isAddedByNetwork),
-        l.relatedLineId,
-      ]);
-    }
-    await lineSheet.backlog();
-  }
-  lineSheet.finish();
-
-  const packageSheet = addTableSheet(workbook, 'Packages', PACKAGE_COLUMNS);
-  for (const o of orders) {
-    for (const p of o.packages) {
-      const contents = p.items
-        .map((i) => `${i.customerLineItemId}: ${i.productId} x${i.quantity}${i.lineItemProductId && i.lineItemProductId !== i.productId ? ` (of ${i.lineItemProductId})` : ''}`)
-        .join('; ');
-      const chain = p.chain.join(' → ') + (p.chainEnd === 'loop' ? ' (loops)' : p.chainEnd === 'missing' ? ' → (not visible yet)' : '');
-      packageSheet.add([
-        o.customerOrderId,
-        p.packageId,
-        yesNo(p.isLive),
-        p.trackingNumber,
-        p.carrier,
-        p.serviceLevel,
-        p.originFc,
-        dateCell(p.shipDate),
-        dateCell(p.estimatedDeliveryDate),
-        dateCell(p.deliveredAt),
-        p.lastEvent,
-        dateCell(p.dateReplaced),
-        p.replacedByPackageId,
-        p.chain.length > 1 || p.chainEnd !== 'live' ? chain : null,
-        contents,
-        p.trackingUrl,
-      ]);
-    }
-    await packageSheet.backlog();
-  }
-  packageSheet.finish();
-
-  const exceptionSheet = addTableSheet(workbook, 'Exceptions', EXCEPTION_COLUMNS);
-  for (const o of orders) {
-    for (const e of o.exceptions) {
-      exceptionSheet.add([o.customerOrderId, o.marketplaceOrderId, e.type, e.customerLineItemId ?? null, e.packageId ?? null, e.detail, o.status]);
-    }
-    await exceptionSheet.backlog();
-  }
-  exceptionSheet.finish();
-
+  await fillSheet(addTableSheet(workbook, 'Orders', ORDER_COLUMNS), orders, (o, sheet) => sheet.add(orderRow(o)));
+  await fillSheet(addTableSheet(workbook, 'Lines', LINE_COLUMNS), orders, (o, sheet) => {
+    for (const l of o.lines) sheet.add(lineRow(o, l));
+  });
+  await fillSheet(addTableSheet(workbook, 'Packages', PACKAGE_COLUMNS), orders, (o, sheet) => {
+    for (const p of o.packages) sheet.add(packageRow(o, p));
+  });
+  await fillSheet(addTableSheet(workbook, 'Exceptions', EXCEPTION_COLUMNS), orders, (o, sheet) => {
+    for (const e of o.exceptions) sheet.add([o.customerOrderId, o.marketplaceOrderId, e.type, e.customerLineItemId ?? null, e.packageId ?? null, e.detail, o.status]);
+  });
   const confirmationSheet = addTableSheet(
     workbook,
     'Confirmations',
     CONFIRMATION_COLUMNS.map((header) => ({ header, width: header === 'shipDate' ? 17 : 22, kind: header === 'shipDate' ? 'datetime' : 'text' })),
   );
-  for (const row of confirmationRows(orders)) {
-    confirmationSheet.add([row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, dateCell(row.shipDate)]);
-    await confirmationSheet.backlog();
-  }
-  confirmationSheet.finish();
+  await fillSheet(confirmationSheet, confirmationRows(orders), (row, sheet) =>
+    sheet.add([row.marketplaceOrderId, row.customerOrderId, row.sourceOfSale, row.trackingNumber, row.carrier, dateCell(row.shipDate)]),
+  );
   await workbook.commit();
+}
+
+/** Each item's rows into `sheet`, waiting between items while the output lags behind; then the sheet is done. */
+async function fillSheet<T>(sheet: TableSheet, items: Iterable<T>, addRows: (item: T, sheet: TableSheet) => void): Promise<void> {
+  for (const item of items) {
+    addRows(item, sheet);
+    await sheet.backlog();
+  }
+  sheet.finish();
+}
+
+type Line = ReconciledOrder['lines'][number];
+type Package = ReconciledOrder['packages'][number];
+
+function orderRow(o: ReconciledOrder): TableValue[] {
+  const sum = (pick: (l: Line) => number) => o.lines.reduce((n, l) => n + pick(l), 0);
+  const types = [...new Set(o.exceptions.map((e) => e.type))];
+  return [
+    o.customerOrderId,
+    o.marketplaceOrderId,
+    o.sourceOfSale,
+    dateCell(o.orderDate),
+    o.status,
+    sum((l) => (l.isAddedByNetwork ? 0 : l.ordered)),
+    sum((l) => l.shipped),
+    sum((l) => l.delivered),
+    sum((l) => (l.isAddedByNetwork ? 0 : Math.min(l.ordered, l.canceledUnits))),
+    o.packages.filter((p) => p.isLive).length,
+    o.trackingNumbers.join(', '),
+    types.join(', '),
+    yesNo(o.isInLedger),
+  ];
+}
+
+function lineRow(o: ReconciledOrder, l: Line): TableValue[] {
+  const components = l.components.map((c) => `${c.productId} x${c.quantity}`).join(', ');
+  return [
+    o.customerOrderId,
+    l.customerLineItemId,
+    l.productId,
+    l.name,
+    l.ordered,
+    l.shipped,
+    l.delivered,
+    l.ordered - unitsToShip(l),
+    l.status ?? (l.isMissingFromApi ? '(not in the API)' : null),
+    l.disposition,
+    components || null,
+    yesNo(l.isAddedByNetwork),
+    l.relatedLineId,
+  ];
+}
+
+function packageRow(o: ReconciledOrder, p: Package): TableValue[] {
+  const contents = p.items
+    .map((i) => `${i.customerLineItemId}: ${i.productId} x${i.quantity}${i.lineItemProductId && i.lineItemProductId !== i.productId ? ` (of ${i.lineItemProductId})` : ''}`)
+    .join('; ');
+  const chain = p.chain.join(' → ') + (p.chainEnd === 'loop' ? ' (loops)' : p.chainEnd === 'missing' ? ' → (not visible yet)' : '');
+  return [
+    o.customerOrderId,
+    p.packageId,
+    yesNo(p.isLive),
+    p.trackingNumber,
+    p.carrier,
+    p.serviceLevel,
+    p.originFc,
+    dateCell(p.shipDate),
+    dateCell(p.estimatedDeliveryDate),
+    dateCell(p.deliveredAt),
+    p.lastEvent,
+    dateCell(p.dateReplaced),
+    p.replacedByPackageId,
+    p.chain.length > 1 || p.chainEnd !== 'live' ? chain : null,
+    contents,
+    p.trackingUrl,
+  ];
 }
 
 /** The Summary's value column: wide enough for a date or a count beside its label, long text wrapped in it. */

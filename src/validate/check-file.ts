@@ -51,14 +51,16 @@ export interface SheetReadOptions {
   readSettings?: ReadSettings;
 }
 
-/** checkFile with a stage's read options (validate and import read their sheets alike). */
-export function checkSheetFile(file: string, options: SheetReadOptions): Promise<CheckedFile> {
-  return checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
-}
-
-/** A file that could not be read, as the run report lists it. */
-export function unreadableInput(failed: Extract<CheckedFile, { ok: false }>): JsonInput {
-  return { file: failed.file, sha256: null, rows: 0, orders: 0, error: { code: failed.code, message: failed.message } };
+/**
+ * Each file checked with a stage's read options (validate and import read their sheets alike), in
+ * order; a file that could not be read goes to `onUnreadable`, as the run report lists it, and is passed over.
+ */
+export async function* checkSheetFiles(files: readonly string[], options: SheetReadOptions, onUnreadable: (input: JsonInput) => void): AsyncGenerator<Extract<CheckedFile, { ok: true }>> {
+  for (const file of files) {
+    const checked = await checkFile(file, { context: options.context, sheet: options.sheet, logger: options.logger, progress: options.progress, ...(options.readSettings && { settings: options.readSettings }) });
+    if (checked.ok) yield checked;
+    else onUnreadable({ file: checked.file, sha256: null, rows: 0, orders: 0, error: { code: checked.code, message: checked.message } });
+  }
 }
 
 export async function checkFile(

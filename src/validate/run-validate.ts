@@ -21,7 +21,7 @@ import { connect, sandboxStatePathFor, type Connection } from '../connection/con
 import type { Logger } from '../log.js';
 import type { CheckContext } from '../orders/types.js';
 import type { FileMapping } from '../mapping/choose.js';
-import { checkSheetFile, unreadableInput, type ReadSettings } from './check-file.js';
+import { checkSheetFiles, type ReadSettings } from './check-file.js';
 import { expandInputs } from './input-files.js';
 import { LazyOrders, outputField, toJsonIssues, type JsonInput, type JsonOrder, type JsonOutputError, type JsonReport } from '../run-report/json.js';
 import { writeOrRecordFailure } from '../run-report/output-errors.js';
@@ -81,13 +81,11 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   const noticesOf = new Map<CheckedSheet, string[]>();
   const mappingOf = new Map<CheckedSheet, FileMapping>();
   const takenOutputs = new Set<string>();
-  for (const file of files) {
-    const checked = await checkSheetFile(file, options);
-    if (!checked.ok) {
-      hasUnusableInput = true;
-      inputs.push(unreadableInput(checked));
-      continue;
-    }
+  const unreadable = (input: JsonInput) => {
+    hasUnusableInput = true;
+    inputs.push(input);
+  };
+  for await (const checked of checkSheetFiles(files, options, unreadable)) {
     checkedSheets.push(checked.sheet);
     if (checked.notices.length > 0) noticesOf.set(checked.sheet, [...checked.notices]);
     if (checked.mapping) mappingOf.set(checked.sheet, checked.mapping);

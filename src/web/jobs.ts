@@ -111,115 +111,32 @@ interface Current {
   done: Promise<void>;
 }
 
+/** What the worker's parts share: the options, who this instance is, and the job it runs. */
+interface Worker {
+  options: JobRunnerOptions;
+  monotonicNow: () => number;
+  /** Which instance holds a job: this host and process, and a random part (two runners in one process are two instances). */
+  holder: string;
+  beatMs: number;
+  current?: Current;
+  isStopping: boolean;
+  looking?: Promise<void>;
+  poll?: ReturnType<typeof setInterval>;
+  stopped?: Promise<JobsStopped>;
+}
+
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
-  const { jobs, logger, workDir } = options;
-  const monotonicNow = options.monotonicNow ?? (() => performance.now());
-  // Which instance holds a job: this host and process, and a random part (two runners in one process are two instances).
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const beatMs = Math.max(50, Math.min(1_000, Math.floor(options.leaseMs / 3)));
-  let current: Current | undefined;
-  let isStopping = false;
-  let looking: Promise<void> | undefined;
-
-  const claimNext = async () => {
-    try {
-      if (isStopping || current) return;
-      const job = await jobs.claim(holder, options.leaseMs);
-      if (job) start(job);
-    } catch (error) {
-      logger.warn({ err: (error as Error).message }, 'could not look for queued submissions');
-    }
+  const { jobs } = options;
+  const worker: Worker = {
+    options,
+    monotonicNow: options.monotonicNow ?? (() => performance.now()),
+    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    beatMs: Math.max(50, Math.min(1_000, Math.floor(options.leaseMs / 3))),
+    isStopping: false,
   };
-  // One look at a time; the next call after it ends looks again.
-  const lookForWork = (): Promise<void> => (looking ??= claimNext().finally(() => (looking = undefined)));
+  worker.poll = setInterval(() => void lookForWork(worker), options.pollMs ?? 1_000);
+  worker.poll.unref();
 
-  const poll = setInterval(() => void lookForWork(), options.pollMs ?? 1_000);
-  poll.unref();
-
-  const start = (job: JobRecord) => {
-    const entry: Current = {
-      job,
-      progress: job.progress ?? { done: 0, total: job.expected, byStatus: {} },
-      startedMs: monotonicNow(),
-      controller: new AbortController(),
-      done: Promise.resolve(),
-    };
-    current = entry;
-    const stopWith = (reason: Current['stopReason']) => {
-      entry.stopReason ??= reason;
-      entry.controller.abort();
-    };
-    const beat = setInterval(() => {
-      jobs.beat(job.id, holder, options.leaseMs, { progress: entry.progress, ...(entry.runId ? { runId: entry.runId } : {}) }).then(
-        (state) => {
-          if (!state.isHeld) stopWith('lost');
-          else if (state.isCancelRequested) stopWith('cancelled');
-        },
-        (error: unknown) => logger.warn({ job: job.id, err: (error as Error).message }, 'could not renew the submission'),
-      );
-    }, beatMs);
-    beat.unref();
-    if (job.cancelRequestedBy) stopWith('cancelled');
-    if (isStopping) stopWith('stopping');
-    entry.done = options
-      .serialize(() => execute(entry))
-      .catch((error: unknown) => logger.error({ err: error, job: job.id }, 'submission failed'))
-      .finally(() => {
-        clearInterval(beat);
-        current = undefined;
-        if (!isStopping) void lookForWork();
-      });
-  };
-
-  const execute = async (entry: Current) => {
-    const { job } = entry;
-    logger.info({ job: job.id, file: job.fileName, starts: job.starts }, job.starts > 1 ? 'resuming a submission' : 'starting a submission');
-    const file = join(workDir.dirOf('uploads', job.uploadId), job.fileName);
-    if (!(await options.files.fetch('uploads', job.uploadId)) || !existsSync(file)) {
-      return finish(entry, 'failed', { error: `The sheet ${job.fileName} is no longer kept (uploads are removed after the retention period): upload it again.` });
-    }
-    if (entry.stopReason === 'cancelled') return finish(entry, 'cancelled', { summary: { not_sent: job.expected }, notice: cancelNotice(job) });
-    if (entry.stopReason === 'stopping') return jobs.release(job.id, holder);
-    let result: ImportResult;
-    try {
-      result = await options.runImport(
-        { uploadId: job.uploadId, file, ...(job.sheet ? { sheet: job.sheet } : {}) },
-        `${workDir.dirOf('jobs', job.id)}/`,
-        (done, total, status) => (entry.progress = countOutcome(entry.progress.done > done ? { done: 0, total, byStatus: {} } : entry.progress, done, total, status)),
-        entry.controller.signal,
-        (runId) => (entry.runId = runId),
-      );
-    } catch (error) {
-      if (entry.stopReason === 'lost') return;
-      if (!isUserError(error)) logger.error({ err: error, job: job.id }, 'submission failed');
-      return finish(entry, 'failed', { error: workDir.nameFilesIn(userMessage(error)) });
-    }
-    if (entry.stopReason === 'lost') {
-      logger.warn({ job: job.id }, 'another instance took this submission over (its lease lapsed): it settles the orders');
-      return;
-    }
-    if (entry.stopReason === 'stopping' && result.interrupted) {
-      await jobs.release(job.id, holder);
-      logger.info({ job: job.id }, 'submission paused: back in the queue');
-      return;
-    }
-    const isCancelled = (entry.stopReason as Current['stopReason']) === 'cancelled';
-    const outcome = jobOutcomeOf(result, job, { isCancelled, nameFiles: workDir.nameFilesIn });
-    if (isCancelled) outcome.notice = [cancelNotice((await jobs.get(job.id)) ?? job), outcome.notice].filter(Boolean).join(' ');
-    await options.files.publish('jobs', job.id);
-    await finish(entry, isCancelled ? 'cancelled' : outcome.error ? 'failed' : 'done', outcome);
-  };
-
-  const finish = async (entry: Current, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome) => {
-    // The last progress and the run, then the end.
-    await jobs.beat(entry.job.id, holder, options.leaseMs, { progress: entry.progress, ...(entry.runId ? { runId: entry.runId } : {}) });
-    if (!(await jobs.finish(entry.job.id, holder, state, outcome))) return;
-    const finished = (await jobs.get(entry.job.id)) ?? entry.job;
-    logger.info({ job: entry.job.id, state, summary: outcome.summary }, 'submission finished');
-    await options.onFinished?.(finished, state, outcome).catch((error: unknown) => logger.error({ err: error }, 'could not record the submission'));
-  };
-
-  let stopped: Promise<JobsStopped> | undefined;
   return {
     async submit(upload) {
       const active = await jobs.findActive(upload.uploadId);
@@ -233,26 +150,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         createdBy: upload.by,
         expected: upload.expected,
       });
-      void lookForWork();
+      void lookForWork(worker);
       return job;
     },
-    async get(id) {
-      const job = await jobs.get(id);
-      if (!job) return undefined;
-      const here = current?.job.id === id ? current : undefined;
-      const progress = here?.progress ?? storedProgress(job);
-      const elapsed = here ? monotonicNow() - here.startedMs : job.startedAt ? options.wallClock().getTime() - Date.parse(job.startedAt) : 0;
-      return { ...job, progress, etaSeconds: job.state === 'running' ? estimateSecondsLeft(progress.done, progress.total, elapsed) : null };
-    },
+    get: (id) => viewJob(worker, id),
     async activeFor(uploadId) {
       return (await jobs.findActive(uploadId))?.id;
     },
     async cancel(id, by) {
       const job = await jobs.requestCancel(id, by);
-      if (job && current?.job.id === id) {
-        current.stopReason ??= 'cancelled';
-        current.controller.abort();
-      }
+      if (job && worker.current?.job.id === id) stopWith(worker.current, 'cancelled');
       return job ?? undefined;
     },
     async jobIdsByRun() {
@@ -260,39 +167,173 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       for (const job of await jobs.list(500)) if (job.runId) map.set(job.runId, job.id);
       return map;
     },
-    async idle() {
-      for (;;) {
-        if (current) {
-          await current.done;
-          continue;
-        }
-        await lookForWork();
-        if (!current) return;
+    idle: () => waitIdle(worker),
+    async abandon() {
+      const running = worker.current;
+      if (running) {
+        await jobs
+          .release(running.job.id, worker.holder)
+          .catch((error: unknown) => options.logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
       }
     },
-    async abandon() {
-      const running = current;
-      if (running) await jobs.release(running.job.id, holder).catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
-    },
     stop() {
-      stopped ??= (async () => {
-        isStopping = true;
-        clearInterval(poll);
-        await looking;
-        const running = current;
-        if (running) {
-          running.stopReason ??= 'stopping';
-          running.controller.abort();
-          await running.done;
-        }
-        const queued = (await jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued').length;
-        return {
-          ...(running && running.stopReason === 'stopping' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
-          queued,
-        };
-      })();
-      return stopped;
+      worker.stopped ??= stopWorker(worker);
+      return worker.stopped;
     },
+  };
+}
+
+/** One look at a time; the next call after it ends looks again. */
+function lookForWork(worker: Worker): Promise<void> {
+  return (worker.looking ??= claimNext(worker).finally(() => (worker.looking = undefined)));
+}
+
+async function claimNext(worker: Worker): Promise<void> {
+  const { options } = worker;
+  try {
+    if (worker.isStopping || worker.current) return;
+    const job = await options.jobs.claim(worker.holder, options.leaseMs);
+    if (job) startJob(worker, job);
+  } catch (error) {
+    options.logger.warn({ err: (error as Error).message }, 'could not look for queued submissions');
+  }
+}
+
+function stopWith(entry: Current, reason: Current['stopReason']): void {
+  entry.stopReason ??= reason;
+  entry.controller.abort();
+}
+
+/** Saves the job's progress and run, renewing its lease. */
+function saveProgress(worker: Worker, entry: Current) {
+  const { jobs, leaseMs } = worker.options;
+  return jobs.beat(entry.job.id, worker.holder, leaseMs, { progress: entry.progress, ...(entry.runId ? { runId: entry.runId } : {}) });
+}
+
+/** Runs the claimed job, renewing its lease meanwhile; the lease lost or a cancel asked for stops its import. */
+function startJob(worker: Worker, job: JobRecord): void {
+  const { options } = worker;
+  const entry: Current = {
+    job,
+    progress: job.progress ?? { done: 0, total: job.expected, byStatus: {} },
+    startedMs: worker.monotonicNow(),
+    controller: new AbortController(),
+    done: Promise.resolve(),
+  };
+  worker.current = entry;
+  const beat = setInterval(() => {
+    saveProgress(worker, entry).then(
+      (state) => {
+        if (!state.isHeld) stopWith(entry, 'lost');
+        else if (state.isCancelRequested) stopWith(entry, 'cancelled');
+      },
+      (error: unknown) => options.logger.warn({ job: job.id, err: (error as Error).message }, 'could not renew the submission'),
+    );
+  }, worker.beatMs);
+  beat.unref();
+  if (job.cancelRequestedBy) stopWith(entry, 'cancelled');
+  if (worker.isStopping) stopWith(entry, 'stopping');
+  entry.done = options
+    .serialize(() => executeJob(worker, entry))
+    .catch((error: unknown) => options.logger.error({ err: error, job: job.id }, 'submission failed'))
+    .finally(() => {
+      clearInterval(beat);
+      worker.current = undefined;
+      if (!worker.isStopping) void lookForWork(worker);
+    });
+}
+
+async function executeJob(worker: Worker, entry: Current): Promise<void> {
+  const { options } = worker;
+  const { job } = entry;
+  const { jobs, logger, workDir } = options;
+  logger.info({ job: job.id, file: job.fileName, starts: job.starts }, job.starts > 1 ? 'resuming a submission' : 'starting a submission');
+  const file = join(workDir.dirOf('uploads', job.uploadId), job.fileName);
+  if (!(await options.files.fetch('uploads', job.uploadId)) || !existsSync(file)) {
+    return finishJob(worker, entry, 'failed', { error: `The sheet ${job.fileName} is no longer kept (uploads are removed after the retention period): upload it again.` });
+  }
+  if (entry.stopReason === 'cancelled') return finishJob(worker, entry, 'cancelled', { summary: { not_sent: job.expected }, notice: cancelNotice(job) });
+  if (entry.stopReason === 'stopping') return jobs.release(job.id, worker.holder);
+  let result: ImportResult;
+  try {
+    result = await options.runImport(
+      { uploadId: job.uploadId, file, ...(job.sheet ? { sheet: job.sheet } : {}) },
+      `${workDir.dirOf('jobs', job.id)}/`,
+      (done, total, status) => (entry.progress = countOutcome(entry.progress.done > done ? { done: 0, total, byStatus: {} } : entry.progress, done, total, status)),
+      entry.controller.signal,
+      (runId) => (entry.runId = runId),
+    );
+  } catch (error) {
+    if (entry.stopReason === 'lost') return;
+    if (!isUserError(error)) logger.error({ err: error, job: job.id }, 'submission failed');
+    return finishJob(worker, entry, 'failed', { error: workDir.nameFilesIn(userMessage(error)) });
+  }
+  return settleJob(worker, entry, result);
+}
+
+/** What becomes of a job whose import returned: settled by another instance, paused, or finished. */
+async function settleJob(worker: Worker, entry: Current, result: ImportResult): Promise<void> {
+  const { jobs, logger, workDir, files } = worker.options;
+  const { job } = entry;
+  if (entry.stopReason === 'lost') {
+    logger.warn({ job: job.id }, 'another instance took this submission over (its lease lapsed): it settles the orders');
+    return;
+  }
+  if (entry.stopReason === 'stopping' && result.interrupted) {
+    await jobs.release(job.id, worker.holder);
+    logger.info({ job: job.id }, 'submission paused: back in the queue');
+    return;
+  }
+  const isCancelled = entry.stopReason === 'cancelled';
+  const outcome = jobOutcomeOf(result, job, { isCancelled, nameFiles: workDir.nameFilesIn });
+  if (isCancelled) outcome.notice = [cancelNotice((await jobs.get(job.id)) ?? job), outcome.notice].filter(Boolean).join(' ');
+  await files.publish('jobs', job.id);
+  await finishJob(worker, entry, isCancelled ? 'cancelled' : outcome.error ? 'failed' : 'done', outcome);
+}
+
+async function finishJob(worker: Worker, entry: Current, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome): Promise<void> {
+  const { jobs, logger, onFinished } = worker.options;
+  // The last progress and the run, then the end.
+  await saveProgress(worker, entry);
+  if (!(await jobs.finish(entry.job.id, worker.holder, state, outcome))) return;
+  const finished = (await jobs.get(entry.job.id)) ?? entry.job;
+  logger.info({ job: entry.job.id, state, summary: outcome.summary }, 'submission finished');
+  await onFinished?.(finished, state, outcome).catch((error: unknown) => logger.error({ err: error }, 'could not record the submission'));
+}
+
+async function viewJob(worker: Worker, id: string): Promise<JobView | undefined> {
+  const job = await worker.options.jobs.get(id);
+  if (!job) return undefined;
+  const here = worker.current?.job.id === id ? worker.current : undefined;
+  const progress = here?.progress ?? storedProgress(job);
+  const elapsed = here ? worker.monotonicNow() - here.startedMs : job.startedAt ? worker.options.wallClock().getTime() - Date.parse(job.startedAt) : 0;
+  return { ...job, progress, etaSeconds: job.state === 'running' ? estimateSecondsLeft(progress.done, progress.total, elapsed) : null };
+}
+
+async function waitIdle(worker: Worker): Promise<void> {
+  for (;;) {
+    if (worker.current) {
+      await worker.current.done;
+      continue;
+    }
+    await lookForWork(worker);
+    if (!worker.current) return;
+  }
+}
+
+async function stopWorker(worker: Worker): Promise<JobsStopped> {
+  worker.isStopping = true;
+  clearInterval(worker.poll);
+  await worker.looking;
+  const running = worker.current;
+  if (running) {
+    stopWith(running, 'stopping');
+    await running.done;
+  }
+  const queued = (await worker.options.jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued').length;
+  return {
+    ...(running && running.stopReason === 'stopping' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
+    queued,
   };
 }
 

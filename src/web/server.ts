@@ -10,7 +10,7 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import session from '@fastify/session';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { osActor } from '../accounts/os-user.js';
 import { connect, sandboxStatePathFor, type Connection } from '../connection/connect.js';
 import { UsageError } from '../errors.js';
@@ -36,7 +36,7 @@ import { watchApi } from '../metrics/registry.js';
 import { registerApi } from './api/index.js';
 import { registerTokenRoutes } from './routes/token-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
-import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type WebAppOptions } from './services.js';
+import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type AppServices, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
 import type { TrustProxy } from '../options.js';
 import { installSso } from '../sso/install-sso.js';
@@ -75,55 +75,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const trustProxy = options.trustProxy;
   // Decided once, from how the server listens: never by a later count of accounts.
   const mayServeAlone = isLoopbackHost(host) && !trustProxy;
-  if (trustProxy && !options.allowedHosts?.length) {
-    throw new UsageError('serve --trust-proxy needs the public name the proxy answers to, so that requests for any other name are refused: give --allowed-host <name> (e.g. --allowed-host orders.example.com).');
-  }
-  // Refused before the ledger is opened: a refused start leaves no empty ledger behind.
-  if (!mayServeAlone && !ledgerExists(options.ledgerPath)) throw new UsageError(needsAccountsMessage(host, options));
-  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
-  let accounts: number;
-  let sandbox: Connection | undefined;
-  // The schema as opened (and upgraded) now: /readyz says when another version has moved it since.
-  let schemaVersion: string;
-  try {
-    accounts = (await ledger.users.list()).length;
-    schemaVersion = (await ledger.describe()).schemaVersion;
-    if (accounts === 0 && !mayServeAlone) throw new UsageError(needsAccountsMessage(host, options));
-    // One embedded sandbox for every process of this folder: what the CLI sends, the pages see.
-    sandbox = options.useSandbox
-      ? await connect({
-          connection: options.connection,
-          useSandbox: true,
-          ...(options.now ? { sandboxStart: options.now } : {}),
-          sandboxStatePath: options.sandboxStatePath ?? sandboxStatePathFor(options.ledgerPath),
-          concurrency: options.concurrency,
-          logger,
-        })
-      : undefined;
-  } catch (error) {
-    await ledger.close();
-    throw error;
-  }
-  // Read again by a request when a few seconds old: an account added (or the last one removed) while the app runs counts from then on.
-  let accountsReadAt = clock().getTime();
-  let reading: Promise<void> | undefined;
-  const readAccounts = async (): Promise<boolean> => {
-    if (clock().getTime() - accountsReadAt >= ACCOUNTS_RECHECK_MS) {
-      reading ??= ledger.users
-        .list()
-        .then(
-          (users) => {
-            accounts = users.length;
-            accountsReadAt = clock().getTime();
-          },
-          (error: unknown) => logger.warn({ err: (error as Error).message }, 'could not read the accounts'),
-        )
-        .finally(() => (reading = undefined));
-      await reading;
-    }
-    return accounts > 0;
-  };
-  const services = buildServices(options, ledger, sandbox, () => accounts > 0);
+  const { ledger, accounts, schemaVersion, sandbox } = await openServeLedger(options, host, mayServeAlone);
+  const services = buildServices(options, ledger, sandbox, () => accounts.count > 0);
   const unwatchApi = watchApi(services.metrics);
 
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy), bodyLimit: 1024 * 1024, forceCloseConnections: true });
@@ -136,40 +89,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   try {
     installGuards(app, services, guard);
     installLedgerOutageGate(app, ledger);
-    await app.register(cookie);
-    await app.register(session, {
-      secret: SESSION_ID_CHECK,
-      idGenerator: newSessionId,
-      cookieName: sessionCookieName(port, Boolean(trustProxy)),
-      cookie: { path: '/', httpOnly: true, sameSite: 'strict', secure: Boolean(trustProxy) },
-      store: createLedgerSessionStore(ledger.sessions, { idleMs: options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs, maxMs: options.sessionMaxMs ?? WEB_DEFAULTS.sessionMaxMs, clock }),
-      saveUninitialized: false,
-      rolling: false,
-    });
-    // Failed logins are counted in the ledger: every instance sharing it counts the same tries.
-    await app.register(rateLimit, { global: false, store: ledgerRateLimitStore(ledger.attempts, clock) });
-    installAccess(app, {
-      hasAccounts: readAccounts,
-      mayServeAlone,
-      noAccountsMessage: noAccountsMessage(options),
-      localName: osActor().name,
-      wantsJson,
-      refuse: (request, reply, status, title, message) => sendError(services, request, reply, status, title, message),
-      onForbidden: (request, access) => recordAudit(services, request, { action: 'refused', ref: (request.params as { id?: string } | undefined)?.id ?? null, detail: `${request.method} ${request.routeOptions.url ?? request.url} needs the ${PERMISSIONS[access]} role; ${request.visitor?.name ?? 'the account'} is ${request.visitor?.role ?? 'not allowed'}` }),
-    });
-    await app.register(multipart, { limits: { fileSize: services.maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 20 } });
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
-    registerLoginRoutes(app, services, installSso(app, services, sessionCookieName(port, Boolean(trustProxy))));
-    registerUsersRoutes(app, services);
-    registerTokenRoutes(app, services);
-    registerUploadRoutes(app, services);
-    registerMappingRoutes(app, services);
-    registerJobRoutes(app, services);
-    registerPageRoutes(app, services);
-    registerReconcileRoutes(app, services);
-    registerHealthRoutes(app, services, schemaVersion);
+    await installSessions(app, services, { options, port, clock, accounts, mayServeAlone });
+    registerRoutes(app, services, sessionCookieName(port, Boolean(trustProxy)), schemaVersion);
     await registerApi(app, services);
     await app.listen({ port, host });
   } catch (error) {
@@ -185,7 +106,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const bound = (app.server.address() as AddressInfo).port;
   guard.allowedHosts = allowedHostsFor(host, bound, options.allowedHosts, undefined, Boolean(trustProxy));
   const urlOf = (name: string) => `http://${name.includes(':') ? `[${name}]` : name}:${bound}`;
-  logger.info({ port: bound, host, workDir: services.workDir.root, ledger: redactUrl(options.ledgerPath), accounts }, 'web app listening');
+  logger.info({ port: bound, host, workDir: services.workDir.root, ledger: redactUrl(options.ledgerPath), accounts: accounts.count }, 'web app listening');
   const stopHousekeeping = startHousekeeping(() =>
     tidyUp({
       files: services.files,
@@ -201,7 +122,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   return {
     url: urlOf(isWildcardHost(host) ? '127.0.0.1' : host),
     listenUrl: urlOf(host),
-    hasAccounts: accounts > 0,
+    hasAccounts: accounts.count > 0,
     ...(sandbox ? { sandboxUrl: sandbox.baseUrl } : {}),
     routes,
     abandon: () => services.jobs.abandon(),
@@ -218,6 +139,120 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       return closing;
     },
   };
+}
+
+/** The ledger opened, its accounts counted and the embedded sandbox connected, or the start refused with nothing left open. */
+async function openServeLedger(options: WebAppOptions, host: string, mayServeAlone: boolean) {
+  const { logger } = options;
+  if (options.trustProxy && !options.allowedHosts?.length) {
+    throw new UsageError('serve --trust-proxy needs the public name the proxy answers to, so that requests for any other name are refused: give --allowed-host <name> (e.g. --allowed-host orders.example.com).');
+  }
+  // Refused before the ledger is opened: a refused start leaves no empty ledger behind.
+  if (!mayServeAlone && !ledgerExists(options.ledgerPath)) throw new UsageError(needsAccountsMessage(host, options));
+  const ledger = await openLedger(options.ledgerPath, { logger, ...(options.clock ? { now: options.clock } : {}), ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}), ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) });
+  try {
+    const accounts = new AccountCount(ledger, options.clock ?? (() => new Date()), logger, (await ledger.users.list()).length);
+    // The schema as opened (and upgraded) now: /readyz says when another version has moved it since.
+    const { schemaVersion } = await ledger.describe();
+    if (accounts.count === 0 && !mayServeAlone) throw new UsageError(needsAccountsMessage(host, options));
+    // One embedded sandbox for every process of this folder: what the CLI sends, the pages see.
+    const sandbox: Connection | undefined = options.useSandbox
+      ? await connect({
+          connection: options.connection,
+          useSandbox: true,
+          ...(options.now ? { sandboxStart: options.now } : {}),
+          sandboxStatePath: options.sandboxStatePath ?? sandboxStatePathFor(options.ledgerPath),
+          concurrency: options.concurrency,
+          logger,
+        })
+      : undefined;
+    return { ledger, accounts, schemaVersion, sandbox };
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
+}
+
+/** The count of accounts, read again by a request when a few seconds old: an account added (or the last one removed) while the app runs counts from then on. */
+class AccountCount {
+  private readAt: number;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly clock: () => Date,
+    private readonly logger: WebAppOptions['logger'],
+    public count: number,
+  ) {
+    this.readAt = clock().getTime();
+  }
+
+  /** Whether there are accounts, the count read again first when it is old. */
+  async hasAccounts(): Promise<boolean> {
+    if (this.clock().getTime() - this.readAt >= ACCOUNTS_RECHECK_MS) {
+      this.reading ??= this.ledger.users
+        .list()
+        .then(
+          (users) => {
+            this.count = users.length;
+            this.readAt = this.clock().getTime();
+          },
+          (error: unknown) => this.logger.warn({ err: (error as Error).message }, 'could not read the accounts'),
+        )
+        .finally(() => (this.reading = undefined));
+      await this.reading;
+    }
+    return this.count > 0;
+  }
+}
+
+/** Sessions kept in the ledger, the login attempts counted there, the access check and the request bodies. */
+async function installSessions(
+  app: FastifyInstance,
+  services: AppServices,
+  at: { options: WebAppOptions; port: number; clock: () => Date; accounts: AccountCount; mayServeAlone: boolean },
+): Promise<void> {
+  const { options, port, clock, accounts, mayServeAlone } = at;
+  const { ledger } = services;
+  const isBehindProxy = Boolean(options.trustProxy);
+  await app.register(cookie);
+  await app.register(session, {
+    secret: SESSION_ID_CHECK,
+    idGenerator: newSessionId,
+    cookieName: sessionCookieName(port, isBehindProxy),
+    cookie: { path: '/', httpOnly: true, sameSite: 'strict', secure: isBehindProxy },
+    store: createLedgerSessionStore(ledger.sessions, { idleMs: options.sessionIdleMs ?? WEB_DEFAULTS.sessionIdleMs, maxMs: options.sessionMaxMs ?? WEB_DEFAULTS.sessionMaxMs, clock }),
+    saveUninitialized: false,
+    rolling: false,
+  });
+  // Failed logins are counted in the ledger: every instance sharing it counts the same tries.
+  await app.register(rateLimit, { global: false, store: ledgerRateLimitStore(ledger.attempts, clock) });
+  installAccess(app, {
+    hasAccounts: () => accounts.hasAccounts(),
+    mayServeAlone,
+    noAccountsMessage: noAccountsMessage(options),
+    localName: osActor().name,
+    wantsJson,
+    refuse: (request, reply, status, title, message) => sendError(services, request, reply, status, title, message),
+    onForbidden: (request, access) => recordAudit(services, request, { action: 'refused', ref: (request.params as { id?: string } | undefined)?.id ?? null, detail: `${request.method} ${request.routeOptions.url ?? request.url} needs the ${PERMISSIONS[access]} role; ${request.visitor?.name ?? 'the account'} is ${request.visitor?.role ?? 'not allowed'}` }),
+  });
+  await app.register(multipart, { limits: { fileSize: services.maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 20 } });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+}
+
+/** The pages' routes (the HTTP API is registered on its own). */
+function registerRoutes(app: FastifyInstance, services: AppServices, cookieName: string, schemaVersion: string): void {
+  registerLoginRoutes(app, services, installSso(app, services, cookieName));
+  registerUsersRoutes(app, services);
+  registerTokenRoutes(app, services);
+  registerUploadRoutes(app, services);
+  registerMappingRoutes(app, services);
+  registerJobRoutes(app, services);
+  registerPageRoutes(app, services);
+  registerReconcileRoutes(app, services);
+  registerHealthRoutes(app, services, schemaVersion);
 }
 
 /** Fastify's trustProxy: a count of hops as a function (the nearest `hops` addresses are proxies), or the proxies' addresses. */

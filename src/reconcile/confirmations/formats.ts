@@ -18,6 +18,11 @@ export interface ConfirmationFormat {
 
 const ids = (item: ShippedItem) => item.line?.identifiers ?? {};
 
+/** The order as the marketplace knows it: its own ID from the export, else the one the order was sent with, else ours. */
+const orderIdOf = (item: ShippedItem): string => ids(item).orderId ?? item.marketplaceOrderId ?? item.customerOrderId;
+
+const quantityText = (item: ShippedItem): string => (item.quantity === null ? '' : String(item.quantity));
+
 /** Seller Central "Shipping Confirmation" flat file (help page 641 / 201576520). */
 export const AMAZON_FORMAT: ConfirmationFormat = {
   marketplace: 'amazon',
@@ -27,9 +32,9 @@ export const AMAZON_FORMAT: ConfirmationFormat = {
   rowOf(item) {
     const carrier = carrierFor('amazon', item.carrier);
     return [
-      ids(item).orderId ?? item.marketplaceOrderId ?? item.customerOrderId,
+      orderIdOf(item),
       ids(item).orderItemId ?? item.customerLineItemId,
-      item.quantity === null ? '' : String(item.quantity),
+      quantityText(item),
       shipDay(item.shipDate),
       carrier.code,
       carrier.isKnown ? '' : carrier.name,
@@ -52,7 +57,7 @@ export const EBAY_FORMAT: ConfirmationFormat = {
   rowOf(item) {
     return [
       'Status',
-      ids(item).orderId ?? item.marketplaceOrderId ?? item.customerOrderId,
+      orderIdOf(item),
       ids(item).itemId ?? '',
       ids(item).transactionId ?? item.customerLineItemId,
       '1',
@@ -74,12 +79,12 @@ export const SHOPIFY_FORMAT: ConfirmationFormat = {
   header: ['Name', 'Command', 'Line: Type', 'Line: ID', 'Line: SKU', 'Line: Quantity', 'Fulfillment: Status', 'Fulfillment: Processed At', 'Fulfillment: Tracking Company', 'Fulfillment: Tracking Number', 'Fulfillment: Tracking URL', 'Fulfillment: Send Receipt'],
   rowOf(item) {
     return [
-      ids(item).orderId ?? item.marketplaceOrderId ?? item.customerOrderId,
+      orderIdOf(item),
       'UPDATE',
       'Fulfillment Line',
       ids(item).lineItemId ?? '',
       ids(item).sku ?? item.productId,
-      item.quantity === null ? '' : String(item.quantity),
+      quantityText(item),
       'success',
       item.shipDate ?? '',
       carrierFor('shopify', item.carrier).code,
@@ -104,13 +109,13 @@ export const WOOCOMMERCE_FORMAT: ConfirmationFormat = {
     const day = shipDay(item.shipDate);
     const ddmmyyyy = day ? `${day.slice(8, 10)}-${day.slice(5, 7)}-${day.slice(0, 4)}` : '';
     return [
-      ids(item).orderId ?? item.marketplaceOrderId ?? item.customerOrderId,
+      orderIdOf(item),
       carrierFor('woocommerce', item.carrier).code,
       item.trackingNumber,
       ddmmyyyy,
       '1',
       ids(item).sku ?? item.productId,
-      item.quantity === null ? '' : String(item.quantity),
+      quantityText(item),
     ];
   },
 };

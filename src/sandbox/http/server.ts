@@ -42,11 +42,24 @@ function pathOf(url: string): string {
 }
 
 export async function buildSandboxServer(ctx: SandboxContext, options: { logRequests?: boolean } = {}): Promise<FastifyInstance> {
+  const app = createApp(ctx, options.logRequests === true);
+  app.addHook('onRequest', onEachRequest(ctx, options.logRequests === true));
+  app.setErrorHandler((error: FastifyError | HttpProblem, request: FastifyRequest, reply: FastifyReply) => answerError(ctx, error, request, reply));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, `No such endpoint: ${request.method} ${pathOf(request.url)}`));
+  await registerAuthRoutes(app, ctx);
+  registerApiRoutes(app, ctx);
+  registerControlRoutes(app, ctx);
+  refuseOtherMethods(app);
+  return app;
+}
+
+/** Fastify as the sandbox needs it: request ids of its own, no prototype poisoning, the request fields the hooks fill in. */
+function createApp(ctx: SandboxContext, logRequests: boolean): FastifyInstance {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    logController: new LogController({ disableRequestLogging: !logRequests }),
     // Without request logging a per-request child logger is pure cost.
-    ...(options.logRequests ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
+    ...(logRequests ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // JSON.parse gives __proto__ as an own key, never a prototype, and zod copies known keys only.
@@ -69,27 +82,18 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
   app.decorateRequest('sbNowMs', null);
   // Only JSON bodies (and multipart on the oauth endpoint): text/plain bodies get a 415.
   app.removeContentTypeParser('text/plain');
+  return app;
+}
 
-  const injectFault = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const decision = ctx.faults.decide();
-    if (decision.kind === 'reset') {
-      reply.hijack();
-      atReplyTime(request, reply, () => request.raw.socket?.destroy());
-      return;
-    }
-    if (decision.kind === 'error') {
-      if (decision.status === 429) reply.header('retry-after', '1');
-      sendError(request, reply, decision.status, FAULT_MESSAGES[decision.status] ?? `Error ${decision.status} (sandbox fault injection).`);
-      return;
-    }
-    if (decision.kind === 'lost_reply') asSandboxRequest(request).sbLoseReply = true;
-    done();
-  };
-
-  // Callback style rather than async: this runs on every request and usually has nothing to wait for.
-  app.addHook('onRequest', (request, reply, done) => {
+/**
+ * What every request meets first: its id and clock, the latency of a faulted path, content
+ * negotiation, the control routes' refusal of foreign callers, the count of POSTs, then the faults.
+ * Callback style rather than async: this runs on every request and usually has nothing to wait for.
+ */
+function onEachRequest(ctx: SandboxContext, logRequests: boolean) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const r = asSandboxRequest(request);
-    r.sbLogged = options.logRequests === true;
+    r.sbLogged = logRequests;
     reply.header('x-request-id', request.id);
     r.sbNowMs = ctx.clock.nowMs;
     const path = pathOf(request.url);
@@ -106,20 +110,10 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
       return;
     }
     r.sbType = type;
-    // The route the router matched, not the raw path: it decodes /%73andbox/reset to a control route too.
-    if ((request.routeOptions.url ?? path).startsWith('/sandbox/')) {
-      const secFetchSite = request.headers['sec-fetch-site'];
-      const refusal = refuseForeignCaller({
-        method: request.method,
-        host: request.headers.host,
-        origin: request.headers.origin,
-        secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined,
-        localAddress: request.raw.socket?.localAddress,
-      });
-      if (refusal) {
-        sendError(request, reply, 403, refusal);
-        return;
-      }
+    const refusal = controlRefusal(request, path);
+    if (refusal) {
+      sendError(request, reply, 403, refusal);
+      return;
     }
     if (request.method === 'POST' && path === '/api/v0/orders') {
       ctx.state.counters.postsReceived++;
@@ -132,27 +126,58 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
       done();
       return;
     }
-    injectFault(request, reply, done);
-  });
+    injectFault(ctx, request, reply, done);
+  };
+}
 
-  app.setErrorHandler((error: FastifyError | HttpProblem, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpProblem) {
-      for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
-      return sendError(request, reply, error.status, error.message, error.errors);
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return sendError(request, reply, status, describeFrameworkError(error.code, error.message, request.headers['content-type']));
-    }
-    ctx.logger.error({ err: error, method: request.method, url: pathOf(request.url) }, 'sandbox bug');
-    return sendError(request, reply, 500, 'Internal sandbox error.');
-  });
+/** Why a request for a control route is refused (a web page at /sandbox/), if it is. */
+function controlRefusal(request: FastifyRequest, path: string): string | undefined {
+  // The route the router matched, not the raw path: it decodes /%73andbox/reset to a control route too.
+  if (!(request.routeOptions.url ?? path).startsWith('/sandbox/')) return undefined;
+  const secFetchSite = request.headers['sec-fetch-site'];
+  return (
+    refuseForeignCaller({
+      method: request.method,
+      host: request.headers.host,
+      origin: request.headers.origin,
+      secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined,
+      localAddress: request.raw.socket?.localAddress,
+    }) ?? undefined
+  );
+}
 
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, `No such endpoint: ${request.method} ${pathOf(request.url)}`));
+function injectFault(ctx: SandboxContext, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const decision = ctx.faults.decide();
+  if (decision.kind === 'reset') {
+    reply.hijack();
+    atReplyTime(request, reply, () => request.raw.socket?.destroy());
+    return;
+  }
+  if (decision.kind === 'error') {
+    if (decision.status === 429) reply.header('retry-after', '1');
+    sendError(request, reply, decision.status, FAULT_MESSAGES[decision.status] ?? `Error ${decision.status} (sandbox fault injection).`);
+    return;
+  }
+  if (decision.kind === 'lost_reply') asSandboxRequest(request).sbLoseReply = true;
+  done();
+}
 
-  await registerAuthRoutes(app, ctx);
-  registerApiRoutes(app, ctx);
-  registerControlRoutes(app, ctx);
+/** A problem a route threw in the error shape; a client's mistake never as a 500. */
+function answerError(ctx: SandboxContext, error: FastifyError | HttpProblem, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpProblem) {
+    for (const [k, v] of Object.entries(error.headers ?? {})) reply.header(k, v);
+    return sendError(request, reply, error.status, error.message, error.errors);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return sendError(request, reply, status, describeFrameworkError(error.code, error.message, request.headers['content-type']));
+  }
+  ctx.logger.error({ err: error, method: request.method, url: pathOf(request.url) }, 'sandbox bug');
+  return sendError(request, reply, 500, 'Internal sandbox error.');
+}
+
+/** A 405 with Allow for every other method on a served path. */
+function refuseOtherMethods(app: FastifyInstance): void {
   for (const [url, allowed] of ROUTE_METHODS) {
     const others = METHODS.filter((m) => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET')));
     // Answered in onRequest, before any body is parsed: a PUT with a broken body is still a 405.
@@ -162,5 +187,4 @@ export async function buildSandboxServer(ctx: SandboxContext, options: { logRequ
     };
     app.route({ method: others, url, onRequest: refuse, handler: refuse });
   }
-  return app;
 }
