@@ -14,6 +14,7 @@ import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';
 import { createLedgerReader } from './ledger-reader.js';
 import { CONFIRMATIONS_FOLDER, createReconciler } from './reconcile-runs.js';
+import { reconcileAuditOf, reconcileJobRun } from './reconcile-jobs.js';
 import { createSharedFiles } from './shared-files.js';
 import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
@@ -80,6 +81,42 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       return result;
     });
 
+  const reconciler = createReconciler({
+    workDir,
+    wallClock,
+    files,
+    runReconcile: async (out) => {
+      // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
+      // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
+      const sandboxNow = await sandbox?.sandboxNow?.();
+      const result = await runReconcile({
+        connection: options.connection,
+        useSandbox: options.useSandbox,
+        ledgerPath: options.ledgerPath,
+        now: sandboxNow ?? (await checkNow()),
+        isNowPinned: sandboxNow !== undefined || options.now !== undefined,
+        out,
+        // Each marketplace's upload file beside the workbook, offered on the page (new packages only).
+        confirmationsPath: join(dirname(out), CONFIRMATIONS_FOLDER),
+        concurrency: options.concurrency,
+        maxAttempts: options.maxAttempts,
+        lateAfterDays: options.lateAfterDays,
+        logger,
+        // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
+        isLedgerRequired: false,
+        ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
+        ...(sandbox ? { connectionOverride: sandbox } : {}),
+      });
+      // The web app's own work folder could not take the workbook (a full disk): the page says so.
+      if (result.report.outputErrors?.length) {
+        result.release();
+        throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
+      }
+      aftermath.afterReconcile(result);
+      return { result, asOf: result.asOf };
+    },
+  });
+
   const services: AppServices = {
     options,
     maxUploadBytes: options.maxUploadBytes ?? WEB_DEFAULTS.maxUploadBytes,
@@ -114,49 +151,19 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       runImport: importJob,
       serialize: (task) => serialize(task),
       leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
+      runOther: reconcileJobRun(reconciler, workDir, logger),
       wallClock,
       logger,
       onFinished: async (job, state, outcome) => {
+        if (job.kind === 'reconcile') {
+          await ledger.audit.record(reconcileAuditOf(job, state, outcome));
+          return;
+        }
         // The end of a submission, under who submitted it (the instance that ran it may be another).
         await ledger.audit.record({ actor: job.createdBy, via: 'web', address: null, action: state === 'cancelled' ? 'cancel' : 'import', fileName: job.fileName, fileSha256: job.fileSha256, counts: outcome.summary ?? null, ref: job.id, detail: `submission ${state}${job.starts > 1 ? ` after ${job.starts} starts` : ''}` });
       },
     }),
-    reconciler: createReconciler({
-      workDir,
-      serialize: (task) => serialize(task),
-      wallClock,
-      files,
-      runReconcile: async (out) => {
-        // On the embedded sandbox, its clock is "now" (it moves on as the page asks); else --now if given,
-        // else the API's clock, as for the CLI (the wall clock when the API does not tell its time).
-        const sandboxNow = await sandbox?.sandboxNow?.();
-        const result = await runReconcile({
-          connection: options.connection,
-          useSandbox: options.useSandbox,
-          ledgerPath: options.ledgerPath,
-          now: sandboxNow ?? (await checkNow()),
-          isNowPinned: sandboxNow !== undefined || options.now !== undefined,
-          out,
-          // Each marketplace's upload file beside the workbook, offered on the page (new packages only).
-          confirmationsPath: join(dirname(out), CONFIRMATIONS_FOLDER),
-          concurrency: options.concurrency,
-          maxAttempts: options.maxAttempts,
-          lateAfterDays: options.lateAfterDays,
-          logger,
-          // Before the first upload there is no ledger: nothing sent yet, an empty reconciliation.
-          isLedgerRequired: false,
-          ...(options.ledgerOutageMs !== undefined ? { ledgerOutageMs: options.ledgerOutageMs } : {}),
-          ...(sandbox ? { connectionOverride: sandbox } : {}),
-        });
-        // The web app's own work folder could not take the workbook (a full disk): the page says so.
-        if (result.report.outputErrors?.length) {
-          result.release();
-          throw new UsageError(result.report.outputErrors.map((e) => e.message).join(' '));
-        }
-        aftermath.afterReconcile(result);
-        return { result, asOf: result.asOf };
-      },
-    }),
+    reconciler,
     ledger,
     files,
     hasAccounts,

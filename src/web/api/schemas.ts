@@ -143,8 +143,10 @@ export const RECONCILIATION = {
   required: ['id', 'state'],
   properties: {
     id: str,
-    state: { type: 'string', enum: ['running', 'finished', 'failed'] },
+    state: { type: 'string', enum: ['queued', 'running', 'finished', 'failed'], description: 'queued and running: ask again at its Location' },
+    createdBy: str,
     createdAt: str,
+    startedAt: nullable(str),
     asOf: str,
     summary: counts,
     orders: int,
@@ -158,7 +160,7 @@ export const RECONCILIATION = {
   },
 } as const;
 
-export const RECONCILIATION_ACCEPTED = { type: 'object', required: ['id'], properties: { id: str } } as const;
+export const RECONCILIATION_ACCEPTED = { type: 'object', required: ['id'], properties: { id: str, state: { type: 'string', enum: ['queued'] } } } as const;
 
 export const RUNS = {
   type: 'object',
