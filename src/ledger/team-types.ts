@@ -104,6 +104,8 @@ export const AUDIT_ACTIONS = [
   'user_enable',
   'user_remove',
   'user_password',
+  /** An account's e-mail address set, changed or removed. */
+  'user_email',
   'mapping_save',
   'mapping_remove',
   /** A cell corrected in the verdict table. */
