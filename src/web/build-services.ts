@@ -52,7 +52,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const ledgerReader = createLedgerReader(options.ledgerPath);
   // Saved mappings are read through the server's one reading connection, and written (rarely) on their own.
   const mappings = createMappingStore({ read: (read) => ledgerReader.read(read), write: openedOnDemand(options.ledgerPath).write });
-  const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
+  const metrics = createMetrics({ countJobs: async () => countStates((await ledger.jobs.list(500)).filter((job) => job.kind === 'submit')) });
   const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
   const importJob: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>

@@ -300,9 +300,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           running.controller.abort();
           await running.done;
         }
-        const queued = (await jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued').length;
+        const queued = (await jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued' && job.kind === 'submit').length;
         return {
-          ...(running && running.stopReason === 'stopping' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
+          ...(running && running.stopReason === 'stopping' && running.job.kind === 'submit' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
           queued,
         };
       })();

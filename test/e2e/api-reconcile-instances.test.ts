@@ -1,14 +1,16 @@
 /**
  * A reconciliation asked for through the API on a PostgreSQL ledger shared by two `serve` processes:
- * the instance that does not run it answers its state while it runs (never 404), and when the one
+ * the instance that does not run it answers its state while it runs (never 404; its page says so too), and when the one
  * running it is killed (kill -9, mid-run, waiting on the API), the other finishes it.
  */
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterEach, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
 import { callApi, hasEnded, pollUntil } from '../web/api-support.js';
+import { logIn } from '../web/support.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { runCli, tempDir } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
@@ -58,6 +60,9 @@ describePostgres('a reconciliation on two instances sharing a PostgreSQL ledger'
       expect(seen.status).toBe(202);
       expect(seen.headers.location).toBe(`/api/v1/reconciliations/${id}`);
       expect(seen.body).toMatchObject({ id, state: 'running', createdBy: 'olga' });
+      const session = await logIn(other.url, 'olga', 'operator password 1');
+      const page = await request(`${other.url}/reconcile`, { headers: { cookie: session.cookie } });
+      expect(await page.body.text()).toMatch(/data-reconciliation-running><p>A reconciliation asked for by olga is running since/);
 
       await running!.kill();
       await sandbox.setFaults({});
