@@ -3,7 +3,7 @@
  * is checked, applied, and recorded in the audit trail with who made it.
  */
 import type { AuditAction, Ledger, Role } from '../ledger/index.js';
-import { checkUserName } from './names.js';
+import { checkEmail, checkUserName } from './names.js';
 import { checkPasswordRules, hashPassword } from './passwords.js';
 import { describeRole } from './roles.js';
 
@@ -15,7 +15,8 @@ export interface Actor {
 }
 
 export type AccountChange =
-  | { kind: 'add'; name: string; role: Role; password: string }
+  | { kind: 'add'; name: string; role: Role; password: string; email?: string }
+  | { kind: 'email'; name: string; email: string | null }
   | { kind: 'role'; name: string; role: Role }
   | { kind: 'disable'; name: string }
   | { kind: 'enable'; name: string }
@@ -31,6 +32,7 @@ const ACTIONS: Record<AccountChange['kind'], AuditAction> = {
   enable: 'user_enable',
   remove: 'user_remove',
   password: 'user_password',
+  email: 'user_email',
 };
 
 /**
@@ -48,13 +50,15 @@ export async function changeAccount(
   const checked = checkUserName(change.name);
   if (!checked.ok) return { ok: false, reason: 'invalid', message: checked.message };
   const name = checked.name;
-  if (options.refuseSelf && name === actor.name && change.kind !== 'password' && change.kind !== 'enable') {
+  if (options.refuseSelf && name === actor.name && change.kind !== 'password' && change.kind !== 'enable' && change.kind !== 'email') {
     return { ok: false, reason: 'self', message: 'You cannot disable, remove or change the role of your own account: ask another admin, or use order-batch users on the server.' };
   }
   if (change.kind === 'add' || change.kind === 'password') {
     const problem = checkPasswordRules(change.password);
     if (problem) return { ok: false, reason: 'invalid', message: problem };
   }
+  const email = 'email' in change && change.email ? checkEmail(change.email) : null;
+  if (email && !email.ok) return { ok: false, reason: 'invalid', message: email.message };
   const before = await ledger.users.get(name);
   if (change.kind === 'add' && before) return { ok: false, reason: 'exists', message: `An account named ${name} exists already (order-batch users list shows them).` };
   if (change.kind !== 'add' && !before) return { ok: false, reason: 'missing', message: `There is no account named ${name} (order-batch users list shows them).` };
@@ -63,15 +67,25 @@ export async function changeAccount(
     return { ok: false, reason: 'last-admin', message: lastAdminMessage(name, change.kind) };
   }
 
+  if (email?.ok) {
+    const holder = await ledger.users.findByEmail(email.email);
+    if (holder && holder.name !== name) return { ok: false, reason: 'exists', message: `The e-mail address ${email.email} is the account ${holder.name}'s already: an address belongs to one account.` };
+  }
+
   let message: string;
   let detail: string | null = null;
   switch (change.kind) {
     case 'add':
-      if (!(await ledger.users.add({ name, role: change.role, passwordHash: await hashPassword(change.password) }))) {
-        return { ok: false, reason: 'exists', message: `An account named ${name} exists already.` };
+      if (!(await ledger.users.add({ name, role: change.role, passwordHash: await hashPassword(change.password), email: email?.ok ? email.email : null }))) {
+        return { ok: false, reason: 'exists', message: `An account named ${name}, or one with its e-mail address, exists already.` };
       }
-      detail = `role ${change.role}`;
-      message = `Added the account ${name}, ${change.role} (${describeRole(change.role)}).`;
+      detail = email?.ok ? `role ${change.role}, e-mail ${email.email}` : `role ${change.role}`;
+      message = `Added the account ${name}, ${change.role} (${describeRole(change.role)})${email?.ok ? `, e-mail ${email.email}` : ''}.`;
+      break;
+    case 'email':
+      await ledger.users.update(name, { email: email?.ok ? email.email : null });
+      detail = email?.ok ? `e-mail ${before!.email ?? 'none'} -> ${email.email}` : `e-mail ${before!.email ?? 'none'} removed`;
+      message = email?.ok ? `${name}'s e-mail address is ${email.email}: a company login with it, verified, opens this account.` : `${name} has no e-mail address any more.`;
       break;
     case 'role':
       await ledger.users.update(name, { role: change.role });

@@ -18,6 +18,7 @@ const VERBS: Record<AuditAction, string> = {
   user_enable: 'enabled the account',
   user_remove: 'removed the account',
   user_password: 'set a new password for',
+  user_email: 'set the e-mail address of',
   mapping_save: 'saved the column mapping',
   mapping_remove: 'removed the column mapping',
   cell_edit: 'corrected a cell of',

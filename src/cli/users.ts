@@ -1,5 +1,5 @@
 /**
- * `order-batch users add|list|set-role|disable|enable|remove|password`: the web app's accounts,
+ * `order-batch users add|list|set-role|set-email|disable|enable|remove|password`: the web app's accounts,
  * kept in the ledger (PRODUCT.md section 8). Each change is recorded in the audit trail under the
  * operating-system user who made it.
  */
@@ -15,6 +15,8 @@ import { readPassword } from './read-password.js';
 
 interface UsersFlags extends RawFlags {
   role?: string;
+  email?: string;
+  remove?: boolean;
   passwordFile?: string;
   force?: boolean;
 }
@@ -69,11 +71,21 @@ export function addUsersCommand(program: Command, run: CliRun): void {
       .command('add <name>')
       .description('add an account; the password is read from standard input (typed twice at a terminal, never shown) or --password-file')
       .option('--role <role>', `${ROLES.join(', ')}: viewer checks and reads, operator also submits, admin also manages accounts`)
-      .option('--password-file <file>', 'read the password from the first line of this file'),
+      .option('--password-file <file>', 'read the password from the first line of this file')
+      .option('--email <address>', "the person's e-mail address: their company login (single sign-on) opens this account"),
   ).action(async (name: string, flags: UsersFlags) => {
     const role = parseRole(flags.role);
     const password = await readPassword({ name, ...(flags.passwordFile !== undefined ? { file: flags.passwordFile } : {}) });
-    await change(run, flags, { kind: 'add', name, role, password });
+    await change(run, flags, { kind: 'add', name, role, password, ...(flags.email !== undefined ? { email: flags.email } : {}) });
+  });
+  ledgerOptions(
+    users
+      .command('set-email <name> [address]')
+      .description("set an account's e-mail address, matched against a company login's verified e-mail (one account per address)")
+      .option('--remove', 'remove the address instead'),
+  ).action(async (name: string, address: string | undefined, flags: UsersFlags) => {
+    if ((address === undefined) === !flags.remove) throw new UsageError('Give the e-mail address, or --remove to remove the one the account has.');
+    await change(run, flags, { kind: 'email', name, email: address ?? null });
   });
   ledgerOptions(users.command('list').description('list the accounts, their roles and whether they are disabled').option('--json', 'print them as JSON')).action(
     async (flags: RawFlags) => {
@@ -82,8 +94,8 @@ export function addUsersCommand(program: Command, run: CliRun): void {
       if (options.json) return run.printJson({ command: 'users list', users: accounts });
       if (accounts.length === 0) return run.printLine('No accounts yet: the web app serves this computer only, without logging in. Add one with: order-batch users add <name> --role admin');
       const width = Math.max(...accounts.map((a) => a.name.length), 4);
-      run.printLine(`${'name'.padEnd(width)}  role      state     since`);
-      for (const a of accounts) run.printLine(`${a.name.padEnd(width)}  ${a.role.padEnd(8)}  ${(a.isDisabled ? 'disabled' : 'active').padEnd(8)}  ${a.createdAt.slice(0, 10)}`);
+      run.printLine(`${'name'.padEnd(width)}  role      state     since       e-mail`);
+      for (const a of accounts) run.printLine(`${a.name.padEnd(width)}  ${a.role.padEnd(8)}  ${(a.isDisabled ? 'disabled' : 'active').padEnd(8)}  ${a.createdAt.slice(0, 10)}  ${a.email ?? ''}`.trimEnd());
     },
   );
   ledgerOptions(users.command('set-role <name> <role>').description(`change an account's role (${ROLES.join(', ')})`).option('--force', FORCE_HELP)).action(

@@ -8,13 +8,14 @@ export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError, L
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';
-export { AUDIT_ACTIONS, JOB_STATES, ROLES } from './team-types.js';
+export { AUDIT_ACTIONS, JOB_KINDS, JOB_STATES, ROLES } from './team-types.js';
 export { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from './marketplace-types.js';
 export type {
   AuditAction,
   AuditEvent,
   AuditQuery,
   AuditRecord,
+  JobKind,
   JobOutcome,
   JobProgress,
   JobRecord,

@@ -3,7 +3,7 @@
  * the text SQLite stores, see postgres/row-types.ts), and the records made of them: one mapping.
  */
 import { createHash } from 'node:crypto';
-import type { AttemptCount, AuditEvent, AuditQuery, AuditRecord, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from './team-types.js';
+import type { AttemptCount, AuditEvent, AuditQuery, AuditRecord, JobKind, JobOutcome, JobProgress, JobRecord, JobState, Role, SessionRecord, StoredFileInfo, StoredUser } from './team-types.js';
 
 export interface UserRow {
   name: string;
@@ -12,12 +12,15 @@ export interface UserRow {
   is_disabled: number | boolean;
   created_at: string;
   updated_at: string;
+  /** Absent in a ledger from before accounts had e-mails (ledger copy reads those too). */
+  email?: string | null;
 }
 
 export function toUser(row: UserRow): StoredUser {
   return {
     name: row.name,
     role: row.role as Role,
+    email: row.email ?? null,
     isDisabled: Boolean(row.is_disabled),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -113,6 +116,8 @@ export function auditLimit(limit: number | undefined): number {
 
 export interface JobRow {
   id: string;
+  kind: string;
+  requested_via: string | null;
   upload_id: string;
   file_name: string;
   file_sha256: string | null;
@@ -134,6 +139,8 @@ export interface JobRow {
 export function toJob(row: JobRow): JobRecord {
   return {
     id: row.id,
+    kind: row.kind as JobKind,
+    requestedVia: row.requested_via,
     uploadId: row.upload_id,
     fileName: row.file_name,
     fileSha256: row.file_sha256,
@@ -155,7 +162,7 @@ export function toJob(row: JobRow): JobRecord {
 
 /** The columns a job is read with (the holder's pid and machine stay inside the backends). */
 export const JOB_COLUMNS =
-  'id, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at, holder, starts, run_id, cancel_requested_by, started_at, finished_at, progress, outcome';
+  'id, kind, requested_via, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at, holder, starts, run_id, cancel_requested_by, started_at, finished_at, progress, outcome';
 
 export interface FileRow {
   area: string;

@@ -17,6 +17,8 @@ export * from './schedule-types.js';
 export interface UserRecord {
   name: string;
   role: Role;
+  /** The person's e-mail address (lower case), matched against a company login's verified e-mail; unique in the ledger. */
+  email: string | null;
   isDisabled: boolean;
   createdAt: string;
   updatedAt: string;
@@ -29,14 +31,18 @@ export interface StoredUser extends UserRecord {
 
 export interface UserChange {
   role?: Role;
+  /** Null removes it. */
+  email?: string | null;
   isDisabled?: boolean;
   passwordHash?: string;
 }
 
 export interface UserStore {
-  /** False (and nothing changed) when an account of that name exists. */
-  add(user: { name: string; role: Role; passwordHash: string }): Promise<boolean>;
+  /** False (and nothing changed) when an account of that name, or with that e-mail, exists. */
+  add(user: { name: string; role: Role; passwordHash: string; email?: string | null }): Promise<boolean>;
   get(name: string): Promise<StoredUser | null>;
+  /** The account with this e-mail address (compared in lower case), if any. */
+  findByEmail(email: string): Promise<StoredUser | null>;
   /** In name order. */
   list(): Promise<UserRecord[]>;
   /** Accounts that can log in (not disabled). */
@@ -98,6 +104,8 @@ export const AUDIT_ACTIONS = [
   'user_enable',
   'user_remove',
   'user_password',
+  /** An account's e-mail address set, changed or removed. */
+  'user_email',
   'mapping_save',
   'mapping_remove',
   /** A cell corrected in the verdict table. */
@@ -169,6 +177,10 @@ export interface AuditTrail {
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/** What a job does: submit an upload's valid orders, or reconcile (the job's id is the reconciliation's). */
+export const JOB_KINDS = ['submit', 'reconcile'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 export interface JobProgress {
   done: number;
   total: number;
@@ -187,6 +199,10 @@ export interface JobOutcome {
 
 export interface NewJob {
   id: string;
+  /** Default submit. */
+  kind?: JobKind;
+  /** How it was asked for besides the account (`API token <label>`), for the audit entry of its end. */
+  requestedVia?: string | null;
   uploadId: string;
   fileName: string;
   fileSha256: string | null;
@@ -197,6 +213,8 @@ export interface NewJob {
 }
 
 export interface JobRecord extends NewJob {
+  kind: JobKind;
+  requestedVia: string | null;
   state: JobState;
   createdAt: string;
   /** The instance holding a running job. */

@@ -7,20 +7,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ROLES } from '../accounts/roles.js';
 import { newCsrfToken, safeNext } from '../web/auth/access.js';
 import { html } from '../web/html.js';
 import { layout } from '../web/pages/layout.js';
 import { recordAudit, sendError, sendHtml, type AppServices } from '../web/services.js';
 import type { OidcLogin, PendingOidcLogin } from './oidc-login.js';
-import { readSsoIdentity, resolveSsoRole } from './sso-roles.js';
+import { openSsoAccount } from './sso-account.js';
+import { readSsoIdentity } from './sso-roles.js';
 import type { SsoSettings } from './sso-settings.js';
 
 export const SSO_CALLBACK_PATH = '/login/oidc/callback';
 /** A person has this long at the company login before coming back. */
 const PENDING_MS = 10 * 60_000;
-/** Stands where a password's hash would be: no password matches it, so the account logs in through the company only. */
-export const NO_PASSWORD = '!company-login';
 
 export function registerSsoRoutes(app: FastifyInstance, services: AppServices, sso: { login: OidcLogin; settings: SsoSettings; cookieName: string }): void {
   const sessions = services.ledger.sessions;
@@ -56,26 +54,12 @@ export function registerSsoRoutes(app: FastifyInstance, services: AppServices, s
       await recordAudit(services, request, { action: 'login_refused', actor: '(company login)', detail: `company login: ${identity.reason}` });
       return refuse(request, reply, 403, `${capitalize(identity.reason)}: ask your company's administrator.`);
     }
-    const mapped = resolveSsoRole(identity.groups, sso.settings.groupRoles, 'none');
-    let user = await services.ledger.users.get(identity.name);
-    if (!user) {
-      const role = mapped ?? resolveSsoRole([], {}, sso.settings.defaultRole);
-      if (!role) {
-        await recordAudit(services, request, { action: 'login_refused', actor: identity.name, detail: 'company login: no account here, and new people are not let in' });
-        return refuse(request, reply, 403, `There is no order-batch account for ${identity.name}: ask an admin to add one.`);
-      }
-      await services.ledger.users.add({ name: identity.name, role, passwordHash: NO_PASSWORD });
-      await recordAudit(services, request, { action: 'user_add', actor: identity.name, detail: `${identity.name} as ${role}, at a first company login` });
-      user = await services.ledger.users.get(identity.name);
-    } else if (mapped && ROLES.indexOf(mapped) > ROLES.indexOf(user.role) && !user.isDisabled) {
-      // Groups only raise a role: lowering one (even the last admin's) stays an admin's decision here.
-      await services.ledger.users.update(user.name, { role: mapped });
-      await recordAudit(services, request, { action: 'user_role', actor: identity.name, detail: `${identity.name} to ${mapped}, from the company login's groups` });
+    const opened = await openSsoAccount(services.ledger.users, identity, sso.settings, (event) => recordAudit(services, request, event));
+    if (!opened.ok) {
+      await recordAudit(services, request, { action: 'login_refused', actor: opened.actor, detail: `company login: ${opened.why}` });
+      return refuse(request, reply, 403, opened.message);
     }
-    if (!user || user.isDisabled) {
-      await recordAudit(services, request, { action: 'login_refused', actor: identity.name, detail: 'company login: account disabled' });
-      return refuse(request, reply, 403, `The account ${identity.name} is disabled: ask an admin.`);
-    }
+    const { user } = opened;
     await request.session.regenerate();
     request.session.user = user.name;
     request.session.csrf = newCsrfToken();

@@ -13,6 +13,7 @@ import { redactUrl } from '../redact.js';
 import { csrfTokenOf } from './auth/access.js';
 import { createJobRunner, type ImportRun } from './jobs.js';
 import { CONFIRMATIONS_FOLDER, createReconciler } from './reconcile-runs.js';
+import { reconcileAuditOf, reconcileJobRun } from './reconcile-jobs.js';
 import { createSharedFiles, type SharedFiles } from './shared-files.js';
 import { DEFAULTS } from '../options.js';
 import type { AppServices, WebAppOptions } from './services.js';
@@ -57,7 +58,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const limit = pLimit(1);
   const { baseUrl, clientId, clientSecret } = options.connection;
   const apiProblem = options.useSandbox || (baseUrl && clientId && clientSecret) ? undefined : `Checking works, but submitting needs an API. ${MISSING_CONNECTION_MESSAGE}`;
-  const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
+  const metrics = createMetrics({ countJobs: async () => countStates((await ledger.jobs.list(500)).filter((job) => job.kind === 'submit')) });
   const parts: ServiceParts = {
     options,
     ledger,
@@ -74,6 +75,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     mappings: createMappingStore(heldOpen(ledger)),
     aftermath: createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock }),
   };
+  const reconciler = createReconciler({ workDir, wallClock, files: parts.files, runReconcile: reconcileRunOf(parts) });
 
   return {
     options,
@@ -98,14 +100,19 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       runImport: importRunOf(parts),
       serialize: parts.serialize,
       leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
+      runOther: reconcileJobRun(reconciler, workDir, logger),
       wallClock,
       logger,
       onFinished: async (job, state, outcome) => {
+        if (job.kind === 'reconcile') {
+          await ledger.audit.record(reconcileAuditOf(job, state, outcome));
+          return;
+        }
         // The end of a submission, under who submitted it (the instance that ran it may be another).
         await ledger.audit.record({ actor: job.createdBy, via: 'web', address: null, action: state === 'cancelled' ? 'cancel' : 'import', fileName: job.fileName, fileSha256: job.fileSha256, counts: outcome.summary ?? null, ref: job.id, detail: `submission ${state}${job.starts > 1 ? ` after ${job.starts} starts` : ''}` });
       },
     }),
-    reconciler: createReconciler({ workDir, serialize: parts.serialize, wallClock, files: parts.files, runReconcile: reconcileRunOf(parts) }),
+    reconciler,
     ledger,
     files: parts.files,
     hasAccounts,

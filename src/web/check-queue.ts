@@ -17,6 +17,11 @@ export class CheckQueue {
 
   constructor(private readonly limit = DEFAULT_CHECKS_AT_ONCE) {}
 
+  /** How many checks wait their turn. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** Whether a check handed in now would start at once. */
   get hasRoom(): boolean {
     return this.running.size < this.limit && this.waiting.length === 0;

@@ -13,9 +13,10 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ImportResult } from '../import/run-import.js';
-import type { JobOutcome, JobQueue, JobRecord } from '../ledger/index.js';
+import type { JobOutcome, JobQueue, JobRecord, NewJob } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { jobOutcomeOf } from './job-outcome.js';
+import { runOtherKind, type OtherKindRun } from './other-job-kinds.js';
 import { countOutcome, estimateSecondsLeft, type ProgressCounts } from './progress.js';
 import type { SharedFiles } from './shared-files.js';
 import { isUserError, userMessage } from './user-message.js';
@@ -62,6 +63,8 @@ export function describeStopped(stopped: JobsStopped): string[] {
 }
 
 export interface JobRunner {
+  /** Queues a job of another kind than a submission (a reconciliation), and wakes the worker. */
+  queue(job: NewJob): Promise<JobRecord>;
   /** Queues a job for the upload (or returns the one already queued or running for it), and wakes the worker. */
   submit(upload: { uploadId: string; fileName: string; fileSha256: string | null; sheet?: string; expected: number; by: string }): Promise<JobRecord>;
   get(id: string): Promise<JobView | undefined>;
@@ -93,6 +96,8 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** How often an idle worker looks for a queued job; default 1 s. */
   pollMs?: number;
+  /** Runs a job of another kind than a submission (reconcile-jobs.ts): how it ended. */
+  runOther?: OtherKindRun;
   /** Records the job's end in the audit trail. */
   onFinished?: (job: JobRecord, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome) => Promise<void>;
   wallClock: () => Date;
@@ -138,6 +143,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   worker.poll.unref();
 
   return {
+    async queue(job) {
+      const created = await jobs.create(job);
+      void lookForWork(worker);
+      return created;
+    },
     async submit(upload) {
       const active = await jobs.findActive(upload.uploadId);
       if (active) return active;
@@ -247,6 +257,11 @@ async function executeJob(worker: Worker, entry: Current): Promise<void> {
   const { options } = worker;
   const { job } = entry;
   const { jobs, logger, workDir } = options;
+  if (job.kind !== 'submit') {
+    const ended = await runOtherKind(job, options.runOther, logger);
+    if (entry.stopReason !== 'lost') await finishJob(worker, entry, ended.state, ended.outcome);
+    return;
+  }
   logger.info({ job: job.id, file: job.fileName, starts: job.starts }, job.starts > 1 ? 'resuming a submission' : 'starting a submission');
   const file = join(workDir.dirOf('uploads', job.uploadId), job.fileName);
   if (!(await options.files.fetch('uploads', job.uploadId)) || !existsSync(file)) {
@@ -330,9 +345,9 @@ async function stopWorker(worker: Worker): Promise<JobsStopped> {
     stopWith(running, 'stopping');
     await running.done;
   }
-  const queued = (await worker.options.jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued').length;
+  const queued = (await worker.options.jobs.list(500).catch(() => [])).filter((job) => job.state === 'queued' && job.kind === 'submit').length;
   return {
-    ...(running && running.stopReason === 'stopping' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
+    ...(running && running.stopReason === 'stopping' && running.job.kind === 'submit' ? { paused: { id: running.job.id, fileName: running.job.fileName, progress: running.progress } } : {}),
     queued,
   };
 }

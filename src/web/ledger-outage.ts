@@ -7,6 +7,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LedgerUnusableError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/types.js';
+import { API_PREFIX } from './api/prefix.js';
+import { sendProblem } from './api/problems.js';
 
 /** Seconds a browser or a client is asked to wait before trying again. */
 const RETRY_AFTER_SECONDS = 5;
@@ -25,5 +27,9 @@ export function isLedgerDown(error: unknown): boolean {
 }
 
 export function sendLedgerDown(reply: FastifyReply): FastifyReply {
+  // Another system reads the API's errors as problem details, never a page.
+  if (reply.request.url.startsWith(`${API_PREFIX}/`)) {
+    return sendProblem(reply, 'unavailable', 'order-batch cannot reach its ledger (the database) right now; it reconnects by itself. Nothing is lost: submissions in progress wait and go on.', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+  }
   return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(PAGE);
 }

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import type { SharedFiles } from './shared-files.js';
 import type { ReconcileResult } from '../reconcile/reconcile-run.js';
 import { ROLL_UP_STATUSES, type ReconciledOrder } from '../reconcile/types.js';
-import { newId, type WorkDir } from './work-dir.js';
+import type { WorkDir } from './work-dir.js';
 
 export interface ReconcileException {
   customerOrderId: string;
@@ -53,8 +53,12 @@ export interface ReconcileSnapshot {
 export const CONFIRMATIONS_FOLDER = 'confirmations';
 
 export interface Reconciler {
-  /** `id`: the one to answer to before it is done (the API answers 202 with it); default a new one. */
-  run(id?: string): Promise<ReconcileSnapshot>;
+  /**
+   * Runs one reconciliation under `id` (its job's: reconcile-jobs.ts). The job runner calls it, one
+   * run at a time with the submissions; reconcile is read-only against the API and its ledger writes
+   * are idempotent, so a run another instance began and lost is simply run again.
+   */
+  run(id: string): Promise<ReconcileSnapshot>;
   latest(): Promise<ReconcileSnapshot | undefined>;
   get(id: string): Promise<ReconcileSnapshot | undefined>;
 }
@@ -67,27 +71,24 @@ export function createReconciler(options: {
   workDir: WorkDir;
   /** Runs reconcile with the workbook at `out`; `asOf` is what it reconciled as of. */
   runReconcile: (out: string) => Promise<{ result: ReconcileResult; asOf: Date }>;
-  serialize: <T>(task: () => Promise<T>) => Promise<T>;
   wallClock: () => Date;
   files: SharedFiles;
 }): Reconciler {
   const { workDir, files } = options;
   const read = async (id: string) => ((await files.fetch('reconcile', id)) ? workDir.readJson<ReconcileSnapshot>('reconcile', id, SNAPSHOT_FILE) : undefined);
   return {
-    run(id = newId()) {
-      return options.serialize(async () => {
-        const dir = workDir.dirOf('reconcile', id);
-        const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
-        let snapshot: ReconcileSnapshot;
-        try {
-          snapshot = snapshotOf(id, result, asOf, options.wallClock());
-        } finally {
-          result.release();
-        }
-        workDir.writeJson('reconcile', id, SNAPSHOT_FILE, snapshot);
-        await files.publish('reconcile', id);
-        return snapshot;
-      });
+    async run(id) {
+      const dir = workDir.dirOf('reconcile', id);
+      const { result, asOf } = await options.runReconcile(join(dir, 'reconciliation.xlsx'));
+      let snapshot: ReconcileSnapshot;
+      try {
+        snapshot = snapshotOf(id, result, asOf, options.wallClock());
+      } finally {
+        result.release();
+      }
+      workDir.writeJson('reconcile', id, SNAPSHOT_FILE, snapshot);
+      await files.publish('reconcile', id);
+      return snapshot;
     },
     async latest() {
       let newest: ReconcileSnapshot | undefined;

@@ -76,6 +76,10 @@ export interface WebAppOptions {
   metricsToken?: string;
   /** Requests per minute one API token may make (default 6,000); more are answered 429 with Retry-After. */
   apiRequestsPerMinute?: number;
+  /** API uploads that may wait their turn to be checked on this instance (default 100); more are answered 429 with Retry-After. */
+  apiWaitingChecks?: number;
+  /** Submissions one account may have queued or running through the API (default 20); more are answered 429 with Retry-After. */
+  apiJobsPerAccount?: number;
   /** The company login (src/sso/), when an issuer is given. */
   oidc?: SsoSettings;
 }

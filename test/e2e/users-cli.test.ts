@@ -30,6 +30,22 @@ describe('order-batch users and audit', () => {
     }
   });
 
+  it("sets an account's e-mail address when adding it or later, one account per address, and removes it", async () => {
+    const cwd = tempDir();
+    const added = await runCli(['users', 'add', 'mrossi', '--role', 'viewer', '--email', 'Maria.Rossi@Example.com'], { cwd, input: 'correct horse battery\n' });
+    expect(added.stdout).toBe('Added the account mrossi, viewer (checks sheets and reads history and reconciliations), e-mail maria.rossi@example.com.\n');
+    expect((await runCli(['users', 'add', 'li', '--role', 'viewer'], { cwd, input: 'correct horse battery\n' })).code).toBe(0);
+    const taken = await runCli(['users', 'set-email', 'li', 'maria.rossi@example.com'], { cwd });
+    expect(taken).toMatchObject({ code: 2, stdout: '' });
+    expect(taken.stderr).toContain("The e-mail address maria.rossi@example.com is the account mrossi's already");
+    expect((await runCli(['users', 'set-email', 'li', 'not an address'], { cwd })).code).toBe(2);
+    expect((await runCli(['users', 'set-email', 'li', 'li@example.com'], { cwd })).stdout).toMatch(/^li's e-mail address is li@example\.com/);
+    expect((await runCli(['users', 'list'], { cwd })).stdout).toMatch(/^li .* li@example\.com\nmrossi .* maria\.rossi@example\.com\n$/m);
+    expect((await runCli(['users', 'set-email', 'mrossi', '--remove'], { cwd })).code).toBe(0);
+    const listed = JSON.parse((await runCli(['users', 'list', '--json'], { cwd })).stdout).users as { name: string; email: string | null }[];
+    expect(listed.map((u) => [u.name, u.email])).toEqual([['li', 'li@example.com'], ['mrossi', null]]);
+  });
+
   it('refuses what cannot be an account, in one line with exit code 2, and changes nothing', async () => {
     const cwd = tempDir();
     const cases: [string[], string | undefined, RegExp][] = [

@@ -70,7 +70,7 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
     await ledger.setSetting('endpoint', 'https://api.example.com');
     await ledger.setWatermark('reconcile.updated', '2031-05-01T00:00:00.000Z');
     // The web app's accounts and its audit trail.
-    await ledger.users.add({ name: 'maria', role: 'admin', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' });
+    await ledger.users.add({ name: 'maria', role: 'admin', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', email: 'maria@example.com' });
     await ledger.users.add({ name: 'li', role: 'viewer', passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$b3RoZXI' });
     await ledger.users.update('li', { isDisabled: true });
     await ledger.tokens.add({ label: 'erp', userName: 'maria', tokenHash: 'ab'.repeat(32), createdBy: 'maria', expiresAt: '2031-06-01T00:00:00.000Z' });
@@ -219,6 +219,20 @@ describePostgres('ledger copy between SQLite and PostgreSQL', () => {
       /^Cannot copy the ledger .*ledger\.db into postgresql:\/\/order_batch_test:\*\*\*@\/t_\w+\?host=\S+: order 'A-2' is another order there \(its contents differ from the source's\)\. Nothing was copied\.$/,
     );
     expect(await contents(db.url)).toEqual(before);
+  });
+
+  it("moves accounts' e-mail addresses, and refuses an address the target gives another account, writing nothing", async () => {
+    const target = await openLedger(db.url);
+    await target.users.add({ name: 'm.rossi', role: 'viewer', passwordHash: 'h', email: 'MARIA@example.com' });
+    await target.close();
+    const before = await contents(db.url);
+    await expect(copyLedger(sqlitePath, db.url)).rejects.toThrow(/the e-mail address maria@example\.com is the account m\.rossi's in the target and maria's in the source.*Nothing was copied\.$/);
+    expect(await contents(db.url)).toEqual(before);
+    const back = join(temp.dir, 'back.db');
+    await copyLedger(sqlitePath, back);
+    const copied = await openLedger(back);
+    expect(await copied.users.findByEmail('maria@example.com')).toMatchObject({ name: 'maria' });
+    await copied.close();
   });
 
   it('refuses a target that records orders for another API', async () => {

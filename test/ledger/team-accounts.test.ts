@@ -40,6 +40,22 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       expect(await ledger.users.remove('li')).toBe(false);
     });
 
+    it('keeps one account per e-mail address, found in any case, set, changed and removed', async () => {
+      const [web1, web2] = [await ledgers.open(), await ledgers.open()];
+      expect(await web1.users.add({ name: 'maria', role: 'operator', passwordHash: 'h', email: 'Maria.Rossi@Example.com' })).toBe(true);
+      expect(await web1.users.add({ name: 'mrossi', role: 'viewer', passwordHash: 'h', email: 'maria.rossi@example.COM' })).toBe(false);
+      expect(await web1.users.get('mrossi')).toBeNull();
+      expect(await web2.users.findByEmail('MARIA.ROSSI@example.com')).toMatchObject({ name: 'maria', email: 'maria.rossi@example.com' });
+      await web1.users.add({ name: 'li', role: 'viewer', passwordHash: 'h' });
+      expect((await web2.users.list()).map((u) => [u.name, u.email])).toEqual([['li', null], ['maria', 'maria.rossi@example.com']]);
+      await expect(web1.users.update('li', { email: 'maria.rossi@example.com' })).rejects.toThrow();
+      expect(await web1.users.update('maria', { email: 'm.rossi@example.com' })).toBe(true);
+      expect(await web1.users.update('li', { email: 'Maria.Rossi@example.com' })).toBe(true);
+      expect(await web2.users.findByEmail('maria.rossi@example.com')).toMatchObject({ name: 'li' });
+      expect(await web1.users.update('li', { email: null })).toBe(true);
+      expect(await web2.users.findByEmail('maria.rossi@example.com')).toBeNull();
+    });
+
     it("ends an account's sessions on every instance when it is disabled, removed or given a new password", async () => {
       const [web1, web2] = [await ledgers.open(), await ledgers.open()];
       for (const name of ['a', 'b', 'c', 'd']) await web1.users.add({ name, role: 'operator', passwordHash: 'h' });

@@ -42,6 +42,17 @@ describe.each(BACKENDS)('the $name ledger', (backend) => {
       expect((await web1.jobs.list()).map((job) => job.id)).toEqual(['job-2', 'job-1']);
     });
 
+    it('keeps what kind of job each is and how it was asked for, and leases a reconciliation as it leases a submission', async () => {
+      const [web1, web2] = [await ledgers.open(), await ledgers.open()];
+      await web1.jobs.create(buildJob('job-1'));
+      await web1.jobs.create({ ...buildJob('rec-1', 'rec-1'), kind: 'reconcile', requestedVia: 'API token erp', fileName: 'reconciliation', expected: 0 });
+      expect(await web2.jobs.get('job-1')).toMatchObject({ kind: 'submit', requestedVia: null });
+      expect(await web2.jobs.claim('web-2', LEASE)).toMatchObject({ id: 'job-1', kind: 'submit' });
+      expect(await web1.jobs.claim('web-1', LEASE)).toMatchObject({ id: 'rec-1', kind: 'reconcile', requestedVia: 'API token erp', state: 'running' });
+      expect(await web1.jobs.finish('rec-1', 'web-1', 'done', { summary: { delivered: 2 } })).toBe(true);
+      expect(await web2.jobs.get('rec-1')).toMatchObject({ kind: 'reconcile', state: 'done', outcome: { summary: { delivered: 2 } } });
+    });
+
     it("keeps a job with its holder while the lease is renewed, and hands it on once the lease lapses", async () => {
       const [web1, web2] = [await ledgers.open(), await ledgers.open()];
       await web1.jobs.create(buildJob('job-1'));

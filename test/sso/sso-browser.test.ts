@@ -1,6 +1,7 @@
 /**
  * The company login in a real Chromium, through the web app, against a real OpenID provider
- * (test/support/oidc-provider.ts): a first login makes a viewer; a group mapped to operator makes an
+ * (test/support/oidc-provider.ts): a first login makes a viewer; a verified e-mail opens the account
+ * that has it, whatever its name; a group mapped to operator makes an
  * operator; a tampered `state` and a replayed code are refused; passwords still work beside it; an
  * issuer that cannot be reached leaves passwords working and the login page says why.
  */
@@ -48,13 +49,15 @@ describe.skipIf(skipWithoutChromium)('the company login in a browser', () => {
     const port = await freePort();
     provider = await startOidcProvider({
       redirectUris: [`http://127.0.0.1:${port}/login/oidc/callback`],
-      people: { mia: { email: 'mia@example.com' }, otto: { email: 'Otto@Example.com', groups: ['staff', 'warehouse-leads'] }, eve: { email: 'eve@example.com', emailVerified: false } },
+      people: { maria: { email: 'Maria.Rossi@Example.com' }, mia: { email: 'mia@example.com' }, otto: { email: 'Otto@Example.com', groups: ['staff', 'warehouse-leads'] }, eve: { email: 'eve@example.com', emailVerified: false } },
     });
     web = await startTestApp({
       port,
       accounts: [ADMIN],
       oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, defaultRole: 'viewer', isOnly: false, groupRoles: { 'warehouse-leads': 'operator', staff: 'viewer' } },
     });
+    const ledger = await openLedger(web.ledgerPath);
+    await ledger.users.add({ name: 'mrossi', role: 'operator', passwordHash: '!company-login', email: 'maria.rossi@example.com' }).finally(() => ledger.close());
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -74,6 +77,18 @@ describe.skipIf(skipWithoutChromium)('the company login in a browser', () => {
     const ledger = await openLedger(web.ledgerPath);
     const trail = await ledger.audit.list({ limit: 20 }).finally(() => ledger.close());
     expect(JSON.stringify(trail)).toContain('login_sso');
+    await page.context().close();
+  }, 90_000);
+
+  it('opens the account whose e-mail is the verified one, though the account has another name', async () => {
+    const page = await newPage();
+    await page.goto(`${web.app.url}/history`);
+    await page.getByRole('link', { name: 'Sign in with your company account' }).click();
+    await signInAtProvider(page, 'maria');
+    await page.waitForURL(`${web.app.url}/history`);
+    await expect.poll(() => page.getByText('mrossi').count()).toBeGreaterThan(0);
+    expect(await roleOf('mrossi')).toBe('operator');
+    expect(await roleOf('maria.rossi@example.com')).toBeNull();
     await page.context().close();
   }, 90_000);
 

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { readSsoIdentity, resolveSsoRole } from '../../src/sso/sso-roles.js';
+import { newAccountNameOf, readSsoIdentity, resolveSsoRole } from '../../src/sso/sso-roles.js';
 
 describe('who a company login is', () => {
-  it('names the account by the verified e-mail, in lower case, with its groups', () => {
-    expect(readSsoIdentity({ email: 'Mia@Example.com', email_verified: true, groups: ['leads', 7] })).toEqual({ ok: true, name: 'mia@example.com', groups: ['leads'] });
+  it('takes the verified e-mail, in lower case, with its groups', () => {
+    expect(readSsoIdentity({ email: 'Mia@Example.com', email_verified: true, groups: ['leads', 7] })).toEqual({ ok: true, email: 'mia@example.com', groups: ['leads'] });
+    expect(readSsoIdentity({ email: 'not an address', email_verified: true })).toMatchObject({ ok: false, reason: expect.stringMatching(/not an e-mail address/) });
+  });
+
+  it('names a new account by the e-mail when it can be an account name', () => {
+    expect(newAccountNameOf('mia@example.com')).toBe('mia@example.com');
+    expect(newAccountNameOf('mia+orders@example.com')).toBeNull();
   });
 
   it('refuses an e-mail the provider has not verified, or none', () => {

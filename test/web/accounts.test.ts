@@ -154,6 +154,38 @@ describe("an admin's own password", () => {
   });
 });
 
+describe("an account's e-mail address on the accounts page", () => {
+  it('is set when the account is added, changed, refused when another account has it, and removed', async () => {
+    const web = await startTestApp({ accounts: ACCOUNTS });
+    try {
+      const admin = await logIn(web.app.url, 'ada', 'admin password 1');
+      const send = (path: string, fields: Record<string, string>) =>
+        request(`${web.app.url}${path}`, {
+          method: 'POST',
+          body: new URLSearchParams({ _csrf: admin.csrf, ...fields }).toString(),
+          headers: { cookie: admin.cookie, origin: web.app.url, 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const added = await send('/users', { name: 'mrossi', role: 'viewer', password: 'a long enough password', email: 'Maria.Rossi@Example.com' });
+      expect(added.statusCode).toBe(200);
+      expect(await added.body.text()).toContain('value="maria.rossi@example.com"');
+      const taken = await send('/users/vera', { change: 'email', email: 'maria.rossi@example.com' });
+      expect(taken.statusCode).toBe(409);
+      expect(await taken.body.text()).toContain('is the account mrossi&#39;s already');
+      expect((await send('/users/ada', { change: 'email', email: 'ada@example.com' })).statusCode).toBe(200);
+      expect((await send('/users/mrossi', { change: 'email', email: '' })).statusCode).toBe(200);
+      const ledger = await openLedger(web.ledgerPath);
+      try {
+        expect((await ledger.users.list()).map((u) => [u.name, u.email])).toEqual([['ada', 'ada@example.com'], ['mrossi', null], ['otto', null], ['vera', null]]);
+        expect((await ledger.audit.list({ actor: 'ada' })).filter((e) => e.action === 'user_email')).toHaveLength(2);
+      } finally {
+        await ledger.close();
+      }
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('a short idle timeout', () => {
   it('keeps a session in use alive: its sign of life is noted well within the timeout', async () => {
     let now = new Date('2031-01-01T08:00:00Z');

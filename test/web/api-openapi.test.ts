@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, makeToken, pollUntil, sheetForm, type ApiAnswer } from './api-support.js';
+import { callApi, hasEnded, makeToken, pollUntil, sheetForm, type ApiAnswer } from './api-support.js';
 import { SAMPLES, startTestApp, type TestApp } from './support.js';
 
 interface Operation {
@@ -137,7 +137,11 @@ describe('the OpenAPI document', () => {
     await call('POST', '/api/v1/reconciliations', { token: viewer });
     const started = await call('POST', '/api/v1/reconciliations', { token: operator });
     const reconciliation = (started.body as { id: string }).id;
-    checked('GET', `/api/v1/reconciliations/${reconciliation}`, await pollUntil(web.app.url, `/api/v1/reconciliations/${reconciliation}`, viewer, (r) => r.state !== 'running'));
+    await call('GET', `/api/v1/reconciliations/${reconciliation}`, { token: viewer });
+    const reconciled = await pollUntil(web.app.url, `/api/v1/reconciliations/${reconciliation}`, viewer, hasEnded);
+    expect(reconciled.body).toMatchObject({ state: 'finished' });
+    checked('GET', `/api/v1/reconciliations/${reconciliation}`, reconciled);
+    await call('GET', '/api/v1/reconciliations/AAAAAAAAAAAAAAAA', { token: viewer });
     await call('GET', `/api/v1/reconciliations/${reconciliation}/workbook`, { token: viewer });
     await call('GET', '/api/v1/reconciliations/AAAAAAAAAAAAAAAA/workbook', { token: viewer });
     await call('GET', '/api/v1/runs?limit=5', { token: viewer });

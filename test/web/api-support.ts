@@ -42,12 +42,15 @@ export function sheetForm(fileName: string, content: Buffer | string, fields: Re
   return form;
 }
 
-/** Asks `path` until `isDone` says so (at most `tries` times, a short pause between). */
+/** Asks `path` until `isDone` says so (at most `tries` times, a short pause between); 202 (still at work) is asked again too. */
 export async function pollUntil(base: string, path: string, token: string, isDone: (body: { state?: string }) => boolean, tries = 600): Promise<ApiAnswer> {
   for (let i = 0; i < tries; i++) {
     const answer = await callApi(base, 'GET', path, { token });
-    if (answer.status !== 200 || isDone(answer.body as { state?: string })) return answer;
+    if ((answer.status !== 200 && answer.status !== 202) || isDone(answer.body as { state?: string })) return answer;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${path} did not get there in ${tries} tries`);
 }
+
+/** A reconciliation or job that has ended (neither queued nor running). */
+export const hasEnded = (body: { state?: string }): boolean => body.state !== 'queued' && body.state !== 'running';

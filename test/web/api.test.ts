@@ -9,7 +9,7 @@ import { changeAccount } from '../../src/accounts/manage.js';
 import { revokeToken } from '../../src/accounts/tokens.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
-import { callApi, makeToken, pollUntil, sheetForm } from './api-support.js';
+import { callApi, hasEnded, makeToken, pollUntil, sheetForm } from './api-support.js';
 import { logIn, SAMPLES, startTestApp, type TestApp } from './support.js';
 
 const ACCOUNTS = [
@@ -68,7 +68,9 @@ function describeApi(backend: string, describeIt: (name: string, body: () => voi
       const started = await api('POST', '/api/v1/reconciliations', { token: operator });
       expect(started.status).toBe(202);
       const { id } = started.body as { id: string };
-      const reconciled = await pollUntil(web.app.url, `/api/v1/reconciliations/${id}`, viewer, (r) => r.state !== 'running');
+      expect(started.headers.location).toBe(`/api/v1/reconciliations/${id}`);
+      const reconciled = await pollUntil(web.app.url, `/api/v1/reconciliations/${id}`, viewer, hasEnded);
+      expect(reconciled.status).toBe(200);
       expect(reconciled.body).toMatchObject({ id, state: 'finished' });
       expect((reconciled.body as { orders: number }).orders).toBeGreaterThanOrEqual(sheet.orders.valid);
 

@@ -8,7 +8,7 @@ const ctx = { csrf: 't', isSandbox: true, apiLabel: 'the embedded sandbox', visi
 
 function jobOf(overrides: Partial<JobView>): JobView {
   return {
-    id: 'JJJJJJJJJJJJJJJJ', uploadId: 'UUUUUUUUUUUUUUUU', fileName: 'orders.csv', fileSha256: null, sheet: null, createdBy: 'otto', expected: 3,
+    id: 'JJJJJJJJJJJJJJJJ', kind: 'submit', requestedVia: null, uploadId: 'UUUUUUUUUUUUUUUU', fileName: 'orders.csv', fileSha256: null, sheet: null, createdBy: 'otto', expected: 3,
     state: 'done', createdAt: '2031-01-01T00:00:00.000Z', holder: null, starts: 1, runId: null, cancelRequestedBy: null,
     startedAt: '2031-01-01T00:00:00.000Z', finishedAt: '2031-01-01T00:01:00.000Z', progress: { done: 3, total: 3, byStatus: {} }, outcome: null, etaSeconds: null,
     ...overrides,

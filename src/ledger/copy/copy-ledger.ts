@@ -116,9 +116,12 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
 
     // The web app's accounts and who did what: an account the target has stays as it is there.
     const targetUsers = await target.users();
+    const emailOwners = new Map([...targetUsers.values()].filter((u) => u.email).map((u) => [u.email!, u.name]));
     await target.writeUsers((await source.users()).filter((user) => {
       const action = decideUser(user, targetUsers.get(user.name));
       result.users[action]++;
+      const owner = user.email ? emailOwners.get(user.email) : undefined;
+      if (action === 'insert' && owner) refuse(`the e-mail address ${user.email} is the account ${owner}'s in the target and ${user.name}'s in the source (an address is one account's): change one of them with order-batch users set-email`);
       return action === 'insert';
     }));
     // API tokens move with their accounts, as passwords do: an integration keeps working on the new ledger.

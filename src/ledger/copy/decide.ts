@@ -64,7 +64,7 @@ export function decideWatermark(source: NamedValue, target: NamedValue | undefin
 /** An account the target has already stays as the target has it (its password and role may have changed there since). */
 export function decideUser(source: StoredUser, target: StoredUser | undefined): CopyAction {
   if (!target) return 'insert';
-  return target.passwordHash === source.passwordHash && target.role === source.role && target.isDisabled === source.isDisabled ? 'unchanged' : 'kept';
+  return target.passwordHash === source.passwordHash && target.role === source.role && target.isDisabled === source.isDisabled && target.email === source.email ? 'unchanged' : 'kept';
 }
 
 /** Of two saves of one mapping name the later wins, as it would have had both been made on one ledger. */

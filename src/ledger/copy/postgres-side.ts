@@ -228,8 +228,8 @@ function teamWritersOn(client: pg.Client, guard: Guard): Pick<CopyTarget, 'users
     for (const u of users) {
       await guard(() =>
         client.query(
-          'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING',
-          [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt],
+          'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING',
+          [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt, u.email],
         ),
       );
     }

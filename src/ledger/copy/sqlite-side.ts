@@ -166,8 +166,8 @@ export async function openSqliteTarget(path: string, options: LedgerOptions): Pr
     writeWatermarks: async (values) => upsertNamed('watermarks', values),
     users: async () => new Map((db.prepare('SELECT * FROM users').all() as UserRow[]).map((row) => [row.name, toUser(row)])),
     async writeUsers(users: readonly StoredUser[]) {
-      const insert = db.prepare('INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING');
-      for (const u of users) insert.run(u.name, u.role, u.passwordHash, u.isDisabled ? 1 : 0, u.createdAt, u.updatedAt);
+      const insert = db.prepare('INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING');
+      for (const u of users) insert.run(u.name, u.role, u.passwordHash, u.isDisabled ? 1 : 0, u.createdAt, u.updatedAt, u.email);
     },
     tokenLabels: async () => new Set(db.prepare('SELECT label FROM api_tokens').pluck().all() as string[]),
     async writeTokens(tokens: readonly StoredToken[]) {

@@ -4,7 +4,7 @@
  * text that was POSTed (jsonb would reorder its keys).
  */
 import type pg from 'pg';
-import { JOB_STATES, ROLES } from '../team-types.js';
+import { JOB_KINDS, JOB_STATES, ROLES } from '../team-types.js';
 import { POSTGRES_REMOTE_FILES_TABLE } from './remote-files.js';
 import { carryPostgresMappings } from './team-mappings.js';
 import { POSTGRES_SCHEDULE_TABLES } from './team-schedules.js';
@@ -202,4 +202,20 @@ export const MIGRATIONS: readonly PostgresMigration[] = [
   { name: '0005-schedule-occurrences', sql: POSTGRES_SCHEDULE_TABLES },
   POSTGRES_MARKETPLACE_MIGRATION,
   { name: '0007-api-tokens', sql: POSTGRES_TOKENS_TABLE },
+  {
+    name: '0008-account-email',
+    sql: `
+      -- Kept in lower case, one account each: a company login's verified e-mail finds its account.
+      ALTER TABLE users ADD COLUMN email text COLLATE "C";
+      CREATE UNIQUE INDEX users_by_email ON users (email) WHERE email IS NOT NULL;
+    `,
+  },
+  {
+    name: '0009-job-kinds',
+    sql: `
+      -- A reconciliation is a durable job too; requested_via: how it was asked for besides the account.
+      ALTER TABLE jobs ADD COLUMN kind text NOT NULL DEFAULT 'submit' CHECK (kind IN (${list(JOB_KINDS)}));
+      ALTER TABLE jobs ADD COLUMN requested_via text;
+    `,
+  },
 ];

@@ -17,13 +17,17 @@ export function createPostgresUsers({ query, transaction, now }: TeamContext): U
     async add(user) {
       const at = now().toISOString();
       const { rowCount } = await query(
-        `INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES ($1, $2, $3, false, $4, $4) ON CONFLICT (name) DO NOTHING`,
-        [user.name, user.role, user.passwordHash, at],
+        `INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES ($1, $2, $3, false, $4, $4, $5) ON CONFLICT DO NOTHING`,
+        [user.name, user.role, user.passwordHash, at, user.email?.toLowerCase() ?? null],
       );
       return (rowCount ?? 0) > 0;
     },
     async get(name) {
       const { rows } = await query<UserRow>('SELECT * FROM users WHERE name = $1', [name]);
+      return rows[0] ? toUser(rows[0]) : null;
+    },
+    async findByEmail(email) {
+      const { rows } = await query<UserRow>('SELECT * FROM users WHERE email = $1', [email.toLowerCase()]);
       return rows[0] ? toUser(rows[0]) : null;
     },
     async list() {
@@ -42,6 +46,7 @@ export function createPostgresUsers({ query, transaction, now }: TeamContext): U
       const values: unknown[] = [];
       const set = (column: string, value: unknown) => (values.push(value), sets.push(`${column} = $${values.length}`));
       if (change.role !== undefined) set('role', change.role);
+      if (change.email !== undefined) set('email', change.email?.toLowerCase() ?? null);
       if (change.isDisabled !== undefined) set('is_disabled', change.isDisabled);
       if (change.passwordHash !== undefined) set('password_hash', change.passwordHash);
       set('updated_at', now().toISOString());

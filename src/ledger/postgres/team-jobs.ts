@@ -21,9 +21,9 @@ export function createPostgresJobs({ query, transaction, now }: TeamContext): Jo
   return {
     async create(job) {
       const { rows } = await query<JobRow>(
-        `INSERT INTO jobs (id, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8) RETURNING ${JOB_COLUMNS}`,
-        [job.id, job.uploadId, job.fileName, job.fileSha256, job.sheet, job.createdBy, job.expected, now().toISOString()],
+        `INSERT INTO jobs (id, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at, kind, requested_via)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10) RETURNING ${JOB_COLUMNS}`,
+        [job.id, job.uploadId, job.fileName, job.fileSha256, job.sheet, job.createdBy, job.expected, now().toISOString(), job.kind ?? 'submit', job.requestedVia ?? null],
       );
       return toJob(rows[0]!);
     },

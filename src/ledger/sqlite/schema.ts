@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { readPragma } from '../../sqlite/open-database.js';
 import { createSqliteMappingsTable } from './team-mappings.js';
-import { SQLITE_TEAM_TABLES } from './team-schema.js';
+import { SQLITE_ACCOUNT_EMAIL, SQLITE_JOB_KINDS, SQLITE_TEAM_TABLES } from './team-schema.js';
 import { SQLITE_REMOTE_FILES_TABLE } from './remote-files.js';
 import { ORDER_STATES } from '../types.js';
 import { SQLITE_SCHEDULE_TABLES } from './team-schedules.js';
@@ -138,6 +138,18 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'marketplace lines and written confirmations: what confirms each shipment back to its marketplace, once',
     up(db) {
       db.exec(SQLITE_MARKETPLACE_TABLES);
+    },
+  },
+  {
+    description: "accounts' e-mail addresses, matched against a company login's verified e-mail",
+    up(db) {
+      db.exec(SQLITE_ACCOUNT_EMAIL);
+    },
+  },
+  {
+    description: 'jobs of more than one kind: reconciliations run as durable jobs too',
+    up(db) {
+      db.exec(SQLITE_JOB_KINDS);
     },
   },
 ];

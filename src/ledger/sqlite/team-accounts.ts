@@ -14,12 +14,16 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
     async add(user) {
       const at = now().toISOString();
       const { changes } = db
-        .prepare(`INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (name) DO NOTHING`)
-        .run(user.name, user.role, user.passwordHash, at, at);
+        .prepare(`INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES (?, ?, ?, 0, ?, ?, ?) ON CONFLICT DO NOTHING`)
+        .run(user.name, user.role, user.passwordHash, at, at, user.email?.toLowerCase() ?? null);
       return changes > 0;
     },
     async get(name) {
       const row = sql('SELECT * FROM users WHERE name = ?').get(name) as UserRow | undefined;
+      return row ? toUser(row) : null;
+    },
+    async findByEmail(email) {
+      const row = sql('SELECT * FROM users WHERE email = ?').get(email.toLowerCase()) as UserRow | undefined;
       return row ? toUser(row) : null;
     },
     async list() {
@@ -35,6 +39,7 @@ export function createSqliteUsers(db: Database, now: () => Date): UserStore {
       const sets: string[] = [];
       const values: unknown[] = [];
       if (change.role !== undefined) sets.push('role = ?'), values.push(change.role);
+      if (change.email !== undefined) sets.push('email = ?'), values.push(change.email?.toLowerCase() ?? null);
       if (change.isDisabled !== undefined) sets.push('is_disabled = ?'), values.push(change.isDisabled ? 1 : 0);
       if (change.passwordHash !== undefined) sets.push('password_hash = ?'), values.push(change.passwordHash);
       sets.push('updated_at = ?');

@@ -20,9 +20,9 @@ export function createSqliteJobs(db: Database, now: () => Date): JobQueue {
   return {
     async create(job) {
       sql(
-        `INSERT INTO jobs (id, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
-      ).run(job.id, job.uploadId, job.fileName, job.fileSha256, job.sheet, job.createdBy, job.expected, now().toISOString());
+        `INSERT INTO jobs (id, upload_id, file_name, file_sha256, sheet, created_by, expected, state, created_at, kind, requested_via)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      ).run(job.id, job.uploadId, job.fileName, job.fileSha256, job.sheet, job.createdBy, job.expected, now().toISOString(), job.kind ?? 'submit', job.requestedVia ?? null);
       return read(job.id)!;
     },
     get: async (id) => read(id),

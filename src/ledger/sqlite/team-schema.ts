@@ -2,7 +2,7 @@
  * The SQLite ledger's team tables (schema version 4): accounts, sessions, the audit trail, jobs and
  * files. The PostgreSQL ledger has the same tables (postgres/schema.ts, 0002).
  */
-import { JOB_STATES, ROLES } from '../team-types.js';
+import { JOB_KINDS, JOB_STATES, ROLES } from '../team-types.js';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
@@ -96,4 +96,16 @@ export const SQLITE_TEAM_TABLES = `
     data    BLOB NOT NULL,
     PRIMARY KEY (file_id, seq)
   ) STRICT;
+`;
+
+/** Accounts' e-mail addresses (kept in lower case), one account each: a company login's verified e-mail finds its account. */
+export const SQLITE_ACCOUNT_EMAIL = `
+  ALTER TABLE users ADD COLUMN email TEXT;
+  CREATE UNIQUE INDEX users_by_email ON users (email) WHERE email IS NOT NULL;
+`;
+
+/** Jobs of more than one kind (a reconciliation is one too), and how each was asked for besides the account. */
+export const SQLITE_JOB_KINDS = `
+  ALTER TABLE jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'submit' CHECK (kind IN (${list(JOB_KINDS)}));
+  ALTER TABLE jobs ADD COLUMN requested_via TEXT;
 `;

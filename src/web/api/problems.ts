@@ -23,6 +23,7 @@ export const PROBLEMS = {
   'no-result': { status: 404, title: 'The job has no result file' },
   'too-large': { status: 413, title: 'The upload is too large' },
   'too-many-requests': { status: 429, title: 'Too many requests' },
+  'unavailable': { status: 503, title: 'The ledger cannot be reached right now' },
   'internal': { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

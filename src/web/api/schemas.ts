@@ -46,7 +46,8 @@ export const COMMON_PROBLEMS = {
   400: problemResponse('the request is not understood'),
   401: problemResponse('no token, or a token that is unknown, revoked, expired or of a disabled account'),
   403: problemResponse("the token's account may not do this"),
-  429: problemResponse('too many requests: wait the seconds of Retry-After'),
+  429: problemResponse('too many requests, or too much work waiting: wait the seconds of Retry-After'),
+  503: problemResponse("the ledger (the database) cannot be reached right now: ask again after Retry-After's seconds"),
 } as const;
 
 export const SHEET_PROBLEM = {
@@ -143,8 +144,10 @@ export const RECONCILIATION = {
   required: ['id', 'state'],
   properties: {
     id: str,
-    state: { type: 'string', enum: ['running', 'finished', 'failed'] },
+    state: { type: 'string', enum: ['queued', 'running', 'finished', 'failed'], description: 'queued and running: ask again at its Location' },
+    createdBy: str,
     createdAt: str,
+    startedAt: nullable(str),
     asOf: str,
     summary: counts,
     orders: int,
@@ -158,7 +161,7 @@ export const RECONCILIATION = {
   },
 } as const;
 
-export const RECONCILIATION_ACCEPTED = { type: 'object', required: ['id'], properties: { id: str } } as const;
+export const RECONCILIATION_ACCEPTED = { type: 'object', required: ['id'], properties: { id: str, state: { type: 'string', enum: ['queued'] } } } as const;
 
 export const RUNS = {
   type: 'object',

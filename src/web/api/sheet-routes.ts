@@ -15,6 +15,7 @@ import { drainUnread, type AppServices } from '../services.js';
 import { saveReading } from '../upload-reading.js';
 import type { Verdict, VerdictRow } from '../verdict.js';
 import { isId, newId, PRIVATE_FILE_MODE, safeFileName } from '../work-dir.js';
+import { checkLineFull, jobsAtLimit, JOBS_RETRY_SECONDS, WAITING_CHECKS_RETRY_SECONDS } from './backpressure.js';
 import { sendProblem, type ProblemType } from './problems.js';
 import { COMMON_PROBLEMS, problems, ID_PARAMS, JOB_ACCEPTED, json, SHEET_SUMMARY, SHEET_VERDICT, UPLOAD_BODY, VERDICT_QUERY } from './schemas.js';
 
@@ -52,6 +53,11 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
         return sendProblem(reply, 'too-large', tooBig());
       }
       if (!request.isMultipart()) return sendProblem(reply, 'no-file', 'Send the sheet as multipart/form-data, in the field `file`.');
+      const lineFull = checkLineFull(services.checks, services.options.apiWaitingChecks);
+      if (lineFull) {
+        drainUnread(request);
+        return sendProblem(reply, 'too-many-requests', lineFull, { retryAfterSeconds: WAITING_CHECKS_RETRY_SECONDS });
+      }
       const id = newId();
       const forget = () => rmSync(join(services.workDir.root, 'uploads', id), { recursive: true, force: true });
       let upload: { fileName: string; file: string; sheet?: string };
@@ -126,6 +132,8 @@ export function registerApiSheetRoutes(app: FastifyInstance, services: AppServic
       if (verdict.mappingStep && !verdict.mapping) return sendProblem(reply, 'sheet-needs-mapping', "No mapping profile fits the sheet's columns: save one (order-batch mapping) and upload the sheet again with the field `mapping`.");
       if (verdict.counts.valid === 0) return sendProblem(reply, 'nothing-to-submit', `None of the ${verdict.counts.orders} orders is valid: fix them (the verdict lists each problem) and upload the sheet again.`);
       if (services.apiProblem) return sendProblem(reply, 'no-api', services.apiProblem);
+      const atLimit = (await services.jobs.activeFor(verdict.id)) ? null : await jobsAtLimit(services.ledger.jobs, request.visitor!.name, services.options.apiJobsPerAccount);
+      if (atLimit) return sendProblem(reply, 'too-many-requests', atLimit, { retryAfterSeconds: JOBS_RETRY_SECONDS });
       const job = await submitChecked(services, request, verdict);
       return reply.code(202).header('location', `${prefix}/jobs/${job.id}`).send({ jobId: job.id, state: job.state === 'running' ? 'running' : 'queued' });
     },

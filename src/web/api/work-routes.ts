@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { JobView } from '../jobs.js';
 import { sendFile } from '../routes/send-file.js';
 import { recordAudit, type AppServices } from '../services.js';
-import { isUserError, userMessage } from '../user-message.js';
-import { isId, newId } from '../work-dir.js';
+import { isId } from '../work-dir.js';
+import { queueReconciliation, readReconciliation } from '../reconcile-jobs.js';
 import { sendProblem } from './problems.js';
 import { resultCsvOf } from './result-csv.js';
 import { COMMON_PROBLEMS, problems, file, ID_PARAMS, JOB, json, RECONCILIATION, RECONCILIATION_ACCEPTED, RESULT_QUERY, RUNS, RUNS_QUERY } from './schemas.js';
@@ -18,7 +18,11 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 /** Jobs read, cancelled and their results downloaded. */
 export function registerApiJobRoutes(app: FastifyInstance, services: AppServices, prefix: string): void {
-  const jobOf = async (id: string) => (isId(id) ? services.jobs.get(id) : undefined);
+  // A reconciliation is a job of the ledger too, answered under /reconciliations only.
+  const jobOf = async (id: string) => {
+    const job = isId(id) ? await services.jobs.get(id) : undefined;
+    return job?.kind === 'submit' ? job : undefined;
+  };
   const noJob = (id: string) => `There is no job ${id}.`;
 
   app.get<{ Params: { id: string } }>(
@@ -84,35 +88,22 @@ export function registerApiJobRoutes(app: FastifyInstance, services: AppServices
 
 /** Reconciliations started, read and downloaded; and the runs list. */
 export function registerApiReconcileRoutes(app: FastifyInstance, services: AppServices, prefix: string): void {
-  /** Reconciliations this instance is running or saw fail, by id (a finished one is read from the ledger). */
-  const running = new Map<string, { error?: string }>();
-
   app.post(
     '/reconciliations',
     {
       config: { isApi: true, apiAccess: 'reconcile' },
       schema: {
         summary: "Reconcile the ledger's orders with the API",
-        description: 'Answers 202 at once, with the reconciliation to ask (Location) until its state is finished.',
+        description: 'Answers 202 at once, with the reconciliation to ask (Location): it answers 202 while queued or running, then the result. It is a job of the ledger: any instance runs it, every instance answers it, and one that dies leaves it to another.',
         tags: ['reconciliations'],
-        response: { 202: json('started', RECONCILIATION_ACCEPTED), ...problems(409), ...COMMON_PROBLEMS },
+        response: { 202: json('queued', RECONCILIATION_ACCEPTED), ...problems(409), ...COMMON_PROBLEMS },
       },
     },
     async (request, reply) => {
       if (services.apiProblem) return sendProblem(reply, 'no-api', services.apiProblem);
-      const id = newId();
-      running.set(id, {});
-      services.reconciler.run(id).then(
-        async (snapshot) => {
-          running.delete(id);
-          await recordAudit(services, request, { action: 'reconcile', fileName: snapshot.workbook, counts: snapshot.summary, ref: snapshot.id, detail: `as of ${snapshot.asOf}` });
-        },
-        (error: unknown) => {
-          if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
-          running.set(id, { error: services.workDir.nameFilesIn(userMessage(error)) });
-        },
-      );
-      return reply.code(202).header('location', `${prefix}/reconciliations/${id}`).send({ id });
+      // Its audit entry is written when it ends, under the account and this token (reconcile-jobs.ts).
+      const job = await queueReconciliation(services.jobs, request.visitor!.name, `API token ${request.apiToken}`);
+      return reply.code(202).header('location', `${prefix}/reconciliations/${job.id}`).send({ id: job.id, state: 'queued' });
     },
   );
 
@@ -120,14 +111,24 @@ export function registerApiReconcileRoutes(app: FastifyInstance, services: AppSe
     '/reconciliations/:id',
     {
       config: { isApi: true, auditRead: 'a reconciliation' },
-      schema: { summary: 'A reconciliation: its roll-up per status and its exceptions', tags: ['reconciliations'], params: ID_PARAMS, response: { 200: json('the reconciliation', RECONCILIATION), ...problems(404), ...COMMON_PROBLEMS } },
+      schema: {
+        summary: 'A reconciliation: its roll-up per status and its exceptions',
+        tags: ['reconciliations'],
+        params: ID_PARAMS,
+        response: { 200: json('the reconciliation, finished or failed', RECONCILIATION), 202: json('queued or running: ask again at Location', RECONCILIATION), ...problems(404), ...COMMON_PROBLEMS },
+      },
     },
     async (request, reply) => {
       const { id } = request.params;
-      const local = running.get(id);
-      if (local) return reply.header('cache-control', 'no-store').send(local.error ? { id, state: 'failed', error: local.error } : { id, state: 'running' });
-      const snapshot = isId(id) ? await services.reconciler.get(id) : undefined;
-      if (!snapshot) return sendProblem(reply, 'not-found', `There is no reconciliation ${id}.`);
+      const found = isId(id) ? await readReconciliation(services, id) : undefined;
+      if (!found) return sendProblem(reply, 'not-found', `There is no reconciliation ${id} (reconciliations are kept ${services.options.retentionDays ?? 90} days).`);
+      reply.header('cache-control', 'no-store');
+      if (found.state === 'failed') return reply.send({ id, state: 'failed', createdBy: found.job.createdBy, createdAt: found.job.createdAt, error: found.error });
+      if (found.state !== 'finished') {
+        const { job } = found;
+        return reply.code(202).header('location', `${prefix}/reconciliations/${id}`).send({ id, state: found.state, createdBy: job.createdBy, createdAt: job.createdAt, startedAt: job.startedAt });
+      }
+      const { snapshot } = found;
       return reply.send({
         id,
         state: 'finished',

@@ -22,6 +22,8 @@ export interface ReconcilePageOptions {
   sandboxNow?: Date;
   apiProblem?: string;
   orders?: OrdersView;
+  /** A reconciliation queued or running now, on whichever instance. */
+  running?: { by: string; since: string; state: string };
 }
 
 export function renderReconcilePage(ctx: PageContext, options: ReconcilePageOptions): SafeHtml {
@@ -31,12 +33,13 @@ export function renderReconcilePage(ctx: PageContext, options: ReconcilePageOpti
 what shipped, what is late, canceled or replaced, and the tracking numbers to confirm to each marketplace.</p>
 ${options.error ? html`<div class="notice notice-bad" role="alert"><p><strong>Reconciliation did not run.</strong> ${options.error}</p></div>` : ''}
 ${options.apiProblem ? html`<div class="notice notice-warn"><p>${options.apiProblem}</p></div>` : ''}
+${options.running ? html`<div class="notice" role="status" data-reconciliation-running><p>A reconciliation asked for by ${options.running.by} is ${options.running.state === 'queued' ? 'waiting its turn' : 'running'} since ${formatTime(options.running.since)}; this page shows it once it has finished.</p></div>` : ''}
 ${mayDo(ctx, 'reconcile')
   ? html`<form method="post" action="/reconcile" class="actions">${csrfField(ctx)}<button type="submit" class="button button-primary"${options.apiProblem ? html` disabled` : ''}>Reconcile now</button></form>`
   : html`<p class="help">Your account (${ctx.visitor?.role ?? 'none'}) reads reconciliations; an operator runs them.</p>`}
 ${latest ? renderSnapshot(latest, options.orders ?? { status: '', page: 1 }) : html`<p>No reconciliation yet.${mayDo(ctx, 'reconcile') ? html` Press <strong>Reconcile now</strong> once some orders were submitted.` : ''}</p>`}
 ${options.sandboxNow && mayDo(ctx, 'reconcile') ? renderSandboxClock(ctx, options.sandboxNow) : ''}`;
-  return layout({ title: 'Reconciliation', section: 'reconcile', ctx, body });
+  return layout({ title: 'Reconciliation', section: 'reconcile', ctx, body, ...(options.running ? { head: html`<meta http-equiv="refresh" content="5">` } : {}) });
 }
 
 function renderSandboxClock(ctx: PageContext, now: Date): SafeHtml {

@@ -20,6 +20,9 @@ export function renderUsersPage(ctx: PageContext, users: readonly UserRecord[], 
 <td>${isSelf ? user.role : html`<form method="post" action="${action}" class="inline-form">${csrfField(ctx)}<input type="hidden" name="change" value="role">
   <label class="visually-hidden" for="role-${user.name}">Role of ${user.name}</label>
   <select id="role-${user.name}" name="role">${roleOptions(user.role)}</select> <button type="submit" class="button">Set role</button></form>`}</td>
+<td><form method="post" action="${action}" class="inline-form">${csrfField(ctx)}<input type="hidden" name="change" value="email">
+  <label class="visually-hidden" for="email-${user.name}">E-mail address of ${user.name}</label>
+  <input type="email" id="email-${user.name}" name="email" value="${user.email ?? ''}" autocapitalize="none" spellcheck="false" placeholder="none"> <button type="submit" class="button">Set e-mail</button></form></td>
 <td>${user.isDisabled ? 'disabled' : 'active'}</td>
 <td>${formatTime(user.createdAt)}</td>
 <td class="user-actions">
@@ -38,12 +41,13 @@ ${options.error ? html`<div class="notice notice-bad" role="alert"><p>${options.
 ${options.notice ? html`<div class="notice notice-ok" role="status"><p>${options.notice}</p></div>` : ''}
 <div class="table-wrap" role="region" aria-labelledby="users-caption" tabindex="0"><table class="users-table">
 <caption id="users-caption">${users.length} account${users.length === 1 ? '' : 's'}</caption>
-<thead><tr><th scope="col">Account</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Changes</th></tr></thead>
+<thead><tr><th scope="col">Account</th><th scope="col">Role</th><th scope="col">E-mail (company login)</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Changes</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <h2>Add an account</h2>
 <form method="post" action="/users" class="add-user">${csrfField(ctx)}
   <label for="new-name">Account name</label> <input type="text" id="new-name" name="name" autocapitalize="none" spellcheck="false" required>
   <label for="new-role">Role</label> <select id="new-role" name="role">${roleOptions('viewer')}</select>
+  <label for="new-email">E-mail address (optional: their company login opens this account)</label> <input type="email" id="new-email" name="email" autocapitalize="none" spellcheck="false">
   <label for="new-password">Password (at least ${PASSWORD_MIN} characters)</label> <input type="password" id="new-password" name="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required>
   <button type="submit" class="button button-primary">Add the account</button>
 </form>

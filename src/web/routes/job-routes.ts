@@ -8,7 +8,11 @@ import { sendFile } from './send-file.js';
 import { notFound } from './upload-routes.js';
 
 export function registerJobRoutes(app: FastifyInstance, services: AppServices): void {
-  const jobOf = async (id: string) => (isId(id) ? services.jobs.get(id) : undefined);
+  // A reconciliation is a job of the ledger too; its page is /reconcile.
+  const jobOf = async (id: string) => {
+    const job = isId(id) ? await services.jobs.get(id) : undefined;
+    return job?.kind === 'submit' ? job : undefined;
+  };
 
   app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
     const job = await jobOf(request.params.id);

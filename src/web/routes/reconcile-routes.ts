@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { renderReconcilePage } from '../pages/reconcile-page.js';
-import { isUserError, userMessage } from '../user-message.js';
 import { CSRF_MESSAGE, hasValidCsrf, sendError, sendHtml, type AppServices, recordAudit } from '../services.js';
+import { activeReconciliation, queueReconciliation, waitForJobEnd } from '../reconcile-jobs.js';
 import { isId } from '../work-dir.js';
 import { CONFIRMATIONS_FOLDER } from '../reconcile-runs.js';
 import { sendFile } from './send-file.js';
@@ -18,8 +18,10 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
     const pageNumber = Number.parseInt(typeof query.page === 'string' ? query.page : '1', 10);
     const orders = { status: typeof query.status === 'string' && /^[a-z_]{1,30}$/.test(query.status) ? query.status : '', page: Number.isFinite(pageNumber) ? pageNumber : 1 };
     const sandboxNow = await services.sandbox?.sandboxNow?.();
+    const running = await activeReconciliation(services.ledger);
     return renderReconcilePage(services.pageContext(request), {
       ...(latest ? { latest } : {}),
+      ...(running ? { running: { by: running.createdBy, since: running.startedAt ?? running.createdAt, state: running.state } } : {}),
       orders,
       ...(error ? { error } : {}),
       ...(sandboxNow ? { sandboxNow } : {}),
@@ -32,13 +34,10 @@ export function registerReconcileRoutes(app: FastifyInstance, services: AppServi
   app.post<{ Body: Record<string, string> | undefined }>('/reconcile', { config: { access: 'reconcile' } }, async (request, reply) => {
     if (!hasValidCsrf(request, request.body?._csrf)) return sendError(services, request, reply, 403, 'Form expired', CSRF_MESSAGE);
     if (services.apiProblem) return sendHtml(reply, await page(request, services.apiProblem), 409);
-    try {
-      const snapshot = await services.reconciler.run();
-      await recordAudit(services, request, { action: 'reconcile', fileName: snapshot.workbook, counts: snapshot.summary, ref: snapshot.id, detail: `as of ${snapshot.asOf}` });
-    } catch (error) {
-      if (!isUserError(error)) services.logger.error({ err: error }, 'reconciliation failed');
-      return sendHtml(reply, await page(request, services.workDir.nameFilesIn(userMessage(error))), isUserError(error) ? 502 : 500);
-    }
+    // A durable job like a submission (reconcile-jobs.ts): the page waits for it, whichever instance runs it.
+    const queued = await queueReconciliation(services.jobs, request.visitor?.name ?? '(nobody)', null);
+    const ended = await waitForJobEnd(services.jobs, queued.id, () => request.raw.socket?.destroyed ?? false);
+    if (ended?.state === 'failed') return sendHtml(reply, await page(request, ended.outcome?.error ?? 'The reconciliation did not finish.'), 502);
     return reply.redirect('/reconcile', 303);
   });
 

@@ -36,8 +36,8 @@ export function registerUsersRoutes(app: FastifyInstance, services: AppServices)
 
   app.post<{ Body: Form }>('/users', { config: { access: 'manageUsers' } }, async (request, reply) => {
     if (request.visitor?.isLocal) return local(request, reply);
-    const { name = '', role = '', password = '' } = request.body ?? {};
-    return apply(request, reply, isRole(role) ? { kind: 'add', name, role, password } : `Choose a role: viewer, operator or admin.`);
+    const { name = '', role = '', password = '', email = '' } = request.body ?? {};
+    return apply(request, reply, isRole(role) ? { kind: 'add', name, role, password, ...(email.trim() ? { email } : {}) } : `Choose a role: viewer, operator or admin.`);
   });
 
   app.post<{ Params: { name: string }; Body: Form }>('/users/:name', { config: { access: 'manageUsers' } }, async (request, reply) => {
@@ -47,6 +47,8 @@ export function registerUsersRoutes(app: FastifyInstance, services: AppServices)
     switch (change) {
       case 'role':
         return apply(request, reply, isRole(role) ? { kind: 'role', name, role } : 'Choose a role: viewer, operator or admin.');
+      case 'email':
+        return apply(request, reply, { kind: 'email', name, email: request.body?.email?.trim() || null });
       case 'disable':
       case 'enable':
       case 'remove':
