@@ -134,6 +134,6 @@ export function formatLine(format: ConfirmationFormat, cells: readonly string[])
   return cells.map(quoteCsv).join(',');
 }
 
-function quoteCsv(value: string): string {
+export function quoteCsv(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
