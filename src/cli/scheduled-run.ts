@@ -117,7 +117,7 @@ async function reconcileOccurrence(flags: ParsedArgs['flags'], options: Resolved
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const reconcileFlags = flags as ReconcileFlags;
   const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
-  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, placeConfirmations: remote.placeConfirmations, logger }).catch(remote.abandon);
   const runId = result.runId ?? null;
   try {
     await remote.finish(result.report).finally(remote.close);
