@@ -17,7 +17,7 @@ import { writtenKey, type MarketplaceStore } from '../../ledger/index.js';
 import { CONFIRMATION_COLUMNS } from '../confirmations.js';
 import type { ReconciledOrder, ReconciledPackage } from '../types.js';
 import { FileSink } from './file-sink.js';
-import { CONFIRMATION_FORMATS, formatLine, NO_UPLOAD_NOTE, quoteCsv, type ConfirmationFormat } from './formats.js';
+import { CONFIRMATION_FORMATS, formatLine, NO_UPLOAD_NOTE, type ConfirmationFormat } from './formats.js';
 import { confirmablePackages, shippedItemsOf, type MarketplaceLine, type ShippedItem } from './shipped-items.js';
 import { WrittenJournal } from './written-journal.js';
 
@@ -152,22 +152,26 @@ const emptyText = (): FileText => ({ text: '', rows: 0, packages: 0 });
 
 async function decideBatch(batch: readonly Confirmable[], options: ConfirmationFilesOptions): Promise<BatchOutput> {
   const { store } = options;
-  const lines = new Map<string, MarketplaceLine>();
+  // Per order, its lines by line ID: no key string built per lookup.
+  const lines = new Map<string, Map<string, MarketplaceLine>>();
   if (store) {
     for (const l of await store.linesOf(batch.map((c) => c.order.customerOrderId))) {
-      if (isMarketplace(l.marketplace)) lines.set(lineKey(l.customerOrderId, l.customerLineItemId), l as MarketplaceLine);
+      if (!isMarketplace(l.marketplace)) continue;
+      let ofOrder = lines.get(l.customerOrderId);
+      if (!ofOrder) lines.set(l.customerOrderId, (ofOrder = new Map()));
+      ofOrder.set(l.customerLineItemId, l as MarketplaceLine);
     }
   }
   const written = store && !options.isAll ? await store.writtenOf(batch.flatMap((c) => c.packages.map((p) => p.packageId))) : NOTHING_WRITTEN;
   const out: BatchOutput = { generic: emptyText(), perFormat: new Map(), journal: '', noUpload: new Map() };
-  const lineOf = lines.size === 0 ? () => null : (orderId: string, lineId: string) => lines.get(lineKey(orderId, lineId)) ?? null;
+  const lineOf = (orderId: string, lineId: string) => lines.get(orderId)?.get(lineId) ?? null;
   const files: string[] = [];
   for (const { order, packages } of batch) {
     for (const pkg of packages) {
       const tracking = pkg.trackingNumber!;
       files.length = 0;
       if (written.size === 0 || !written.has(writtenKey(GENERIC_FILE, pkg.packageId, tracking))) {
-        out.generic.text += `${csvLine([order.marketplaceOrderId ?? '', order.customerOrderId, order.sourceOfSale ?? '', tracking, pkg.carrier ?? '', pkg.shipDate ?? ''])}\r\n`;
+        out.generic.text += `${formatLine(GENERIC_FORMAT, [order.marketplaceOrderId ?? '', order.customerOrderId, order.sourceOfSale ?? '', tracking, pkg.carrier ?? '', pkg.shipDate ?? ''])}\r\n`;
         out.generic.rows++;
         out.generic.packages++;
         files.push(GENERIC_FILE);
@@ -208,8 +212,5 @@ function marketplaceOf(items: readonly ShippedItem[]): Marketplace | null {
 
 const NOTHING_WRITTEN: ReadonlySet<string> = new Set();
 
-const lineKey = (orderId: string, lineId: string) => `${orderId}\u0000${lineId}`;
-
-function csvLine(cells: readonly string[]): string {
-  return cells.map(quoteCsv).join(',');
-}
+/** confirmations.csv's lines are written as a format's: quoted only where a value needs it. */
+const GENERIC_FORMAT = { delimiter: ',' } as const;
