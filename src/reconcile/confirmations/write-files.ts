@@ -107,7 +107,7 @@ export async function writeConfirmationFiles(options: ConfirmationFilesOptions):
       for (const file of perFormat.values()) await file.sink.discard();
       throw error;
     }
-    // Every file is in place (and, for a remote folder, uploaded): now, and only now, the ledger remembers what they hold.
+    // Only once every file is in place (and, for a remote folder, uploaded) does the ledger learn what they hold.
     await options.place?.();
     if (options.store && journal) await journal.record(options.store);
   } finally {
