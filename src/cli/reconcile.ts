@@ -76,7 +76,7 @@ export function addReconcileCommand(program: Command, run: CliRun): void {
     await withCommandLedger(ledger, async () => {
       const { prepareRemoteRun } = await import('../remote/remote-run.js');
       const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: flags.confirmations }, remoteContextOf(options));
-      const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+      const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, placeConfirmations: remote.placeConfirmations, logger }).catch(remote.abandon);
       try {
         await remote.finish(result.report).finally(remote.close);
         await run.printReport(result.report, options, formatReconcileText);

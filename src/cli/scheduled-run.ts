@@ -127,7 +127,7 @@ async function reconcileOccurrence(flags: ParsedArgs['flags'], options: Resolved
   const ledger = ledgerUseOf(settings) ? await openCommandLedger(options, logger) : undefined;
   return withCommandLedger(ledger, async () => {
     const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
-    const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+    const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, placeConfirmations: remote.placeConfirmations, logger }).catch(remote.abandon);
     const runId = result.runId ?? null;
     try {
       await remote.finish(result.report).finally(remote.close);

@@ -32,6 +32,11 @@ export interface MarketplaceStore {
   /** Which of these packages were confirmed already: keys writtenKey(file, packageId, trackingNumber). */
   writtenOf(packageIds: readonly string[]): Promise<Set<string>>;
   recordWritten(entries: readonly WrittenConfirmation[]): Promise<void>;
+  /**
+   * The same for whole packages, as JSON text: an array of `[packageId, trackingNumber, file, ...]` (the
+   * confirmation writer's journal, handed over unparsed: the ledger reads it in one statement).
+   */
+  recordWrittenPackages(json: string): Promise<void>;
   /** Every line, then every written confirmation, in batches (for `ledger copy`). */
   allLines(batchSize: number): AsyncGenerator<StoredMarketplaceLine[]>;
   allWritten(batchSize: number): AsyncGenerator<WrittenConfirmation[]>;

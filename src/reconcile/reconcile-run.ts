@@ -61,6 +61,8 @@ export interface ReconcileOptions {
   confirmationsPath?: string;
   /** --confirmations-all: a folder's files list every confirmable package, not only those not written before. */
   confirmationsAll?: boolean;
+  /** Puts a confirmations folder where it is picked up (a remote one's upload) before the ledger records what it holds. */
+  placeConfirmations?: () => Promise<void>;
   concurrency?: number;
   maxAttempts?: number;
   logger: Logger;
@@ -306,7 +308,12 @@ async function writeOutputs(
     confirmationsPath === undefined
       ? undefined
       : await writeOrRecordFailure(outputErrors, { file: selected, path: confirmationsPath, logger }, () =>
-          writeConfirmations(confirmationsPath, orders, { ...(ledger ? { store: ledger.marketplace } : {}), isAll: options.confirmationsAll === true, logger }),
+          writeConfirmations(confirmationsPath, orders, {
+            ...(ledger ? { store: ledger.marketplace } : {}),
+            ...(options.placeConfirmations ? { place: options.placeConfirmations } : {}),
+            isAll: options.confirmationsAll === true,
+            logger,
+          }),
         );
   return { outputErrors, workbook, confirmationsWritten };
 }

@@ -29,6 +29,8 @@ export interface ReconcileCommandOptions {
   out?: string;
   confirmationsPath?: string;
   confirmationsAll?: boolean;
+  /** A remote --confirmations folder's upload, run before the ledger records what it holds. */
+  placeConfirmations?: () => Promise<void>;
   concurrency: number;
   maxAttempts: number;
   lateAfterDays: number;
@@ -98,6 +100,7 @@ async function reconcileOptions(options: ReconcileCommandOptions, connection: Co
     out: options.out,
     confirmationsPath: options.confirmationsPath,
     confirmationsAll: options.confirmationsAll,
+    ...(options.placeConfirmations ? { placeConfirmations: options.placeConfirmations } : {}),
     concurrency: options.concurrency,
     maxAttempts: options.maxAttempts,
     lateAfterDays: options.lateAfterDays,

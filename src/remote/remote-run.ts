@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { localFolderOf, type Ledger } from '../ledger/index.js';
 import type { JsonReport } from '../run-report/json.js';
 import { claimsIn, type ClaimStore } from './claims.js';
+import { OutputError } from '../errors.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
 import { isConfirmationsFolder } from '../reconcile/confirmations/index.js';
 import { createStorePool } from './open-store.js';
@@ -40,6 +41,12 @@ export interface RemoteRun {
   /** --archive when it is local (a remote one is done in finish). */
   archive?: string;
   confirmations?: string;
+  /**
+   * With a remote --confirmations: uploads what the run wrote there now, so that the ledger records the
+   * confirmations only once they are in place. Throws an OutputError when the upload fails (the files
+   * stay in the work folder, unrecorded: the next run writes them again).
+   */
+  placeConfirmations?: () => Promise<void>;
   /** One line per remote file that waits for a later run, or could not be read. */
   warnings: string[];
   /** Puts outputs in place, settles claims and renames the report's remote files. */
@@ -100,6 +107,7 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
       ...(request.out !== undefined ? { out: out?.localPath ?? request.out } : {}),
       ...(request.archive !== undefined && !archive ? { archive: request.archive } : {}),
       ...(request.confirmations !== undefined ? { confirmations: confirmations?.localPath ?? request.confirmations } : {}),
+      ...(confirmations ? { placeConfirmations: () => confirmations.upload(pool.open) } : {}),
       warnings: warningsOf(staged.waiting, staged.failures),
       async finish(report) {
         Object.assign(report, { remote: { waiting: staged.waiting, failed: staged.failures, alreadyProcessed: staged.taken } });
@@ -146,6 +154,9 @@ function warningsOf(waiting: readonly WaitingFile[], failures: readonly WaitingF
 
 interface StagedOutput {
   localPath: string;
+  /** Puts every file of the local folder in place, once; a failure throws an OutputError and is remembered. */
+  upload(open: ReturnType<typeof createStorePool>['open']): Promise<void>;
+  /** Uploads what was not yet, then names the remote files in the report (or reports the failure once). */
   publish(report: JsonReport, open: ReturnType<typeof createStorePool>['open']): Promise<void>;
 }
 
@@ -156,27 +167,45 @@ function stageOutput(text: string, workDir: string, isAlwaysFolder = false): Sta
   const isFolder = isAlwaysFolder || location.isFolder;
   const remotePath = location.kind === 'sftp' ? location.path : location.key;
   const localPath = isFolder ? `${folder}/` : join(folder, remotePath.slice(remotePath.lastIndexOf('/') + 1));
+  const names = new Map<string, string>();
+  let done: { failure: OutputError | null } | undefined;
+  const upload = async (open: ReturnType<typeof createStorePool>['open']) => {
+    if (done) {
+      if (done.failure) throw done.failure;
+      return;
+    }
+    try {
+      const store = await open(location);
+      for (const file of filesIn(folder)) {
+        const name = file.slice(folder.length + 1);
+        const target = isFolder ? (remotePath === '' || remotePath.endsWith('/') ? `${remotePath}${name}` : `${remotePath}/${name}`) : remotePath;
+        await store.upload(file, target);
+        names.set(file, isFolder ? childText(location, name) : location.shown);
+      }
+      done = { failure: null };
+    } catch (error) {
+      if (!(error instanceof RemoteError)) throw error;
+      const failure = new OutputError(location.shown, null, `${error.message} The results are kept in ${folder}.`, { cause: error });
+      done = { failure };
+      throw failure;
+    }
+  };
   return {
     localPath,
+    upload,
     async publish(report, open) {
-      const names = new Map<string, string>();
-      let store;
-      try {
-        store = await open(location);
-        for (const file of filesIn(folder)) {
-          const name = file.slice(folder.length + 1);
-          const target = isFolder ? (remotePath === '' || remotePath.endsWith('/') ? `${remotePath}${name}` : `${remotePath}/${name}`) : remotePath;
-          await store.upload(file, target);
-          names.set(file, isFolder ? childText(location, name) : location.shown);
-        }
-      } catch (error) {
-        if (!(error instanceof RemoteError)) throw error;
-        report.outputErrors = [...(report.outputErrors ?? []), { file: location.shown, path: location.shown, code: null, message: `${error.message} The results are kept in ${folder}.` }];
-        renameInReport(report, names);
+      await upload(open).catch((error: unknown) => {
+        if (!(error instanceof OutputError)) throw error;
+      });
+      renameInReport(report, names);
+      const failure = done?.failure;
+      if (!failure) {
+        rmSync(folder, { recursive: true, force: true });
         return;
       }
-      renameInReport(report, names);
-      rmSync(folder, { recursive: true, force: true });
+      // A failure the run already reported (the confirmations' upload, before the ledger was told) is not told twice.
+      const isReported = (report.outputErrors ?? []).some((e) => e.message === failure.message);
+      if (!isReported) report.outputErrors = [...(report.outputErrors ?? []), { file: location.shown, path: location.shown, code: null, message: failure.message }];
     },
   };
 }

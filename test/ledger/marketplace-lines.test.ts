@@ -42,4 +42,23 @@ describe.each(BACKENDS)('the marketplace lines of the $name ledger', (backend) =
     expect(all.map((w) => w.file)).toEqual(['amazon-shipping-confirmation.txt', 'confirmations.csv']);
     expect(all.every((w) => w.writtenAt === ledgers.clock.now().toISOString())).toBe(true);
   });
+
+  it('records whole packages handed over as the journal\'s JSON, each file once, and ignores those recorded before', async () => {
+    const ledger = await ledgers.open();
+    await ledger.marketplace.recordWritten([{ file: 'confirmations.csv', packageId: 'P1', trackingNumber: 'T1' }]);
+    await ledger.marketplace.recordWrittenPackages(JSON.stringify([
+      ['P1', 'T1', 'confirmations.csv', 'ebay-tracking-upload.csv'],
+      ['P2', 'T "2", with a comma', 'confirmations.csv'],
+    ]));
+    const written = await (await ledgers.open()).marketplace.writtenOf(['P1', 'P2']);
+    expect([...written].sort()).toEqual([
+      writtenKey('confirmations.csv', 'P1', 'T1'),
+      writtenKey('confirmations.csv', 'P2', 'T "2", with a comma'),
+      writtenKey('ebay-tracking-upload.csv', 'P1', 'T1'),
+    ]);
+    const all = [];
+    for await (const batch of ledger.marketplace.allWritten(10)) all.push(...batch);
+    expect(all).toHaveLength(3);
+    expect(all.every((w) => w.writtenAt === ledgers.clock.now().toISOString())).toBe(true);
+  });
 });

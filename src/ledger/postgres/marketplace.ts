@@ -78,6 +78,15 @@ export function createPostgresMarketplace({ query, now }: TeamContext): Marketpl
         [entries.map((e) => e.file), entries.map((e) => e.packageId), entries.map((e) => e.trackingNumber), entries.map((e) => e.writtenAt ?? at)],
       );
     },
+    async recordWrittenPackages(json) {
+      await query(
+        `INSERT INTO confirmations_written (file, package_id, tracking_number, written_at)
+         SELECT f.file, p.value ->> 0, p.value ->> 1, $2::timestamptz
+         FROM jsonb_array_elements($1::jsonb) p, jsonb_array_elements_text(p.value) WITH ORDINALITY f(file, n) WHERE f.n > 2
+         ON CONFLICT DO NOTHING`,
+        [json, now().toISOString()],
+      );
+    },
     async *allLines(batchSize) {
       let after = ['', ''];
       for (;;) {

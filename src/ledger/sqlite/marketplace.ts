@@ -1,7 +1,7 @@
 /** The marketplace lines and written confirmations of an SQLite ledger (types.ts). */
 import type { Database } from 'better-sqlite3';
 import { preparedOnce } from '../../sqlite/open-database.js';
-import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from '../marketplace-types.js';
+import type { MarketplaceStore, StoredMarketplaceLine, WrittenConfirmation } from '../marketplace-types.js';
 
 export const SQLITE_MARKETPLACE_TABLES = `
   CREATE TABLE marketplace_lines (
@@ -55,27 +55,47 @@ export function createSqliteMarketplace(db: Database, now: () => Date): Marketpl
     );
     for (const l of lines) insert.run(l.customerOrderId, l.customerLineItemId, l.marketplace, l.profile, JSON.stringify(l.identifiers));
   });
-  const insertWritten = db.transaction((entries: readonly WrittenConfirmation[], at: string) => {
-    const insert = sql('INSERT OR IGNORE INTO confirmations_written (file, package_id, tracking_number, written_at) VALUES (?, ?, ?, ?)');
-    for (const e of entries) insert.run(e.file, e.packageId, e.trackingNumber, e.writtenAt ?? at);
-  });
   return {
     async recordLines(lines) {
       insertLines(lines);
     },
     async linesOf(ids) {
       if (ids.length === 0) return [];
-      // One statement whatever the number of ids: they travel as one JSON array.
-      const rows = sql('SELECT * FROM marketplace_lines WHERE customer_order_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as LineRow[];
-      return rows.map(toLine);
+      // One statement whatever the number of ids (they travel as one JSON array), and one JSON text back:
+      // a row object and a JSON.parse per line cost more than the lookup itself.
+      const text = sql(
+        `SELECT json_group_array(json_array(customer_order_id, customer_line_item_id, marketplace, profile, json(identifiers)))
+         FROM marketplace_lines WHERE customer_order_id IN (SELECT value FROM json_each(?))`,
+      ).pluck().get(JSON.stringify(ids)) as string;
+      return (JSON.parse(text) as [string, string, string, string, Record<string, string>][]).map(([customerOrderId, customerLineItemId, marketplace, profile, identifiers]) => ({
+        customerOrderId,
+        customerLineItemId,
+        marketplace,
+        profile,
+        identifiers,
+      }));
     },
     async writtenOf(packageIds) {
       if (packageIds.length === 0) return new Set();
-      const rows = sql('SELECT file, package_id, tracking_number FROM confirmations_written WHERE package_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(packageIds)) as WrittenRow[];
-      return new Set(rows.map((r) => writtenKey(r.file, r.package_id, r.tracking_number)));
+      // The keys writtenKey makes, built by SQLite: no row object per confirmation.
+      const keys = sql(
+        `SELECT file || char(0) || package_id || char(0) || tracking_number FROM confirmations_written WHERE package_id IN (SELECT value FROM json_each(?))`,
+      ).pluck().all(JSON.stringify(packageIds)) as string[];
+      return new Set(keys);
     },
     async recordWritten(entries) {
-      insertWritten(entries, now().toISOString());
+      if (entries.length === 0) return;
+      // One statement for the batch, in key order (neighbouring B-tree pages, not one row's call each).
+      sql(
+        `INSERT OR IGNORE INTO confirmations_written (file, package_id, tracking_number, written_at)
+         SELECT value ->> 0, value ->> 1, value ->> 2, coalesce(value ->> 3, ?) FROM json_each(?) ORDER BY 2, 1, 3`,
+      ).run(now().toISOString(), JSON.stringify(entries.map((e) => (e.writtenAt ? [e.file, e.packageId, e.trackingNumber, e.writtenAt] : [e.file, e.packageId, e.trackingNumber]))));
+    },
+    async recordWrittenPackages(json) {
+      sql(
+        `INSERT OR IGNORE INTO confirmations_written (file, package_id, tracking_number, written_at)
+         SELECT f.value, p.value ->> 0, p.value ->> 1, ? FROM json_each(?) p, json_each(p.value) f WHERE f.key >= 2 ORDER BY 2, 1, 3`,
+      ).run(now().toISOString(), json);
     },
     async *allLines(batchSize) {
       let after: [string, string] = ['', ''];

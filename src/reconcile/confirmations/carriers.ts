@@ -50,7 +50,21 @@ export function carrierKey(name: string): string {
   return name.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
+/** Forms already worked out, per marketplace and API name: a run has few carriers and many packages. */
+const FORMS = new Map<string, CarrierForm>();
+/** Past this many names the API is inventing them: stop remembering rather than grow. */
+const MAX_FORMS = 1000;
+
 export function carrierFor(marketplace: Marketplace, apiCarrier: string | null): CarrierForm {
+  const key = `${marketplace}\u0000${apiCarrier ?? ''}`;
+  const known = FORMS.get(key);
+  if (known) return known;
+  const form = formOf(marketplace, apiCarrier);
+  if (FORMS.size < MAX_FORMS) FORMS.set(key, form);
+  return form;
+}
+
+function formOf(marketplace: Marketplace, apiCarrier: string | null): CarrierForm {
   const name = (apiCarrier ?? '').trim();
   const known = name === '' ? undefined : CARRIER_TABLE.get(carrierKey(name));
   if (known) return { code: known[marketplace], name, isKnown: true };

@@ -25,7 +25,12 @@ export class FileSink {
   }
 
   async writeLine(line: string): Promise<void> {
-    this.buffer += `${line}\r\n`;
+    await this.write(`${line}\r\n`);
+  }
+
+  /** Adds text (whole lines, CRLF-ended); it reaches the disk once enough has gathered. */
+  async write(text: string): Promise<void> {
+    this.buffer += text;
     if (this.buffer.length >= FLUSH_AT) await this.flush();
   }
 

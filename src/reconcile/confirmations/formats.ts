@@ -134,9 +134,20 @@ export const NO_UPLOAD_NOTE: Partial<Record<Marketplace, string>> = {
 };
 
 /** One line of the file: tab-delimited text has no quoting, so a tab or line break in a value becomes a space. */
-export function formatLine(format: ConfirmationFormat, cells: readonly string[]): string {
+export function formatLine(format: Pick<ConfirmationFormat, 'delimiter'>, cells: readonly string[]): string {
+  const line = cells.join(format.delimiter);
+  // Most rows need no quoting or cleaning: one look at the whole line instead of one per value.
+  if (!NEEDS_CARE[format.delimiter].test(line) && count(line, format.delimiter) === cells.length - 1) return line;
   if (format.delimiter === '\t') return cells.map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t');
   return cells.map(quoteCsv).join(',');
+}
+
+const NEEDS_CARE = { '\t': /[\r\n]/, ',': /["\r\n]/ } as const;
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) n++;
+  return n;
 }
 
 function quoteCsv(value: string): string {

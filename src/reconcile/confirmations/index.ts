@@ -25,7 +25,7 @@ export function isConfirmationsFolder(path: string): boolean {
 export async function writeConfirmations(
   path: string,
   orders: Iterable<ReconciledOrder>,
-  options: { store?: MarketplaceStore; isAll?: boolean; logger: Logger },
+  options: { store?: MarketplaceStore; isAll?: boolean; place?: () => Promise<void>; logger: Logger },
 ): Promise<WrittenConfirmations> {
   if (!isConfirmationsFolder(path)) return { path: await writeConfirmationsCsv(path, orders) };
   try {

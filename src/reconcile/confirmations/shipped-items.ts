@@ -82,6 +82,8 @@ export function shippedItemsOf(order: ReconciledOrder, pkg: ReconciledPackage, l
 /** `yyyy-mm-dd` of an ISO instant, in UTC (the day the API says it shipped); empty when unknown. */
 export function shipDay(iso: string | null): string {
   if (!iso) return '';
+  // Already UTC (the API's usual form): its day is its first ten characters, no Date needed.
+  if (iso.endsWith('Z') && iso[10] === 'T') return iso.slice(0, 10);
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? iso.slice(0, 10) : new Date(ms).toISOString().slice(0, 10);
 }

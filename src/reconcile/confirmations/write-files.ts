@@ -2,30 +2,29 @@
  * `reconcile --confirmations <folder>`: confirmations.csv (every confirmable package, the generic file)
  * and, beside it, one file per marketplace the reconciled orders came from, in its own upload format.
  * Streams: orders are read in batches, each batch's kept identifiers and written confirmations asked of
- * the ledger at once, rows written as they come. Only what is new goes in (a package not yet written to
- * that file, or all of them with `isAll`); what was written is kept in a file beside them and recorded
- * once every file is in place, so a crash in between writes them again next time rather than losing them.
+ * the ledger at once, its rows written as one piece per file. Only what is new goes in (a package not
+ * yet written to that file, or all of them with `isAll`). What was written is journaled beside the run
+ * (written-journal.ts) and told to the ledger only once every file is where it is picked up: renamed
+ * into place and, for a remote folder, uploaded (`place`). A crash or a failed upload in between
+ * means the next run writes those packages again rather than never.
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../log.js';
 import type { Marketplace } from '../../mapping/marketplace-identifiers.js';
 import { isMarketplace } from '../../mapping/marketplace-identifiers.js';
-import { writtenKey, type MarketplaceStore, type WrittenConfirmation } from '../../ledger/index.js';
+import { writtenKey, type MarketplaceStore } from '../../ledger/index.js';
 import { CONFIRMATION_COLUMNS } from '../confirmations.js';
 import type { ReconciledOrder, ReconciledPackage } from '../types.js';
 import { FileSink } from './file-sink.js';
 import { CONFIRMATION_FORMATS, formatLine, NO_UPLOAD_NOTE, type ConfirmationFormat } from './formats.js';
 import { confirmablePackages, shippedItemsOf, type MarketplaceLine, type ShippedItem } from './shipped-items.js';
+import { WrittenJournal } from './written-journal.js';
 
 export const GENERIC_FILE = 'confirmations.csv';
 
 /** Orders per ledger lookup. */
 const BATCH_ORDERS = 500;
-/** Written confirmations per ledger commit. */
-const RECORD_BATCH = 5000;
 
 export interface ConfirmationFilesOptions {
   folder: string;
@@ -34,6 +33,11 @@ export interface ConfirmationFilesOptions {
   store?: MarketplaceStore;
   /** --confirmations-all: every confirmable package, written before or not. */
   isAll?: boolean;
+  /**
+   * Puts the written folder where it is picked up (a remote folder's upload), before the ledger is
+   * told; when it throws, nothing is recorded and the error is passed on.
+   */
+  place?: () => Promise<void>;
   logger: Logger;
 }
 
@@ -51,89 +55,76 @@ export interface ConfirmationFilesResult {
   notes: string[];
 }
 
-/** What one batch of orders puts in each file, and the confirmations that records. */
+/** What one batch of orders adds to one file. */
+interface FileText {
+  text: string;
+  rows: number;
+  packages: number;
+}
+
+/** What one batch of orders puts in each file, and the journal lines of the packages that records. */
 interface BatchOutput {
-  generic: string[][];
-  perFormat: Map<ConfirmationFormat, string[][]>;
-  written: WrittenConfirmation[];
+  generic: FileText;
+  perFormat: Map<ConfirmationFormat, FileText>;
+  journal: string;
   noUpload: Map<Marketplace, number>;
+}
+
+interface OpenFile {
+  sink: FileSink;
+  rows: number;
+  packages: number;
 }
 
 export async function writeConfirmationFiles(options: ConfirmationFilesOptions): Promise<ConfirmationFilesResult> {
   await mkdir(options.folder, { recursive: true });
-  const generic = new FileSink(join(options.folder, GENERIC_FILE));
-  const sinks = new Map<ConfirmationFormat, FileSink>();
-  const packages = new Map<FileSink, number>([[generic, 0]]);
+  const generic: OpenFile = { sink: new FileSink(join(options.folder, GENERIC_FILE)), rows: 0, packages: 0 };
+  const perFormat = new Map<ConfirmationFormat, OpenFile>();
   const noUpload = new Map<Marketplace, number>();
-  // What the files hold, kept on disk until they are in place (one line per package and file), then told to the ledger.
-  const pending = options.store ? new FileSink(join(options.folder, `.confirmations-written.${process.pid}.jsonl`)) : null;
+  const journal = options.store ? await WrittenJournal.open() : null;
   try {
-    await generic.writeLine(CONFIRMATION_COLUMNS.join(','));
-    for await (const out of decideBatches(options)) {
-      for (const cells of out.generic) {
-        await generic.writeLine(formatCsv(cells));
-        generic.rows++;
-      }
-      for (const [format, rows] of out.perFormat) {
-        let sink = sinks.get(format);
-        if (!sink) {
-          sink = new FileSink(join(options.folder, format.fileName));
-          sinks.set(format, sink);
-          packages.set(sink, 0);
-          await sink.writeLine(formatLine(format, format.header));
+    try {
+      await generic.sink.write(`${CONFIRMATION_COLUMNS.join(',')}\r\n`);
+      for await (const out of decideBatches(options)) {
+        await append(generic, out.generic);
+        for (const [format, text] of out.perFormat) {
+          let file = perFormat.get(format);
+          if (!file) {
+            file = { sink: new FileSink(join(options.folder, format.fileName)), rows: 0, packages: 0 };
+            perFormat.set(format, file);
+            await file.sink.write(`${formatLine(format, format.header)}\r\n`);
+          }
+          await append(file, text);
         }
-        for (const cells of rows) {
-          await sink.writeLine(formatLine(format, cells));
-          sink.rows++;
-        }
+        await journal?.write(out.journal);
+        for (const [m, n] of out.noUpload) noUpload.set(m, (noUpload.get(m) ?? 0) + n);
       }
-      for (const w of out.written) {
-        const sink = w.file === GENERIC_FILE ? generic : sinkOf(sinks, w.file);
-        if (sink) packages.set(sink, (packages.get(sink) ?? 0) + 1);
-        await pending?.writeLine(JSON.stringify([w.file, w.packageId, w.trackingNumber]));
-      }
-      for (const [m, n] of out.noUpload) noUpload.set(m, (noUpload.get(m) ?? 0) + n);
+      await generic.sink.finish();
+      for (const file of perFormat.values()) await file.sink.finish();
+      await journal?.finish();
+    } catch (error) {
+      await generic.sink.discard();
+      for (const file of perFormat.values()) await file.sink.discard();
+      throw error;
     }
-    await generic.finish();
-    for (const sink of sinks.values()) await sink.finish();
-    await pending?.finish();
-  } catch (error) {
-    await generic.discard();
-    for (const sink of sinks.values()) await sink.discard();
-    await pending?.discard();
-    throw error;
+    // Only once every file is in place (and, for a remote folder, uploaded) does the ledger learn what they hold.
+    await options.place?.();
+    if (options.store && journal) await journal.record(options.store);
+  } finally {
+    await journal?.remove();
   }
-  // Every file is in place: now (and only now) the ledger remembers what they hold.
-  if (options.store && pending) await recordPending(options.store, pending.path);
-  const files: ConfirmationFile[] = [{ marketplace: 'generic', path: generic.path, packages: packages.get(generic) ?? 0, rows: generic.rows }];
-  for (const [format, sink] of sinks) files.push({ marketplace: format.marketplace, path: sink.path, packages: packages.get(sink) ?? 0, rows: sink.rows });
+  const files: ConfirmationFile[] = [{ marketplace: 'generic', path: generic.sink.path, packages: generic.packages, rows: generic.rows }];
+  for (const [format, file] of perFormat) files.push({ marketplace: format.marketplace, path: file.sink.path, packages: file.packages, rows: file.rows });
   const notes = [...noUpload].map(([m, n]) => `${n} package(s) of ${m} orders: ${NO_UPLOAD_NOTE[m] ?? 'no upload format'}`);
   for (const note of notes) options.logger.warn({ folder: options.folder }, note);
   return { files, notes };
 }
 
-function sinkOf(sinks: ReadonlyMap<ConfirmationFormat, FileSink>, fileName: string): FileSink | undefined {
-  for (const [format, sink] of sinks) if (format.fileName === fileName) return sink;
-  return undefined;
-}
-
-/** Tells the ledger what the kept lines say was written, in batches, then removes them. */
-async function recordPending(store: MarketplaceStore, path: string): Promise<void> {
-  try {
-    let batch: WrittenConfirmation[] = [];
-    for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-      if (line === '') continue;
-      const [file, packageId, trackingNumber] = JSON.parse(line) as [string, string, string];
-      batch.push({ file, packageId, trackingNumber });
-      if (batch.length === RECORD_BATCH) {
-        await store.recordWritten(batch);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) await store.recordWritten(batch);
-  } finally {
-    await rm(path, { force: true });
-  }
+async function append(file: OpenFile, text: FileText): Promise<void> {
+  if (text.rows === 0) return;
+  await file.sink.write(text.text);
+  file.rows += text.rows;
+  file.packages += text.packages;
 }
 
 /** The orders in batches, each decided against the ledger as it stands. */
@@ -157,40 +148,60 @@ interface Confirmable {
   packages: ReconciledPackage[];
 }
 
+const emptyText = (): FileText => ({ text: '', rows: 0, packages: 0 });
+
 async function decideBatch(batch: readonly Confirmable[], options: ConfirmationFilesOptions): Promise<BatchOutput> {
   const { store } = options;
-  const lines = new Map<string, MarketplaceLine>();
+  // Per order, its lines by line ID: no key string built per lookup.
+  const lines = new Map<string, Map<string, MarketplaceLine>>();
   if (store) {
     for (const l of await store.linesOf(batch.map((c) => c.order.customerOrderId))) {
-      if (isMarketplace(l.marketplace)) lines.set(lineKey(l.customerOrderId, l.customerLineItemId), l as MarketplaceLine);
+      if (!isMarketplace(l.marketplace)) continue;
+      let ofOrder = lines.get(l.customerOrderId);
+      if (!ofOrder) lines.set(l.customerOrderId, (ofOrder = new Map()));
+      ofOrder.set(l.customerLineItemId, l as MarketplaceLine);
     }
   }
   const written = store && !options.isAll ? await store.writtenOf(batch.flatMap((c) => c.packages.map((p) => p.packageId))) : NOTHING_WRITTEN;
-  const out: BatchOutput = { generic: [], perFormat: new Map(), written: [], noUpload: new Map() };
-  const lineOf = lines.size === 0 ? () => null : (orderId: string, lineId: string) => lines.get(lineKey(orderId, lineId)) ?? null;
+  const out: BatchOutput = { generic: emptyText(), perFormat: new Map(), journal: '', noUpload: new Map() };
+  const lineOf = (orderId: string, lineId: string) => lines.get(orderId)?.get(lineId) ?? null;
+  const files: string[] = [];
   for (const { order, packages } of batch) {
     for (const pkg of packages) {
       const tracking = pkg.trackingNumber!;
-      if (!written.has(writtenKey(GENERIC_FILE, pkg.packageId, tracking))) {
-        out.generic.push([order.marketplaceOrderId ?? '', order.customerOrderId, order.sourceOfSale ?? '', tracking, pkg.carrier ?? '', pkg.shipDate ?? '']);
-        out.written.push({ file: GENERIC_FILE, packageId: pkg.packageId, trackingNumber: tracking });
+      files.length = 0;
+      if (written.size === 0 || !written.has(writtenKey(GENERIC_FILE, pkg.packageId, tracking))) {
+        out.generic.text += `${formatLine(GENERIC_FORMAT, [order.marketplaceOrderId ?? '', order.customerOrderId, order.sourceOfSale ?? '', tracking, pkg.carrier ?? '', pkg.shipDate ?? ''])}\r\n`;
+        out.generic.rows++;
+        out.generic.packages++;
+        files.push(GENERIC_FILE);
       }
-      const items = shippedItemsOf(order, pkg, lineOf);
-      const marketplace = marketplaceOf(items);
-      if (!marketplace) continue;
-      const format = CONFIRMATION_FORMATS[marketplace];
-      if (!format) {
-        out.noUpload.set(marketplace, (out.noUpload.get(marketplace) ?? 0) + 1);
-        continue;
+      const format = lines.size === 0 ? undefined : formatOf(order, pkg, lineOf, out);
+      if (format && (written.size === 0 || !written.has(writtenKey(format.format.fileName, pkg.packageId, tracking)))) {
+        let text = out.perFormat.get(format.format);
+        if (!text) out.perFormat.set(format.format, (text = emptyText()));
+        for (const item of format.items) text.text += `${formatLine(format.format, format.format.rowOf(item))}\r\n`;
+        text.rows += format.items.length;
+        text.packages++;
+        files.push(format.format.fileName);
       }
-      if (written.has(writtenKey(format.fileName, pkg.packageId, tracking))) continue;
-      const rows = out.perFormat.get(format) ?? [];
-      for (const item of items) rows.push(format.rowOf(item));
-      out.perFormat.set(format, rows);
-      out.written.push({ file: format.fileName, packageId: pkg.packageId, trackingNumber: tracking });
+      if (files.length > 0) out.journal += WrittenJournal.lineOf(pkg.packageId, tracking, files);
     }
   }
   return out;
+}
+
+/** The upload format a package goes into with its items, or undefined (no marketplace, or one without an upload: counted). */
+function formatOf(order: ReconciledOrder, pkg: ReconciledPackage, lineOf: (orderId: string, lineId: string) => MarketplaceLine | null, out: BatchOutput): { format: ConfirmationFormat; items: ShippedItem[] } | undefined {
+  const items = shippedItemsOf(order, pkg, lineOf);
+  const marketplace = marketplaceOf(items);
+  if (!marketplace) return undefined;
+  const format = CONFIRMATION_FORMATS[marketplace];
+  if (!format) {
+    out.noUpload.set(marketplace, (out.noUpload.get(marketplace) ?? 0) + 1);
+    return undefined;
+  }
+  return { format, items };
 }
 
 /** The marketplace a package's order came from: that of its lines the ledger kept identifiers for. */
@@ -201,8 +212,5 @@ function marketplaceOf(items: readonly ShippedItem[]): Marketplace | null {
 
 const NOTHING_WRITTEN: ReadonlySet<string> = new Set();
 
-const lineKey = (orderId: string, lineId: string) => `${orderId}\u0000${lineId}`;
-
-function formatCsv(cells: readonly string[]): string {
-  return cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
-}
+/** confirmations.csv's lines are written as a format's: quoted only where a value needs it. */
+const GENERIC_FORMAT = { delimiter: ',' } as const;

@@ -59,6 +59,12 @@ describe('each format against its documented template', () => {
     for (const m of ['ebay', 'shopify', 'woocommerce'] as const) expect(carrierFor(m, 'Speedy Parcels').code).toBe('Speedy Parcels');
   });
 
+  it('quotes a CSV value only when it holds a comma, a quote or a line break, and turns a tab or line break of a tab-delimited value into a space', () => {
+    expect(formatLine(EBAY_FORMAT, ['Status', '01-2', 'a,b', 'say "hi"', 'two\nlines', '-12345'])).toBe('Status,01-2,"a,b","say ""hi""","two\nlines",-12345');
+    expect(formatLine(EBAY_FORMAT, ['Status', '01-2', '325', '219'])).toBe('Status,01-2,325,219');
+    expect(formatLine(AMAZON_FORMAT, ['113-1', 'a\tb', 'c\r\nd', 'e,"f"'])).toBe('113-1\ta b\tc d\te,"f"');
+  });
+
   it('maps a known carrier to each marketplace\'s own code, whatever its case and spacing', () => {
     expect(carrierFor('amazon', 'fed ex').code).toBe('FedEx');
     expect(carrierFor('shopify', 'DHL').code).toBe('DHL Express');
