@@ -26,6 +26,7 @@ import { loadReading, readSettingsFor } from './upload-reading.js';
 import { openWorkDir } from './work-dir.js';
 import { createMetrics } from '../metrics/registry.js';
 import { createRunAftermath } from './run-aftermath.js';
+import { createRunLedgers } from './run-ledgers.js';
 
 function countStates(jobs: readonly { state: string }[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -54,8 +55,14 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
   const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
+  const runLedgers = createRunLedgers(options.ledgerPath, {
+    logger,
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
+    ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}),
+  });
   const importJob: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
-    runImport({
+    runLedgers.use(async (runLedger) => runImport({
+      ledger: runLedger,
       readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],
       out: outDir,
@@ -78,7 +85,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
     }).then((result) => {
       if (!result.interrupted) aftermath.afterImport(outDir, result);
       return result;
-    });
+    }));
 
   const services: AppServices = {
     options,
@@ -112,6 +119,7 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       files,
       workDir,
       runImport: importJob,
+      abandonRuns: () => runLedgers.abandonAll(),
       serialize: (task) => serialize(task),
       leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
       wallClock,

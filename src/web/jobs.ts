@@ -93,6 +93,8 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** How often an idle worker looks for a queued job; default 1 s. */
   pollMs?: number;
+  /** Ends the ledger runs of the running job at once (their claims let go), when the stop's grace is over. */
+  abandonRuns?: () => Promise<void>;
   /** Records the job's end in the audit trail. */
   onFinished?: (job: JobRecord, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome) => Promise<void>;
   wallClock: () => Date;
@@ -106,8 +108,8 @@ interface Current {
   startedMs: number;
   runId?: string;
   controller: AbortController;
-  /** Why the import was told to stop, if it was. */
-  stopReason?: 'cancelled' | 'lost' | 'stopping';
+  /** Why the import was told to stop, if it was ('abandoned': the stop's grace is over, the next holder ends the job). */
+  stopReason?: 'cancelled' | 'lost' | 'stopping' | 'abandoned';
   done: Promise<void>;
 }
 
@@ -190,10 +192,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         (runId) => (entry.runId = runId),
       );
     } catch (error) {
-      if (entry.stopReason === 'lost') return;
+      if (entry.stopReason === 'lost' || entry.stopReason === 'abandoned') return;
       if (!isUserError(error)) logger.error({ err: error, job: job.id }, 'submission failed');
       return finish(entry, 'failed', { error: workDir.nameFilesIn(userMessage(error)) });
     }
+    if (entry.stopReason === 'abandoned') return;
     if (entry.stopReason === 'lost') {
       logger.warn({ job: job.id }, 'another instance took this submission over (its lease lapsed): it settles the orders');
       return;
@@ -211,6 +214,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   };
 
   const finish = async (entry: Current, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome) => {
+    if (entry.stopReason === 'abandoned') return;
     // The last progress and the run, then the end.
     await jobs.beat(entry.job.id, holder, options.leaseMs, { progress: entry.progress, ...(entry.runId ? { runId: entry.runId } : {}) });
     if (!(await jobs.finish(entry.job.id, holder, state, outcome))) return;
@@ -272,7 +276,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
     async abandon() {
       const running = current;
-      if (running) await jobs.release(running.job.id, holder).catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
+      if (!running) return;
+      // From here this instance ends nothing: whatever its import still does, the next holder settles the job.
+      running.stopReason = 'abandoned';
+      running.controller.abort();
+      // The run's claims first, then the job: the instance that takes the job finds its orders free.
+      await options.abandonRuns?.().catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not let go of the submission\'s orders'));
+      await jobs.release(running.job.id, holder).catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
     },
     stop() {
       stopped ??= (async () => {
