@@ -96,6 +96,8 @@ async function importOccurrence(files: string[], options: ResolvedOptions, reque
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
   for (const line of remote.warnings) logger.warn(line);
+  // Watched from before the run, as the command line's import is: its API requests and ledger errors are in its metrics file.
+  const watch = await watchRun(options, logger, (line) => logger.warn(line));
   const result = await runImport({
     ...(await importSettingsOf(options, remote.files)),
     out: remote.out,
@@ -103,12 +105,17 @@ async function importOccurrence(files: string[], options: ResolvedOptions, reque
     logger,
     signal: request.signal,
     onRunStarted: request.onRunStarted,
-  }).catch(remote.abandon);
+  })
+    .catch(remote.abandon)
+    .catch((error: unknown) => {
+      watch.drop();
+      throw error;
+    });
   await remote.finish(result.report).finally(remote.close);
   if (!result.ledgerFailure && result.runId && !options.dryRun) await keepRunResults(options.ledgerPath, result.runId, logger);
   if (!result.ledgerFailure) await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger, isLedgerOptional: options.dryRun });
   const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
-  await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report });
+  await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report });
   return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
 }
 
@@ -117,13 +124,19 @@ async function reconcileOccurrence(flags: ParsedArgs['flags'], options: Resolved
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const reconcileFlags = flags as ReconcileFlags;
   const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
-  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, logger }).catch(remote.abandon);
+  const watch = await watchRun(options, logger, (line) => logger.warn(line));
+  const result = await runReconcile({ ...reconcileSettingsOf(options, reconcileFlags), out: remote.out, confirmationsPath: remote.confirmations, logger })
+    .catch(remote.abandon)
+    .catch((error: unknown) => {
+      watch.drop();
+      throw error;
+    });
   const runId = result.runId ?? null;
   try {
     await remote.finish(result.report).finally(remote.close);
     if (runId) await keepRunResults(options.ledgerPath, runId, logger);
     await recordScheduledRun(options.ledgerPath, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger, isLedgerOptional: true });
-    await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report });
+    await watch.finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report });
   } finally {
     result.release();
   }
