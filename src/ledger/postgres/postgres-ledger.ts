@@ -29,6 +29,7 @@ import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
+import { reportLedgerFailure } from '../error-observers.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
 export const DEFAULT_CLAIM_LEASE_MS = 120_000;
@@ -275,13 +276,18 @@ class PostgresLedger implements Ledger {
     try {
       return await work();
     } catch (error) {
-      throw classifyPostgresError(error, this.location, 'run') ?? error;
+      const failure = classifyPostgresError(error, this.location, 'run') ?? error;
+      reportLedgerFailure(failure);
+      throw failure;
     }
   }
 
   /** A transaction whose connection is lost is tried again whole, once the database answers: nothing of it was committed, or all of it was and its work is a no-op the second time (claims and marks are conditional on their state). */
   private transaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-    return this.rider.ride(() => this.transactionOnce(work));
+    return this.rider.ride(() => this.transactionOnce(work)).catch((error: unknown) => {
+      reportLedgerFailure(error);
+      throw error;
+    });
   }
 
   private async transactionOnce<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
