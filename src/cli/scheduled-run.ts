@@ -20,6 +20,7 @@ import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
 import { addImportCommand, importSettingsOf } from './import.js';
 import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
 import { remoteContextOf } from './remote-options.js';
+import type { RunLedgers } from '../web/run-ledgers.js';
 
 /** Flags a schedule cannot set: it runs on the scheduler's ledger and config, and prints nothing. */
 const REFUSED_FLAGS = ['--ledger', '--config', '--help', '-h'];
@@ -75,6 +76,8 @@ export interface ScheduledRunnerOptions {
   env: Record<string, string | undefined>;
   clock: () => Date;
   logger: Logger;
+  /** The ledgers the scheduled imports send on, let go of at once when a stop's grace is over (serve). */
+  runLedgers?: RunLedgers;
 }
 
 /** The function the scheduler calls for each occurrence. */
@@ -83,7 +86,7 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
     const logger = options.logger.child({ schedule: request.schedule.name });
     try {
       const { positional, flags, resolved } = await resolveScheduleArgs(request.schedule, options.base, options.env, options.clock());
-      return request.schedule.command === 'import' ? await importOccurrence(positional, resolved, request, logger) : await reconcileOccurrence(flags, resolved, logger, request);
+      return request.schedule.command === 'import' ? await importOccurrence(positional, resolved, request, logger, options.runLedgers) : await reconcileOccurrence(flags, resolved, logger, request);
     } catch (error) {
       const failure = failureOf(error);
       return { exitCode: failure.exitCode, summary: null, runId: null, message: failure.message };
@@ -91,21 +94,16 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
   };
 }
 
-async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
+async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger, runLedgers: RunLedgers | undefined): Promise<RunResult> {
   const { runImport } = await import('../import/run-import.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options));
   for (const line of remote.warnings) logger.warn(line);
   // Watched from before the run, as the command line's import is: its API requests and ledger errors are in its metrics file.
   const watch = await watchRun(options, logger, (line) => logger.warn(line));
-  const result = await runImport({
-    ...(await importSettingsOf(options, remote.files)),
-    out: remote.out,
-    archiveDir: remote.archive,
-    logger,
-    signal: request.signal,
-    onRunStarted: request.onRunStarted,
-  })
+  const settings = { ...(await importSettingsOf(options, remote.files)), out: remote.out, archiveDir: remote.archive, logger, signal: request.signal, onRunStarted: request.onRunStarted };
+  const ledgerOptions = { claimLeaseMs: options.claimLeaseMs, ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}) };
+  const result = await (runLedgers ? runLedgers.use(options.ledgerPath, ledgerOptions, (ledger) => runImport({ ...settings, ledger })) : runImport(settings))
     .catch(remote.abandon)
     .catch((error: unknown) => {
       watch.drop();

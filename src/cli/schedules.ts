@@ -27,7 +27,7 @@ function addSchedulerOptions(cmd: Command): Command {
 }
 
 /** The scheduler of `scheduler` and `serve`: the ledger it claims occurrences in stays open until stop. */
-export async function startSchedules(options: ResolvedOptions, flags: RawFlags, logger: Logger): Promise<{ scheduler: Scheduler; ledger: Ledger; stop(): Promise<void> }> {
+export async function startSchedules(options: ResolvedOptions, flags: RawFlags, logger: Logger): Promise<{ scheduler: Scheduler; ledger: Ledger; stop(): Promise<void>; abandon(): Promise<void> }> {
   if (options.schedules.length === 0) throw new UsageError(`no schedules to run: the config file${flags.config ? ` ${flags.config}` : ''} has no "schedules" (see docs/schedules.md).`);
   const { resolveScheduleArgs, createScheduledRunner } = await import('./scheduled-run.js');
   const base = { ...flags, ledger: options.ledgerPath };
@@ -36,11 +36,13 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
   const { createScheduler } = await import('../schedules/scheduler.js');
   const ledger = await openLedger(options.ledgerPath, { logger, claimLeaseMs: options.claimLeaseMs });
   const clock = () => new Date();
+  const { createRunLedgers } = await import('../web/run-ledgers.js');
+  const runLedgers = createRunLedgers(logger);
   const scheduler = createScheduler({
     schedules: options.schedules,
     store: ledger.schedules,
     // The runs use the ledger the occurrences are claimed in, whatever the command's own default would be.
-    runOccurrence: createScheduledRunner({ base, env: processEnvironment(), clock, logger }),
+    runOccurrence: createScheduledRunner({ base, env: processEnvironment(), clock, logger, runLedgers }),
     clock,
     leaseMs: options.claimLeaseMs,
     host: `${hostname()} ${process.pid}`,
@@ -52,6 +54,11 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
     async stop() {
       await scheduler.stop();
       await ledger.close();
+    },
+    // The running occurrence's orders first, then the occurrence: the instance that takes it finds its orders free.
+    async abandon() {
+      await runLedgers.abandonAll();
+      await scheduler.abandon();
     },
   };
 }

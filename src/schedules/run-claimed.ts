@@ -21,6 +21,8 @@ function redactMessage(message: string | null): string | null {
 export interface RunContext extends Pick<SchedulerOptions, 'store' | 'runOccurrence' | 'clock' | 'leaseMs' | 'host' | 'logger'> {
   timer: SchedulerTimer;
   holder: string;
+  /** Hands the scheduler what lets go of this occurrence at once (a stop's grace is over); returns what forgets it. */
+  onAbandonable?: (abandon: () => Promise<void>) => () => void;
 }
 
 export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: OccurrenceRecord): Promise<OccurrenceRecord> {
@@ -44,6 +46,14 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
     beatHandle = timer.set(() => void beat().then(() => isDone || controller.signal.aborted || armBeat()), Math.max(50, Math.floor(leaseMs / 3)));
   };
   armBeat();
+  let isAbandoned = false;
+  const forget = ctx.onAbandonable?.(async () => {
+    isAbandoned = true;
+    controller.abort();
+    timer.clear(beatHandle);
+    // Its lease ends now: another instance takes the occurrence at its next look, not after the lease.
+    await store.beat(key, holder, 0).catch((error: Error) => logger.warn({ schedule: key.schedule, err: error.message }, 'could not let go of the schedule occurrence'));
+  });
   logger.info({ schedule: key.schedule, scheduledAt: key.scheduledAt, kind: claimed.kind, starts: claimed.starts }, claimed.starts > 1 ? 'taking over a schedule occurrence whose instance stopped' : 'running a schedule occurrence');
   let result: OccurrenceResult;
   try {
@@ -65,7 +75,10 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
   } finally {
     isDone = true;
     timer.clear(beatHandle);
+    forget?.();
   }
+  // Let go of: the instance that takes it over records its end.
+  if (isAbandoned) return { ...claimed, runId };
   if (!(await store.finish(key, holder, result))) {
     logger.warn({ schedule: key.schedule, scheduledAt: key.scheduledAt }, "the occurrence had been taken over by another instance; its result is that instance's");
   }

@@ -27,6 +27,8 @@ export interface Scheduler {
   runNow(name: string): Promise<OccurrenceRecord | null>;
   /** Takes no more occurrences; resolves when the running one has finished. */
   stop(): Promise<void>;
+  /** The stop's grace is over: the running occurrence is let go of now (its lease ends), for another instance to take at once. */
+  abandon(): Promise<void>;
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
@@ -44,6 +46,7 @@ class ScheduleLoop implements Scheduler {
   private isStopping = false;
   private handle: unknown = null;
   private current: Promise<void> | null = null;
+  private abandonRunning: (() => Promise<void>) | null = null;
 
   constructor(private readonly options: SchedulerOptions) {
     this.timer = options.timer ?? systemTimer;
@@ -82,13 +85,22 @@ class ScheduleLoop implements Scheduler {
     await this.current;
   }
 
+  async abandon(): Promise<void> {
+    this.isStopping = true;
+    await this.abandonRunning?.();
+  }
+
   private claim(schedule: string, scheduledAt: string, kind: OccurrenceKind): Promise<OccurrenceRecord | null> {
     const { store, host, leaseMs } = this.options;
     return store.claim({ schedule, scheduledAt, kind, holder: this.holder, host, leaseMs });
   }
 
   private execute(schedule: Schedule, claimed: OccurrenceRecord): Promise<OccurrenceRecord> {
-    return runClaimed({ ...this.options, timer: this.timer, holder: this.holder }, schedule, claimed);
+    const onAbandonable = (abandon: () => Promise<void>) => {
+      this.abandonRunning = abandon;
+      return () => void (this.abandonRunning = null);
+    };
+    return runClaimed({ ...this.options, timer: this.timer, holder: this.holder, onAbandonable }, schedule, claimed);
   }
 
   private async claimAndRun(schedule: Schedule, scheduledAt: Date, kind: OccurrenceKind): Promise<void> {

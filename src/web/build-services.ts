@@ -55,13 +55,13 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
   const metrics = createMetrics({ countJobs: async () => countStates(await ledger.jobs.list(500)) });
   const aftermath = createRunAftermath({ metrics, ...(options.notify ? { notify: options.notify } : {}), ledger, logger, wallClock });
   // What is sent is what the page showed: the upload's profile and its corrected cells.
-  const runLedgers = createRunLedgers(options.ledgerPath, {
-    logger,
+  const runLedgers = createRunLedgers(logger);
+  const runLedgerOptions = {
     ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
     ...(options.ledgerOutageMs !== undefined ? { outageMs: options.ledgerOutageMs } : {}),
-  });
+  };
   const importJob: ImportRun = async (job, outDir, onOrderDone, signal, onRunStarted) =>
-    runLedgers.use(async (runLedger) => runImport({
+    runLedgers.use(options.ledgerPath, runLedgerOptions, async (runLedger) => runImport({
       ledger: runLedger,
       readSettings: readSettingsFor(loadReading(workDir, job.uploadId), await mappings.list()),
       files: [job.file],

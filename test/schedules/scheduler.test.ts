@@ -158,6 +158,29 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
     await expect.poll(() => stalled!.signal.aborted).toBe(true);
   });
 
+  it('lets go of the running occurrence at once when abandoned (a stop past its grace): another instance takes it at its next look, long before the lease', async () => {
+    let stalled: RunRequest | undefined;
+    const a = await instance('batch-1 101', (request) => {
+      stalled = request;
+      return new Promise<RunResult>(() => undefined);
+    });
+    const b = await instance('batch-2 202', async () => ({ ...OK, runId: 'run-2' }));
+    a.scheduler.start();
+    b.scheduler.start();
+    clock.advance(60_000);
+    void a.scheduler.tick();
+    await expect.poll(() => stalled !== undefined).toBe(true);
+    await b.scheduler.tick();
+    expect(b.requests).toEqual([]);
+
+    await a.scheduler.abandon();
+    expect(stalled!.signal.aborted).toBe(true);
+    // No time passes: only the release explains the takeover.
+    await b.scheduler.tick();
+    expect(b.requests.map((r) => [r.scheduledAt.toISOString(), r.kind])).toEqual([['2026-11-20T02:00:00.000Z', 'scheduled']]);
+    expect(await b.ledger.schedules.list()).toMatchObject([{ state: 'done', outcome: 'ok', starts: 2, host: 'batch-2 202', runId: 'run-2' }]);
+  });
+
   it('renews the lease while a long run goes on, so no other instance takes it over', async () => {
     let finish: (result: RunResult) => void = () => undefined;
     const a = await instance('batch-1 101', (request) => {
