@@ -295,9 +295,16 @@ export function writeSharedStringsBomb(path: string, unpacked: number): void {
 export async function benchWebUploads(file: string, uploads: number, now: Date, options: { scrapeEveryMs?: number } = {}): Promise<{ uploads: number; uploadBytes: number; ms: number; peakRssMb: number; scrapes: number }> {
   const dir = join(dirname(file), 'web-bench');
   rmSync(dir, { recursive: true, force: true });
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'serve', '--sandbox', '--port', '0', '--ledger', join(dir, 'ledger.db'), '--now', now.toISOString()], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The server's log (a JSON line per upload and check) goes to a file beside the data, so the bench prints its figures alone.
+  const log = `${dir}.log`;
+  const logFd = openSync(log, 'w');
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'serve', '--sandbox', '--port', '0', '--ledger', join(dir, 'ledger.db'), '--now', now.toISOString()], { stdio: ['ignore', 'pipe', logFd] });
+  closeSync(logFd);
   try {
     const [first] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    if (!first.startsWith('listening ')) throw new Error(`serve did not start (its log: ${log})`);
+    // The rest of what serve prints (where to open it) is read and dropped.
+    child.stdout!.resume();
     const url = first.replace(/^listening /, '');
     const home = await request(`${url}/`);
     const cookie = String(home.headers['set-cookie']).split(';')[0]!;
@@ -321,7 +328,7 @@ export async function benchWebUploads(file: string, uploads: number, now: Date, 
       for (let attempt = 0; ; attempt++) {
         const body = await (await request(`${url}${page}`, { headers: { cookie } })).body.text();
         if (!body.includes('http-equiv="refresh"')) break;
-        if (attempt > 6_000) throw new Error(`${page} was never checked`);
+        if (attempt > 6_000) throw new Error(`${page} was never checked (the server's log: ${log})`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

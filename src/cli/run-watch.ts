@@ -29,15 +29,18 @@ export interface RunWatch {
    * neither throws); a failed delivery is audited in the run's ledger, still open (its run lock, if any, released).
    */
   finish(run: { command: 'import' | 'reconcile'; runId: string | null; exitCode: number; report: JsonReport; ledger: Ledger | undefined }): Promise<void>;
+  /** Stops counting without a file or a notification: the run ended in an error that is reported elsewhere. */
+  drop(): void;
 }
 
-/** Starts counting the run's API requests when a metrics file is asked for. */
+/** Starts counting the run's API requests and ledger errors when a metrics file is asked for: call it before the run. */
 export async function watchRun(options: ResolvedOptions, logger: Logger, warn: (line: string) => void): Promise<RunWatch> {
   const wantsMetrics = options.metricsFile !== undefined;
   const metricsModule = wantsMetrics ? await import('../metrics/registry.js') : undefined;
   const metrics = metricsModule?.createMetrics();
-  const unwatch = metrics ? metricsModule!.watchApi(metrics) : () => undefined;
+  const unwatch = metrics ? metricsModule!.observeInto(metrics) : () => undefined;
   return {
+    drop: unwatch,
     async finish(run) {
       unwatch();
       const { notifyRun } = await import('../notify/notify-run.js');

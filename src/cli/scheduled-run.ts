@@ -97,9 +97,13 @@ async function importOccurrence(files: string[], options: ResolvedOptions, reque
   const { runImport } = await import('../import/run-import.js');
   const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const ledger = await openCommandLedger(options, logger);
+  // A stop whose grace is over lets go of this run's orders at once, for another instance to take.
+  request.letGoWith?.(() => ledger.abandonRuns());
   return withCommandLedger(ledger, async () => {
     const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
     for (const line of remote.warnings) logger.warn(line);
+    // Watched from before the run, as the command line's import is: its API requests and ledger errors are in its metrics file.
+    const watch = await watchRun(options, logger, (line) => logger.warn(line));
     const result = await runImport({
       ...(await importSettingsOf(options, remote.files, ledger)),
       out: remote.out,
@@ -107,13 +111,18 @@ async function importOccurrence(files: string[], options: ResolvedOptions, reque
       logger,
       signal: request.signal,
       onRunStarted: request.onRunStarted,
-    }).catch(remote.abandon);
+    })
+      .catch(remote.abandon)
+      .catch((error: unknown) => {
+        watch.drop();
+        throw error;
+      });
     await remote.finish(result.report).finally(remote.close);
     const kept = result.ledgerFailure ? undefined : ledger;
     if (kept && result.runId && !options.dryRun) await keepRunResults(kept, result.runId, logger);
     await recordScheduledRun(kept, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger });
     const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
-    await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report, ledger: kept });
+    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report, ledger: kept });
     return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
   });
 }
@@ -127,13 +136,19 @@ async function reconcileOccurrence(flags: ParsedArgs['flags'], options: Resolved
   const ledger = ledgerUseOf(settings) ? await openCommandLedger(options, logger) : undefined;
   return withCommandLedger(ledger, async () => {
     const remote = await prepareRemoteRun({ command: 'reconcile', out: options.out, confirmations: reconcileFlags.confirmations }, remoteContextOf(options));
-    const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, placeConfirmations: remote.placeConfirmations, logger }).catch(remote.abandon);
+    const watch = await watchRun(options, logger, (line) => logger.warn(line));
+    const result = await runReconcile({ ...settings, ...(ledger ? { ledger } : {}), out: remote.out, confirmationsPath: remote.confirmations, placeConfirmations: remote.placeConfirmations, logger })
+      .catch(remote.abandon)
+      .catch((error: unknown) => {
+        watch.drop();
+        throw error;
+      });
     const runId = result.runId ?? null;
     try {
       await remote.finish(result.report).finally(remote.close);
       if (ledger && runId) await keepRunResults(ledger, runId, logger);
       await recordScheduledRun(ledger, result.report, { schedule: request.schedule.name, host: hostname(), ref: runId, logger });
-      await (await watchRun(options, logger, (line) => logger.warn(line))).finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report, ledger });
+      await watch.finish({ command: 'reconcile', runId, exitCode: reconcileExitCode(result), report: result.report, ledger });
     } finally {
       result.release();
     }

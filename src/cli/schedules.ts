@@ -27,7 +27,7 @@ function addSchedulerOptions(cmd: Command): Command {
 }
 
 /** The scheduler of `scheduler` and `serve`: the ledger it claims occurrences in stays open until stop. */
-export async function startSchedules(options: ResolvedOptions, flags: RawFlags, logger: Logger): Promise<{ scheduler: Scheduler; ledger: Ledger; stop(): Promise<void> }> {
+export async function startSchedules(options: ResolvedOptions, flags: RawFlags, logger: Logger): Promise<{ scheduler: Scheduler; ledger: Ledger; stop(): Promise<void>; abandon(): Promise<void> }> {
   if (options.schedules.length === 0) throw new UsageError(`no schedules to run: the config file${flags.config ? ` ${flags.config}` : ''} has no "schedules" (see docs/schedules.md).`);
   const { resolveScheduleArgs, createScheduledRunner } = await import('./scheduled-run.js');
   const base = { ...flags, ledger: options.ledgerPath };
@@ -53,6 +53,8 @@ export async function startSchedules(options: ResolvedOptions, flags: RawFlags, 
       await scheduler.stop();
       await ledger.close();
     },
+    // The running occurrence's orders first, then the occurrence (run-claimed.ts): the instance that takes it finds its orders free.
+    abandon: () => scheduler.abandon(),
   };
 }
 

@@ -100,15 +100,16 @@ export function addServeCommand(program: Command, run: CliRun): void {
     );
     const graceSeconds = parseNumberFlag('shutdown-grace', flags.shutdownGrace, { min: 0, max: 3600 }) ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
-    await schedules?.stop();
     const { describeStopped } = await import('../web/jobs.js');
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceSeconds * 1000)));
-    const stopped = await Promise.race([app.close(), graceOver]);
+    // A scheduled run in flight gets the same grace as a submission.
+    const stopped = await Promise.race([Promise.all([schedules?.stop(), app.close()]).then(([, closed]) => closed), graceOver]);
     clearTimeout(timer);
     if (stopped === 'late') {
+      await schedules?.abandon();
       await app.abandon();
-      run.warn(`the submission in flight did not reach a safe point within ${graceSeconds} s: it is back in the queue, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+      run.warn(`the work in flight did not reach a safe point within ${graceSeconds} s: the submission and the schedule occurrence running are let go of, for another instance or the next start (which looks up every order in doubt before sending it again).`);
       interruption.dispose();
       process.exit(run.exitCode);
     }

@@ -5,9 +5,13 @@
  * into the LedgerError it makes, naming the ledger and what to do; any other error, a bug, goes on as
  * it is. Wrapped once where a ledger is opened, so no caller has to know the backend's error codes.
  */
+import { reportLedgerFailure } from './error-observers.js';
+
 export function guardLedger<T extends object>(ledger: T, classify: (error: unknown) => Error | null): T {
   const fail = (error: unknown): never => {
-    throw classify(error) ?? error;
+    const failure = classify(error) ?? error;
+    reportLedgerFailure(failure);
+    throw failure;
   };
   const call = (target: object, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown => {
     let value: unknown;

@@ -5,6 +5,7 @@
 export { ledgerExists, openLedger } from './open-ledger.js';
 export { parseLedgerLocation, redactLedgerLocation, type LedgerLocation } from './location.js';
 export { LedgerBusyError, LedgerClaimLostError, LedgerError, LedgerStateError, LedgerUnusableError } from './errors.js';
+export { addLedgerErrorObserver, type LedgerErrorObservation } from './error-observers.js';
 export { canonicalJson, fingerprintPayload, hashPayload, type PayloadFingerprint } from './hash.js';
 export { decideIntent, LOOKUP_STATES } from './intent.js';
 export { ORDER_STATES } from './types.js';

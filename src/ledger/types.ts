@@ -346,6 +346,14 @@ export interface Ledger extends TeamStores {
   setWatermark(name: string, iso: string): Promise<void>;
 
   /**
+   * Ends the runs still open on this object as a death would, at once, and nothing else: their orders
+   * are let go with the states they have (on PostgreSQL their leases expire now), so another instance
+   * takes them over without waiting for a lease, looking up what may have been sent first. A stop
+   * whose grace is over calls it before the process exits. The ledger stays open.
+   */
+  abandonRuns(): Promise<void>;
+
+  /**
    * Ends what this object holds: runs still open end as a death would (their orders are let go with
    * the states they have, so the next run looks up what may have been sent; the runs stay unfinished
    * in history), the run lock is released, the connection closed. Safe to call twice.

@@ -5,6 +5,8 @@
 export interface Readiness {
   isReady: boolean;
   reason?: string;
+  /** What the ledger threw, when it did (the ledger has counted its own failures among its errors). */
+  error?: unknown;
 }
 
 /** A probe answers fast or says no: Kubernetes' default probe timeout is one second, a load balancer's a few. */
@@ -19,7 +21,7 @@ export async function checkReadiness(describe: () => Promise<{ schemaVersion: st
     if (answer.schemaVersion !== expectedSchema) return { isReady: false, reason: `the ledger's schema is ${answer.schemaVersion}, not ${expectedSchema} as when this process started: restart it with the matching version of order-batch` };
     return { isReady: true };
   } catch (error) {
-    return { isReady: false, reason: `the ledger does not answer: ${(error as Error).message}` };
+    return { isReady: false, reason: `the ledger does not answer: ${(error as Error).message}`, error };
   } finally {
     clearTimeout(timer);
   }

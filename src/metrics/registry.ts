@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { addExchangeObserver } from '../api/exchange-observers.js';
+import { addLedgerErrorObserver } from '../ledger/index.js';
 
 export interface Metrics {
   registry: Registry;
@@ -54,7 +55,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
         for (const state of ['queued', 'running']) this.set({ state }, counts[state] ?? 0);
       },
     }),
-    ledgerErrors: new Counter({ name: 'order_batch_ledger_errors_total', help: 'Ledger operations that failed (the database unreachable, a full disk).', registers }),
+    ledgerErrors: new Counter({ name: 'order_batch_ledger_errors_total', help: 'Ledger errors met: each outage of the database once, each operation that failed for good (a refused write, a full disk), each failed readiness check.', registers }),
     failedLogins: new Counter({ name: 'order_batch_failed_logins_total', help: 'Logins refused (wrong password, unknown or disabled account, throttled).', registers }),
     notificationFailures: new Counter({ name: 'order_batch_notification_failures_total', help: 'Notifications that could not be delivered within their bound.', registers }),
     lastRunTimestamp: new Gauge({ name: 'order_batch_last_run_timestamp_seconds', help: 'When the last run of each command finished (Unix time).', labelNames: ['command'], registers }),
@@ -86,4 +87,17 @@ export function watchApi(metrics: Metrics): () => void {
     },
     onRetry: () => metrics.retries.inc(),
   });
+}
+
+/**
+ * Counts into `metrics` what this process meets until the returned function is called: the API's
+ * exchanges and retries, and the ledger's errors (each outage once, each failure that reached a caller).
+ */
+export function observeInto(metrics: Metrics): () => void {
+  const unwatchApi = watchApi(metrics);
+  const unwatchLedger = addLedgerErrorObserver(() => metrics.ledgerErrors.inc());
+  return () => {
+    unwatchApi();
+    unwatchLedger();
+  };
 }

@@ -21,6 +21,8 @@ function redactMessage(message: string | null): string | null {
 export interface RunContext extends Pick<SchedulerOptions, 'store' | 'runOccurrence' | 'clock' | 'leaseMs' | 'host' | 'logger'> {
   timer: SchedulerTimer;
   holder: string;
+  /** Hands the scheduler what lets go of this occurrence at once (a stop's grace is over); returns what forgets it. */
+  onAbandonable?: (abandon: () => Promise<void>) => () => void;
 }
 
 export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: OccurrenceRecord): Promise<OccurrenceRecord> {
@@ -44,6 +46,17 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
     beatHandle = timer.set(() => void beat().then(() => isDone || controller.signal.aborted || armBeat()), Math.max(50, Math.floor(leaseMs / 3)));
   };
   armBeat();
+  let isAbandoned = false;
+  let letGoOfRun: (() => Promise<void>) | undefined;
+  const forget = ctx.onAbandonable?.(async () => {
+    isAbandoned = true;
+    controller.abort();
+    timer.clear(beatHandle);
+    // The run's orders first, then the occurrence: the instance that takes it over finds its orders free.
+    await letGoOfRun?.().catch((error: Error) => logger.warn({ schedule: key.schedule, err: error.message }, "could not let go of the schedule occurrence's orders"));
+    // Its lease ends now: another instance takes the occurrence at its next look, not after the lease.
+    await store.beat(key, holder, 0).catch((error: Error) => logger.warn({ schedule: key.schedule, err: error.message }, 'could not let go of the schedule occurrence'));
+  });
   logger.info({ schedule: key.schedule, scheduledAt: key.scheduledAt, kind: claimed.kind, starts: claimed.starts }, claimed.starts > 1 ? 'taking over a schedule occurrence whose instance stopped' : 'running a schedule occurrence');
   let result: OccurrenceResult;
   try {
@@ -57,6 +70,7 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
         // Noted at once: an instance taking over waits for this run's claims on its orders to lapse.
         void beat();
       },
+      letGoWith: (letGo) => (letGoOfRun = letGo),
     });
     result = { outcome: outcomeOf(ran.exitCode), exitCode: ran.exitCode, summary: ran.summary, runId: ran.runId ?? runId, message: redactMessage(ran.message) };
   } catch (error) {
@@ -65,7 +79,10 @@ export async function runClaimed(ctx: RunContext, schedule: Schedule, claimed: O
   } finally {
     isDone = true;
     timer.clear(beatHandle);
+    forget?.();
   }
+  // Let go of: the instance that takes it over records its end.
+  if (isAbandoned) return { ...claimed, runId };
   if (!(await store.finish(key, holder, result))) {
     logger.warn({ schedule: key.schedule, scheduledAt: key.scheduledAt }, "the occurrence had been taken over by another instance; its result is that instance's");
   }

@@ -27,6 +27,8 @@ export interface Scheduler {
   runNow(name: string): Promise<OccurrenceRecord | null>;
   /** Takes no more occurrences; resolves when the running one has finished. */
   stop(): Promise<void>;
+  /** The stop's grace is over: the running occurrence is let go of now (its lease ends), for another instance to take at once. */
+  abandon(): Promise<void>;
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
@@ -44,6 +46,7 @@ class ScheduleLoop implements Scheduler {
   private isStopping = false;
   private handle: unknown = null;
   private current: Promise<void> | null = null;
+  private abandonRunning: (() => Promise<void>) | null = null;
 
   constructor(private readonly options: SchedulerOptions) {
     this.timer = options.timer ?? systemTimer;
@@ -82,13 +85,22 @@ class ScheduleLoop implements Scheduler {
     await this.current;
   }
 
+  async abandon(): Promise<void> {
+    this.isStopping = true;
+    await this.abandonRunning?.();
+  }
+
   private claim(schedule: string, scheduledAt: string, kind: OccurrenceKind): Promise<OccurrenceRecord | null> {
     const { store, host, leaseMs } = this.options;
     return store.claim({ schedule, scheduledAt, kind, holder: this.holder, host, leaseMs });
   }
 
   private execute(schedule: Schedule, claimed: OccurrenceRecord): Promise<OccurrenceRecord> {
-    return runClaimed({ ...this.options, timer: this.timer, holder: this.holder }, schedule, claimed);
+    const onAbandonable = (abandon: () => Promise<void>) => {
+      this.abandonRunning = abandon;
+      return () => void (this.abandonRunning = null);
+    };
+    return runClaimed({ ...this.options, timer: this.timer, holder: this.holder, onAbandonable }, schedule, claimed);
   }
 
   private async claimAndRun(schedule: Schedule, scheduledAt: Date, kind: OccurrenceKind): Promise<void> {
@@ -113,14 +125,16 @@ class ScheduleLoop implements Scheduler {
     const floor = new Date(now.getTime() - schedule.catchUpMs - MISSED_LOOKBACK_MS);
     const from = anchor > floor ? anchor : floor;
     const plan = planCatchUp(occurrencesBetween(schedule, from, now, MAX_MISSED_RECORDED), now, schedule.catchUpMs, this.graceMs);
+    const why = plan.run
+      ? `a later occurrence (${plan.run.toISOString()}) ran in its place`
+      : `no instance was running within its catch-up window (${schedule.catchUp})`;
+    const recorded: string[] = [];
     for (const missed of plan.missed) {
-      const why = plan.run
-        ? `a later occurrence (${plan.run.toISOString()}) ran in its place`
-        : `no instance was running within its catch-up window (${schedule.catchUp})`;
-      if (await store.recordMissed({ schedule: schedule.name, scheduledAt: missed.toISOString() }, why)) {
-        logger.warn({ schedule: schedule.name, scheduledAt: missed.toISOString() }, `a schedule occurrence was missed: ${why}`);
-      }
+      // Only the instance whose record is the first says so: every missed occurrence is told once, across instances.
+      if (await store.recordMissed({ schedule: schedule.name, scheduledAt: missed.toISOString() }, why)) recorded.push(missed.toISOString());
     }
+    // One line for the occurrences of one outage, however many: a day of an every-minute schedule is not a screenful.
+    if (recorded.length > 0) logger.warn(describeMissed(schedule.name, recorded), recorded.length === 1 ? `a schedule occurrence was missed: ${why}` : `${recorded.length} schedule occurrences were missed: ${why}`);
     if (plan.run) await this.claimAndRun(schedule, plan.run, plan.isLate ? 'catch_up' : 'scheduled');
   }
 
@@ -161,4 +175,9 @@ class ScheduleLoop implements Scheduler {
       void this.tick().finally(() => this.arm(this.delayToNext()));
     }, ms);
   }
+}
+
+/** The log fields of the missed occurrences of one look: each one, in a line of its own only when it is alone. */
+function describeMissed(schedule: string, recorded: readonly string[]): Record<string, unknown> {
+  return recorded.length === 1 ? { schedule, scheduledAt: recorded[0] } : { schedule, missed: recorded.length, scheduledAt: recorded };
 }

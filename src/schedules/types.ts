@@ -22,6 +22,11 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Called with the ledger run's id as soon as there is one (it is noted on the occurrence at once). */
   onRunStarted(runId: string): void;
+  /**
+   * Tells the scheduler what lets go of the run's orders at once (its ledger's open runs end as a death
+   * would), should a stop's grace end before the run does; the occurrence is let go of after them.
+   */
+  letGoWith?(letGo: () => Promise<void>): void;
 }
 
 export interface RunResult {

@@ -101,6 +101,8 @@ export function buildServices(options: WebAppOptions, ledger: Ledger, sandbox: C
       serialize: parts.serialize,
       leaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseSeconds * 1000,
       runOther: reconcileJobRun(reconciler, workDir, logger),
+      // The stop's grace over: the running job's orders let go at once, for another instance to take.
+      abandonRuns: () => ledger.abandonRuns(),
       wallClock,
       logger,
       onFinished: async (job, state, outcome) => {

@@ -98,6 +98,8 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** Runs a job of another kind than a submission (reconcile-jobs.ts): how it ended. */
   runOther?: OtherKindRun;
+  /** Ends the ledger runs of the running job at once (their claims let go), when the stop's grace is over. */
+  abandonRuns?: () => Promise<void>;
   /** Records the job's end in the audit trail. */
   onFinished?: (job: JobRecord, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome) => Promise<void>;
   wallClock: () => Date;
@@ -112,7 +114,7 @@ interface Current {
   runId?: string;
   controller: AbortController;
   /** Why the import was told to stop, if it was. */
-  stopReason?: 'cancelled' | 'lost' | 'stopping';
+  stopReason?: 'cancelled' | 'lost' | 'stopping' | 'abandoned';
   done: Promise<void>;
 }
 
@@ -180,11 +182,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     idle: () => waitIdle(worker),
     async abandon() {
       const running = worker.current;
-      if (running) {
-        await jobs
-          .release(running.job.id, worker.holder)
-          .catch((error: unknown) => options.logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
-      }
+      if (!running) return;
+      const { logger } = options;
+      // From here this instance ends nothing: whatever its import still does, the next holder settles the job.
+      running.stopReason = 'abandoned';
+      running.controller.abort();
+      // The run's claims first, then the job: the instance that takes the job finds its orders free.
+      await options.abandonRuns?.().catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, "could not let go of the submission's orders"));
+      await jobs.release(running.job.id, worker.holder).catch((error: unknown) => logger.warn({ job: running.job.id, err: (error as Error).message }, 'could not hand the submission back'));
     },
     stop() {
       worker.stopped ??= stopWorker(worker);
@@ -259,7 +264,7 @@ async function executeJob(worker: Worker, entry: Current): Promise<void> {
   const { jobs, logger, workDir } = options;
   if (job.kind !== 'submit') {
     const ended = await runOtherKind(job, options.runOther, logger);
-    if (entry.stopReason !== 'lost') await finishJob(worker, entry, ended.state, ended.outcome);
+    if (entry.stopReason !== 'lost' && entry.stopReason !== 'abandoned') await finishJob(worker, entry, ended.state, ended.outcome);
     return;
   }
   logger.info({ job: job.id, file: job.fileName, starts: job.starts }, job.starts > 1 ? 'resuming a submission' : 'starting a submission');
@@ -279,7 +284,7 @@ async function executeJob(worker: Worker, entry: Current): Promise<void> {
       (runId) => (entry.runId = runId),
     );
   } catch (error) {
-    if (entry.stopReason === 'lost') return;
+    if (entry.stopReason === 'lost' || entry.stopReason === 'abandoned') return;
     if (!isUserError(error)) logger.error({ err: error, job: job.id }, 'submission failed');
     return finishJob(worker, entry, 'failed', { error: workDir.nameFilesIn(userMessage(error)) });
   }
@@ -290,6 +295,7 @@ async function executeJob(worker: Worker, entry: Current): Promise<void> {
 async function settleJob(worker: Worker, entry: Current, result: ImportResult): Promise<void> {
   const { jobs, logger, workDir, files } = worker.options;
   const { job } = entry;
+  if (entry.stopReason === 'abandoned') return;
   if (entry.stopReason === 'lost') {
     logger.warn({ job: job.id }, 'another instance took this submission over (its lease lapsed): it settles the orders');
     return;
@@ -308,6 +314,8 @@ async function settleJob(worker: Worker, entry: Current, result: ImportResult): 
 
 async function finishJob(worker: Worker, entry: Current, state: 'done' | 'failed' | 'cancelled', outcome: JobOutcome): Promise<void> {
   const { jobs, logger, onFinished } = worker.options;
+  // Let go of when the stop's grace was over: the instance that takes the job over ends it.
+  if (entry.stopReason === 'abandoned') return;
   // The last progress and the run, then the end.
   await saveProgress(worker, entry);
   if (!(await jobs.finish(entry.job.id, worker.holder, state, outcome))) return;

@@ -32,7 +32,7 @@ import { registerUploadRoutes } from './routes/upload-routes.js';
 import { registerUsersRoutes } from './routes/users-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { installLedgerOutageGate } from './ledger-outage.js';
-import { watchApi } from '../metrics/registry.js';
+import { observeInto } from '../metrics/registry.js';
 import { registerApi } from './api/index.js';
 import { registerTokenRoutes } from './routes/token-routes.js';
 import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
@@ -77,7 +77,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const mayServeAlone = isLoopbackHost(host) && !trustProxy;
   const { ledger, accounts, schemaVersion, sandbox } = await openServeLedger(options, host, mayServeAlone);
   const services = buildServices(options, ledger, sandbox, () => accounts.count > 0);
-  const unwatchApi = watchApi(services.metrics);
+  const unwatchApi = observeInto(services.metrics);
 
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(trustProxy), bodyLimit: 1024 * 1024, forceCloseConnections: true });
   const routes: { method: string; url: string }[] = [];

@@ -9,6 +9,7 @@ import { toSchedules } from '../../src/schedules/schedule-config.js';
 import { createScheduler, type RunRequest, type RunResult, type SchedulerTimer } from '../../src/schedules/scheduler.js';
 import { BACKENDS } from '../ledger/backends.js';
 import { useLedgers } from '../ledger/team-support.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 const LEASE = 60_000;
 const [NIGHTLY] = toSchedules([{ name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', command: 'import', args: ['inbox/'], notify: [], catchUp: '6h' }]);
@@ -157,6 +158,29 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
     await expect.poll(() => stalled!.signal.aborted).toBe(true);
   });
 
+  it('lets go of the running occurrence at once when abandoned (a stop past its grace): another instance takes it at its next look, long before the lease', async () => {
+    let stalled: RunRequest | undefined;
+    const a = await instance('batch-1 101', (request) => {
+      stalled = request;
+      return new Promise<RunResult>(() => undefined);
+    });
+    const b = await instance('batch-2 202', async () => ({ ...OK, runId: 'run-2' }));
+    a.scheduler.start();
+    b.scheduler.start();
+    clock.advance(60_000);
+    void a.scheduler.tick();
+    await expect.poll(() => stalled !== undefined).toBe(true);
+    await b.scheduler.tick();
+    expect(b.requests).toEqual([]);
+
+    await a.scheduler.abandon();
+    expect(stalled!.signal.aborted).toBe(true);
+    // No time passes: only the release explains the takeover.
+    await b.scheduler.tick();
+    expect(b.requests.map((r) => [r.scheduledAt.toISOString(), r.kind])).toEqual([['2026-11-20T02:00:00.000Z', 'scheduled']]);
+    expect(await b.ledger.schedules.list()).toMatchObject([{ state: 'done', outcome: 'ok', starts: 2, host: 'batch-2 202', runId: 'run-2' }]);
+  });
+
   it('renews the lease while a long run goes on, so no other instance takes it over', async () => {
     let finish: (result: RunResult) => void = () => undefined;
     const a = await instance('batch-1 101', (request) => {
@@ -206,5 +230,32 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
     expect(await a.scheduler.runNow('nightly')).toMatchObject({ scheduledAt: '2026-11-20T10:00:00.000Z', kind: 'manual', state: 'done', outcome: 'failed', exitCode: 3, message: 'the API could not be used: 401', host: 'batch-1 101' });
     expect(await a.scheduler.runNow('weekly')).toBeNull();
     expect(await a.ledger.schedules.latestTimed('nightly')).toBeNull();
+  });
+
+  it('says the occurrences an outage missed in one line, each once across the instances, and nothing more on later looks', async () => {
+    const [OFTEN] = toSchedules([{ name: 'often', cron: '*/10 * * * *', timezone: 'UTC', command: 'import', args: ['inbox/'], notify: [], catchUp: '15m' }]);
+    const log = recordingLogger<{ msg: string; scheduledAt?: string | string[] }>('warn');
+    const schedulerOn = async () =>
+      createScheduler({ schedules: [OFTEN!], store: (await open()).schedules, runOccurrence: async () => OK, clock: clock.now, timer: buildTimer(), leaseMs: LEASE, host: 'batch 1', logger: log.logger });
+    const first = await schedulerOn();
+    first.start();
+    clock.advance(60_000);
+    await first.tick();
+    await first.stop();
+    // Down for three hours: 17 occurrences pass between the one that ran and the newest.
+    clock.advance(3 * 3_600_000);
+    const back = [await schedulerOn(), await schedulerOn()];
+    for (const scheduler of back) scheduler.start();
+    for (let look = 0; look < 5; look++) {
+      await Promise.all(back.map((scheduler) => scheduler.tick()));
+      clock.advance(61_000);
+    }
+    // On PostgreSQL the two instances may share the recording: each occurrence is still said once, in at most one line per instance.
+    expect(log.lines.length).toBeGreaterThanOrEqual(1);
+    expect(log.lines.length).toBeLessThanOrEqual(back.length);
+    for (const line of log.lines) expect(line.msg).toMatch(/^(a schedule occurrence was|\d+ schedule occurrences were) missed: a later occurrence \(2026-11-20T05:00:00\.000Z\) ran in its place$/);
+    const said = log.lines.flatMap((line) => [line.scheduledAt ?? []].flat()).sort();
+    expect(said).toEqual(Array.from({ length: 17 }, (_, i) => new Date(Date.parse('2026-11-20T02:10:00.000Z') + i * 600_000).toISOString()));
+    expect((await (await open()).schedules.list({ schedule: 'often', limit: 100 })).filter((o) => o.state === 'missed')).toHaveLength(17);
   });
 });

@@ -8,6 +8,7 @@
  */
 import { backoffDelayMs } from '../../api/retry.js';
 import type { Logger } from '../../log.js';
+import { reportLedgerOutage } from '../error-observers.js';
 
 /** 250 ms, 500 ms, 1 s ... capped at 5 s: back within seconds of the database, without hammering it while it starts. */
 const RECONNECT_BACKOFF = { baseMs: 250, maxMs: 5_000 };
@@ -64,6 +65,7 @@ export class OutageRider {
         const now = this.monotonicNow();
         if (this.since === undefined) {
           this.since = now;
+          reportLedgerOutage();
           this.options.logger.warn({ ledger: this.options.location, err: (error as Error).message, waitSeconds: this.options.outageMs / 1000 }, 'the ledger does not answer: sending paused while it reconnects');
         }
         if (now - this.since >= this.options.outageMs) throw error;

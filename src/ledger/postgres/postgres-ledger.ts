@@ -31,6 +31,7 @@ import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
+import { reportLedgerFailure } from '../error-observers.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
 export const DEFAULT_CLAIM_LEASE_MS = 120_000;
@@ -235,11 +236,15 @@ class PostgresLedger implements Ledger {
     await this.upsert('watermarks', name, iso);
   }
 
+  async abandonRuns(): Promise<void> {
+    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     // Open runs end as a death would: their orders are let go at once, with the states they have.
-    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
+    await this.abandonRuns();
     await Promise.allSettled([...this.gates].map((gate) => gate.close()));
     await this.pool.end().catch(() => undefined);
   }
@@ -279,13 +284,18 @@ class PostgresLedger implements Ledger {
     try {
       return await work();
     } catch (error) {
-      throw classifyPostgresError(error, this.location, 'run') ?? error;
+      const failure = classifyPostgresError(error, this.location, 'run') ?? error;
+      reportLedgerFailure(failure);
+      throw failure;
     }
   }
 
   /** A transaction whose connection is lost is tried again whole, once the database answers: nothing of it was committed, or all of it was and its work is a no-op the second time (claims and marks are conditional on their state). */
   private transaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-    return this.rider.ride(() => this.transactionOnce(work));
+    return this.rider.ride(() => this.transactionOnce(work)).catch((error: unknown) => {
+      reportLedgerFailure(error);
+      throw error;
+    });
   }
 
   private async transactionOnce<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {

@@ -174,11 +174,15 @@ class SqliteLedger implements Ledger {
   describe: Ledger['describe'] = async () => ({ schemaVersion: String(readSchemaVersion(this.db)), runs: this.runs.runCount(), liveRuns: null });
   setWatermark: Ledger['setWatermark'] = async (name, iso) => this.runs.setWatermark(name, iso);
 
-  async close(): Promise<void> {
-    if (!this.db.open) return;
+  async abandonRuns(): Promise<void> {
     // Open runs stay unfinished in history, their records as marked: what a killed process leaves.
     for (const run of this.openRuns) run.end();
     this.openRuns.clear();
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    await this.abandonRuns();
     await this.heldLock?.release();
     this.db.close();
   }
