@@ -4,27 +4,25 @@
  * lease), for another instance or the next start.
  */
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
 import { startSandboxProcess, type SandboxProcess } from '../e2e/sandbox-process.js';
 import { startServeProcess } from '../support/serve-process.js';
+import { useTempFolder } from '../support/temp-dir.js';
 import { openSession, uploadForm } from './support.js';
 import { request } from 'undici';
 
 describe('serve --shutdown-grace', () => {
+  const dir = useTempFolder('grace');
   let sandbox: SandboxProcess;
-  let dir: string;
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', '7']);
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-grace-'));
   });
   afterAll(async () => {
     await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('hands a stuck submission back to the queue and exits once the grace is over', async () => {
