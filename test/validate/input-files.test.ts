@@ -2,8 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs, listFolderSheets } from '../../src/validate/input-files.js';
 import { runValidate } from '../../src/validate/run-validate.js';
@@ -12,22 +10,11 @@ import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { openSheet } from '../../src/sheet/read-sheet.js';
 import { whyNotOrderSheet } from '../../src/sheet/sheet-files.js';
+import { recordingWarnings } from '../support/recording-logger.js';
 import { useTempFolders } from '../support/temp-dir.js';
 
 const newFolder = useTempFolders('inputs');
 const root = newFolder();
-
-/** A logger whose warnings are kept, as the user would see them on stderr. */
-function recordingLogger(): { logger: typeof silentLogger; warnings: { msg: string; folder?: string; skipped?: string[] }[] } {
-  const warnings: { msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      warnings.push(JSON.parse(chunk.toString()) as { msg: string });
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, stream), warnings };
-}
 
 describe('a folder of inputs', () => {
   const inbox = join(root, 'inbox');
@@ -53,7 +40,7 @@ describe('a folder of inputs', () => {
   });
 
   it('names every file it skips, and why, in one warning', () => {
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     expandInputs([inbox], { logger });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.skipped).toEqual([
