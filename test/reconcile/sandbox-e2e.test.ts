@@ -17,6 +17,7 @@ import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const ORDERS = 40;
 const START = '2031-05-04T08:00:00.000Z';
@@ -38,7 +39,7 @@ function payload(n: number, orderDate: string): CreateOrderPayload {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ startTime: START, freezeClock: true, seed: 7, rates: { split: 0.5, replace: 0.3, cancel: 0.15 } });
-  client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
+  client = sandboxClient(sandbox, () => sandbox.now().getTime());
   ledger = await openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
   const seeding = await ledger.startRun({ command: 'import', files: [] });
   for (let n = 0; n < ORDERS; n++) {

@@ -7,7 +7,6 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -18,6 +17,7 @@ import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
 import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const ORDERS = 40;
 /** This machine's clock (it stays put), and the sandbox's, frozen two days behind it. */
@@ -33,7 +33,7 @@ const clients: ApiClient[] = [];
 
 function newClient(): ApiClient {
   // Each run a new client, as a new CLI process has: it has heard nothing from the API yet.
-  const client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => LOCAL_NOW.getTime() });
+  const client = sandboxClient(sandbox, () => LOCAL_NOW.getTime());
   clients.push(client);
   return client;
 }

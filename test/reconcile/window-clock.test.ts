@@ -6,8 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import type { TrackingQuery } from '../../src/api/types.js';
+import type { ApiClient, TrackingQuery } from '../../src/api/types.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { MIGRATIONS, migrateSchema } from '../../src/ledger/sqlite/schema.js';
 import { openDatabase } from '../../src/sqlite/open-database.js';
@@ -22,6 +21,7 @@ import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';
 import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const H = 3_600_000;
 const dir = useTempFolder('window-clock-unit');
@@ -159,9 +159,9 @@ describe('the instant a run without --now goes by', () => {
     const sandbox = await startSandbox({ startTime: start, freezeClock: true, seed: 3 });
     // This machine's clock ticks a millisecond each time it is read: serverNow adds what it counted.
     let localMs = Date.parse(start);
-    const clients = [] as ReturnType<typeof createApiClient>[];
+    const clients: ApiClient[] = [];
     const newClient = () => {
-      const client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => ++localMs });
+      const client = sandboxClient(sandbox, () => ++localMs);
       clients.push(client);
       return client;
     };

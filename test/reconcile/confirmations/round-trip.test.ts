@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../../src/api/client.js';
 import type { ApiClient } from '../../../src/api/types.js';
 import { runImport } from '../../../src/import/run-import.js';
 import { reconcile } from '../../../src/reconcile/reconcile-run.js';
@@ -17,6 +16,7 @@ import { startSandbox, type SandboxHandle } from '../../../src/sandbox/index.js'
 import { context, MARKETPLACE_FIXTURES, NOW } from '../../mapping/exports-support.js';
 import { sandboxImportOptions } from '../../import/sandbox-import-options.js';
 import { useTempFolder } from '../../support/temp-dir.js';
+import { sandboxClient } from '../support.js';
 
 const EXPORTS = ['amazon-order-report.txt', 'ebay-orders-report.csv', 'shopify-orders.csv', 'woocommerce-one-row-per-item.csv', 'etsy-sold-order-items.csv'];
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   mkdirSync(at('imported'));
   const imported = await runImport(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: EXPORTS.map((f) => join(MARKETPLACE_FIXTURES, f)), out: at('imported') }));
   expect(imported.report.summary.accepted ?? 0).toBeGreaterThan(0);
-  client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
+  client = sandboxClient(sandbox, () => sandbox.now().getTime());
   ledger = await openLedger(at('ledger.db'), { now: () => sandbox.now() });
 });
 
