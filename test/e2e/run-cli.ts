@@ -1,6 +1,6 @@
 /** Spawns the built CLI (dist/cli/main.js, built by `pretest`) the way a user or cron would run it. */
 import { spawn } from 'node:child_process';
-import { makeTempFolder } from '../support/temp-dir.js';
+import { useTempFolders } from '../support/temp-dir.js';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -16,8 +16,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The folders go once the test file that asked for them is done (this module is loaded once per file). */
+const newFolder = useTempFolders('e2e');
+
 export function tempDir(prefix = 'e2e'): string {
-  return makeTempFolder(prefix);
+  return newFolder(prefix);
 }
 
 /** Environment without the caller's FULFILLMENT_* settings, so a developer's shell cannot leak into a test. */

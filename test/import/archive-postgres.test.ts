@@ -6,15 +6,15 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildIntent } from '../ledger/builders.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
+import { useSandbox } from '../support/sandbox.js';
 
 const at = useTempDir('archive-postgres');
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -28,21 +28,15 @@ function writeSheet(path: string, orders: { id: string; quantity?: number }[]): 
 }
 
 describePostgres('import --archive on a PostgreSQL ledger', () => {
-  let sandbox: SandboxHandle;
+  const sandbox = useSandbox({ startTime: NOW });
   let db: TestDatabase;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, startTime: NOW });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-  });
   beforeEach(async () => {
     db = await createDatabase();
   });
   afterEach(async () => {
     await db.drop();
   });
-  const options = (overrides: Partial<ImportAtOptions>): ImportAtOptions => sandboxImportOptions(sandbox, { context, ledgerPath: db.url }, overrides);
+  const options = (overrides: Partial<ImportAtOptions>): ImportAtOptions => sandboxImportOptions(sandbox(), { context, ledgerPath: db.url }, overrides);
 
   it('moves the settled sheets with their results, and keeps those with orders to fix or sent by another run', async () => {
     const inbox = at('inbox');

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runImportAt } from '../support/run-import-at.js';
 import { failureOf, importExitCode } from '../../src/cli/exit-codes.js';
 import { LedgerError, LedgerUnusableError } from '../../src/ledger/errors.js';
@@ -15,8 +15,8 @@ import { classifySqliteError } from '../../src/ledger/sqlite/sqlite-errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { formatValidateText } from '../../src/run-report/text.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
+import { useSandbox } from '../support/sandbox.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 
@@ -37,16 +37,10 @@ vi.mock('../../src/sqlite/open-database.js', async (importOriginal) => {
 
 const at = useTempDir('ledger-failure');
 const NOW = new Date('2026-11-20T12:00:00Z');
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, startTime: NOW });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ startTime: NOW });
 
 const options = (files: string[], ledgerPath: string) =>
-  sandboxImportOptions(sandbox, { context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, ledgerPath }, { files, concurrency: 4 });
+  sandboxImportOptions(sandbox(), { context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] }, ledgerPath }, { files, concurrency: 4 });
 
 describe('a ledger whose disk fills up in the middle of an import', () => {
   it('stops sending, writes the result for what was settled, says so (exit 3), and the next run loses none and sends none twice', async () => {
@@ -56,7 +50,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
     const { ids } = writeOrdersCsv(sheet, { orders: 400, prefix: 'FULL', orderDate: new Date(NOW.getTime() - 3_600_000) });
     const ledgerPath = join(dir, 'ledger.db');
     await (await openLedger(ledgerPath)).close();
-    const before = sandbox.stats();
+    const before = sandbox().stats();
 
     cap.extraPages = 60;
     const full = await runImportAt(options([sheet], ledgerPath));
@@ -76,7 +70,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
       expect(order.issues.at(-1)!.message).toMatch(/^Not (sent|settled): .*the disk is full/);
     }
     // The API has every order reported accepted, and no order twice.
-    const sent = sandbox.stats();
+    const sent = sandbox().stats();
     expect(sent.orders - before.orders).toBeGreaterThanOrEqual(accepted);
     expect(sent.duplicatesRejected).toBe(before.duplicatesRejected);
     // Said once in the text, not once per order.
@@ -90,7 +84,7 @@ describe('a ledger whose disk fills up in the middle of an import', () => {
     // Accepted orders whose mark the full disk lost are looked up (found: accepted), never posted again.
     expect(settled.filter((o) => o.status === 'already_submitted').length).toBeGreaterThan(0);
     expect(importExitCode(again)).toBe(0);
-    const after = sandbox.stats();
+    const after = sandbox().stats();
     expect(after.orders - before.orders).toBe(ids.length);
     expect(after.duplicatesRejected).toBe(before.duplicatesRejected);
   });

@@ -7,14 +7,14 @@ import { mkdirSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { useSandbox } from '../support/sandbox.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { readWorkbook, rowValues, sheet } from '../support/xlsx-files.js';
 
@@ -24,13 +24,7 @@ const DAY = '2026-11-20';
 const context = { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] };
 const HEADER = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,name,quantity,unitPrice,salesTax,subTotal,grandTotal';
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, startTime: NOW });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ startTime: NOW });
 
 /** One line per order (totals filled in, so no computed_total warnings). */
 function writeSheet(path: string, orders: { id: string; address?: string; quantity?: number; product?: string }[]): string {
@@ -41,7 +35,7 @@ function writeSheet(path: string, orders: { id: string; address?: string; quanti
 
 function options(overrides: Partial<ImportAtOptions> & { baseUrl?: string }): ImportAtOptions {
   const { baseUrl, ...rest } = overrides;
-  return sandboxImportOptions({ ...sandbox, url: baseUrl ?? sandbox.url }, { context, ledgerPath: at('ledger.db') }, rest);
+  return sandboxImportOptions({ ...sandbox(), url: baseUrl ?? sandbox().url }, { context, ledgerPath: at('ledger.db') }, rest);
 }
 
 const ordersOf = (report: { orders: unknown[] }) => report.orders as JsonOrder[];
@@ -54,9 +48,9 @@ describe('an edit to an order already sent', () => {
     expect(first.report.summary).toEqual({ accepted: 1 });
 
     writeSheet(file, [{ id: 'ED-1', address: '9 Elm St', quantity: 3 }]);
-    const posts = sandbox.stats().postsReceived;
+    const posts = sandbox().stats().postsReceived;
     const edited = await runImportAt(options({ files: [file], ledgerPath }));
-    expect(sandbox.stats().postsReceived).toBe(posts);
+    expect(sandbox().stats().postsReceived).toBe(posts);
     expect(edited.report.summary).toEqual({ already_submitted: 1 });
     expect(edited.report.contentsDiffer).toBe(1);
     expect(ordersOf(edited.report)[0]!.issues).toContainEqual(expect.objectContaining({ code: 'already_exists', severity: 'error', row: 2 }));
@@ -84,10 +78,10 @@ describe('one order in two files of a run', () => {
     const day1 = writeSheet(join(inbox, 'day1.csv'), [{ id: 'DF-1' }, { id: 'DF-2', product: 'PRD-1002' }]);
     const day2 = writeSheet(join(inbox, 'day2.csv'), [{ id: 'DF-2', product: 'PRD-1002' }, { id: 'DF-1', address: '9 Elm St', quantity: 3 }]);
     const ledgerPath = at('dup-ledger.db');
-    const posts = sandbox.stats().postsReceived;
+    const posts = sandbox().stats().postsReceived;
     const result = await runImportAt(options({ files: [inbox], ledgerPath }));
 
-    expect(sandbox.stats().postsReceived - posts).toBe(2);
+    expect(sandbox().stats().postsReceived - posts).toBe(2);
     expect(result.report.summary).toEqual({ accepted: 2, already_submitted: 2 });
     expect(result.report.contentsDiffer).toBe(1);
     expect(importExitCode(result)).toBe(1);
@@ -241,12 +235,12 @@ const page = (status: number): Scripted => ({ status, contentType: 'text/html', 
 
 describe('no order endpoint at the configured address', () => {
   it.each([404, 405])('a %i to POST /api/v0/orders stops the run (exit 3), stores nothing, and the next run sends the orders', async (status) => {
-    const proxy = await startProxy(sandbox.url);
+    const proxy = await startProxy(sandbox().url);
     try {
       proxy.answer = (method, path) => (method === 'POST' && path === '/api/v0/orders' ? page(status) : null);
       const file = writeSheet(at(`endpoint-${status}.csv`), [{ id: `NE${status}-1` }, { id: `NE${status}-2` }, { id: `NE${status}-3` }]);
       const ledgerPath = at(`endpoint-${status}.db`);
-      const posts = sandbox.stats().postsReceived;
+      const posts = sandbox().stats().postsReceived;
       const stopped = await runImportAt(options({ files: [file], ledgerPath, baseUrl: proxy.url, concurrency: 1 }));
 
       expect(stopped.apiUnusable).toMatchObject({ kind: 'no_endpoint' });
@@ -257,7 +251,7 @@ describe('no order endpoint at the configured address', () => {
       expect(ordersOf(stopped.report).flatMap((o) => o.issues.map((i) => i.code))).not.toContain('api_rejected');
       // One POST tried, the others not sent; none reached the network.
       expect(proxy.posts()).toBe(1);
-      expect(sandbox.stats().postsReceived).toBe(posts);
+      expect(sandbox().stats().postsReceived).toBe(posts);
 
       // The address is fixed: every order goes out, once, with no lookup first (a 404/405 stored nothing).
       proxy.answer = null;
@@ -267,14 +261,14 @@ describe('no order endpoint at the configured address', () => {
       expect(importExitCode(again)).toBe(0);
       expect(proxy.posts()).toBe(3);
       expect(proxy.seen.filter((r) => r.startsWith('GET /api/v0/orders/'))).toEqual([]);
-      expect(sandbox.stats().postsReceived).toBe(posts + 3);
+      expect(sandbox().stats().postsReceived).toBe(posts + 3);
     } finally {
       await proxy.close();
     }
   });
 
   it('a 404 to the online checks stops the run too (exit 3), before anything is sent', async () => {
-    const proxy = await startProxy(sandbox.url);
+    const proxy = await startProxy(sandbox().url);
     try {
       proxy.answer = (method, path) => (method === 'GET' && path.startsWith('/api/v0/') ? page(404) : null);
       const file = writeSheet(at('facts-404.csv'), [{ id: 'NF-1' }]);
@@ -289,7 +283,7 @@ describe('no order endpoint at the configured address', () => {
   });
 
   it('keeps 400 and 409 as they are: rejected orders, and the run goes on (exit 1)', async () => {
-    const proxy = await startProxy(sandbox.url);
+    const proxy = await startProxy(sandbox().url);
     try {
       proxy.answer = (method, path, body) => {
         if (method !== 'POST' || path !== '/api/v0/orders') return null;

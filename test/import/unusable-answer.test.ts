@@ -4,8 +4,6 @@
  * says on the same server: never an internal error, never retried as if transient.
  */
 import { existsSync } from 'node:fs';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError, isRetryable, isUnusableAnswer, UnusableAnswerError } from '../../src/api/errors.js';
 import { runImportAt } from '../support/run-import-at.js';
@@ -16,6 +14,7 @@ import { ApiUnusableError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { issueOAuthTokens, json, reset, startTestServer, text, type Reply, type TestServer } from '../support/test-server.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('unusable-answer');
@@ -88,15 +87,9 @@ describe('import: a 2xx that is not the API\'s answer', () => {
   it('says in the log (as a cron job keeps it) that nothing was sent and why', async () => {
     server.route('GET', '/api/v0/inventory/items', text(200, '<html>Sign in</html>', 'text/html'));
     server.route('GET', '/api/v0/orders', json(200, { data: [], pagination: null, requestId: 'r-2' }));
-    const lines: { level: number; msg: string }[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as { level: number; msg: string });
-        callback();
-      },
-    });
+    const { logger, lines } = recordingLogger();
     const file = sheet();
-    await runImportAt({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 2, maxAttempts: 3, dryRun: false, ledgerPath: at('ledger-log.db'), logger: pino({ level: 'info' }, stream), backoff: { baseMs: 1, maxMs: 5 } });
+    await runImportAt({ files: [file], context, connection: connection(), useSandbox: false, concurrency: 2, maxAttempts: 3, dryRun: false, ledgerPath: at('ledger-log.db'), logger, backoff: { baseMs: 1, maxMs: 5 } });
     const stop = lines.find((l) => l.msg.startsWith('not sending:'));
     expect(stop?.level).toBe(40);
     expect(stop?.msg).toContain('the orders are left for the next run');

@@ -2,23 +2,18 @@
  * `ledger copy` carries the marketplace lines and written confirmations, SQLite to PostgreSQL and back:
  * a team that moves its ledger keeps confirming each package once.
  */
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { copyLedger } from '../../src/ledger/copy/copy-ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { writtenKey } from '../../src/ledger/index.js';
-import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
-import { buildClock, makeTempDir } from './builders.js';
+import { describePostgres } from '../support/postgres/database.js';
+import { buildClock } from './builders.js';
+import { useCopyEnds } from './copy-ends.js';
 
 describePostgres('ledger copy of marketplace lines and written confirmations', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let db: TestDatabase;
-  let sqlitePath: string;
+  const ends = useCopyEnds();
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await createDatabase();
-    sqlitePath = join(temp.dir, 'ledger.db');
-    const ledger = await openLedger(sqlitePath, { now: buildClock().now });
+    const ledger = await openLedger(ends.sqlitePath, { now: buildClock().now });
     await ledger.marketplace.recordLines([
       { customerOrderId: '113-1', customerLineItemId: '5968', marketplace: 'amazon', profile: 'amazon', identifiers: { orderId: '113-1', orderItemId: '5968' } },
       { customerOrderId: '01-2', customerLineItemId: '219', marketplace: 'ebay', profile: 'ebay', identifiers: { orderId: '01-2', itemId: '3255', transactionId: '219' } },
@@ -26,12 +21,9 @@ describePostgres('ledger copy of marketplace lines and written confirmations', (
     await ledger.marketplace.recordWritten([{ file: 'amazon-shipping-confirmation.txt', packageId: 'P1', trackingNumber: 'T1' }]);
     await ledger.close();
   });
-  afterEach(async () => {
-    await db.drop();
-    temp.cleanup();
-  });
 
   it('moves every line and confirmation to PostgreSQL and back, and a second copy changes nothing', async () => {
+    const { sqlitePath, db } = ends;
     const there = await copyLedger(sqlitePath, db.url);
     expect(there.marketplace).toEqual({ lines: 2, confirmations: 1 });
     const pgLedger = await openLedger(db.url);

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mayReadMetrics } from '../../src/metrics/access.js';
 import { checkReadiness } from '../../src/metrics/readiness.js';
-import { logIn, SAMPLES, startTestApp, uploadForm, type TestApp } from '../web/support.js';
+import { logIn, SAMPLES, startTestApp, submitSheet, type TestApp } from '../web/support.js';
 
 function valueOf(text: string, name: string, labels: Record<string, string> = {}): number {
   const family = parsePrometheusTextFormat(text).find((f) => f.name === name);
@@ -37,20 +37,7 @@ describe('health and metrics of serve', () => {
     const refused = await request(`${web.app.url}/login`, { method: 'POST', body: 'user=ada&password=wrong', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.app.url } });
     await refused.body.text();
     const session = await logIn(web.app.url, 'ada', 'admin password 1');
-    const headers = { cookie: session.cookie, origin: web.app.url };
-    const uploaded = await request(`${web.app.url}/upload`, {
-      method: 'POST',
-      body: uploadForm({ csrf: session.csrf, fileName: 'orders-valid.csv', content: readFileSync(join(SAMPLES, 'orders-valid.csv')) }),
-      headers,
-    });
-    await uploaded.body.text();
-    const upload = String(uploaded.headers.location).split('/').pop()!;
-    const submitted = await request(`${web.app.url}/uploads/${upload}/submit`, { method: 'POST', body: `_csrf=${session.csrf}`, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
-    await submitted.body.text();
-    const job = String(submitted.headers.location).split('/').pop()!;
-    for (let state = ''; state !== 'done'; ) {
-      state = ((await (await request(`${web.app.url}/jobs/${job}/progress`, { headers: { ...headers, accept: 'application/json' } })).body.json()) as { state: string }).state;
-    }
+    await submitSheet(web.app.url, session, 'orders-valid.csv', readFileSync(join(SAMPLES, 'orders-valid.csv')));
     const response = await request(`${web.app.url}/metrics`);
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['content-type'])).toContain('text/plain');

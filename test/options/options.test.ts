@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { resolveOptions } from '../../src/options.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
 const NOW = new Date('2031-03-10T12:00:00Z');
+const newFolder = useTempFolders('options');
 
 function configFile(content: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'order-batch-options-'));
-  const path = join(dir, 'config.json');
+  const path = join(newFolder(), 'config.json');
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }

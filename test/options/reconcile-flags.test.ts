@@ -1,15 +1,16 @@
 /** reconcile's numeric flags: --hours, --since and --late-after-days, checked before anything runs. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULTS, parseHours, parseLateAfterDays, parseSince, resolveOptions } from '../../src/options.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
 const NOW = new Date('2031-03-10T12:00:00Z');
+const newFolder = useTempFolders('reconcile-flags');
 
 function configFile(content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'order-batch-reconcile-flags-')), 'config.json');
+  const path = join(newFolder(), 'config.json');
   writeFileSync(path, JSON.stringify(content));
   return path;
 }

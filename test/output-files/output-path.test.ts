@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { resultPathFor } from '../../src/output-files/output-path.js';
+import { useTempFolder } from '../support/temp-dir.js';
+
+const dir = useTempFolder('out');
 
 describe('resultPathFor', () => {
   it('puts the result beside the input by default', () => {
@@ -21,7 +22,6 @@ describe('resultPathFor', () => {
   });
 
   it('takes --out as a folder when it is one, and refuses a file name for several inputs', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'order-batch-out-'));
     expect(resultPathFor('/in/orders.csv', dir, 2, 'import-result')).toBe(join(dir, 'orders.import-result.xlsx'));
     expect(() => resultPathFor('/in/orders.csv', join(dir, 'x.xlsx'), 2, 'result')).toThrow(UsageError);
     expect(() => resultPathFor('/in/orders.csv', join(dir, 'x.pdf'), 1, 'result')).toThrow(/\.xlsx or \.csv/);

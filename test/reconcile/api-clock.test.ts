@@ -5,7 +5,6 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { TrackingQuery } from '../../src/api/types.js';
 import { runReconcileAt } from '../support/run-reconcile-at.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -18,7 +17,7 @@ import { TRACKING_WATERMARK } from '../../src/reconcile/window.js';
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import type { FakeApi } from './fake-api.js';
-import { createWorld } from './support.js';
+import { createWorld, sandboxClient } from './support.js';
 import { recordingLogger } from '../support/recording-logger.js';
 import { useTempFolder } from '../support/temp-dir.js';
 
@@ -138,7 +137,7 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
     const sandbox = await startSandbox({ startTime: start, freezeClock: true, seed: 7 });
     // The cron machine's clock stays where the sandbox's started: it is the one that is "wrong".
     const localNow = new Date(start);
-    const client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => localNow.getTime() });
+    const client = sandboxClient(sandbox, () => localNow.getTime());
     const clients = [client];
     const ledgerPaths = [join(dir, 'api-clock.db'), join(dir, 'pinned.db')];
     try {
@@ -162,7 +161,7 @@ describe('reconcile against a sandbox whose clock was moved, without --now', () 
 
       // Each run with a new client (as a new CLI process would): it has heard nothing from the API yet.
       const runBoth = async (name: string) => {
-        const reconciling = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => localNow.getTime() });
+        const reconciling = sandboxClient(sandbox, () => localNow.getTime());
         clients.push(reconciling);
         const common = {
           connection: { auth: 'oauth' as const },

@@ -2,19 +2,18 @@
  * reconcile reads a ledger; it never starts one. A mistyped --ledger used to create an empty ledger
  * and report "0 orders", exit 0. --orders and --all name their orders themselves and work without one.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runReconcileAt, type ReconcileAtOptions } from '../support/run-reconcile-at.js';
 import { UsageError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
 import { expected, nowAt, pkg, readOf } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-ledger-required-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-ledger-required');
 
 function apiWith(ids: string[]): FakeApi {
   const api = createFakeApi();

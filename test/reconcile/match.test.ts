@@ -13,6 +13,17 @@ function types(order: ReconciledOrder): string[] {
   return order.exceptions.map((e) => e.type);
 }
 
+/** twoLines a day after the order, with L1 whole in package P1 and L2 in none, as `read` tells it. */
+function withOnlyL1Packed(read: ReturnType<typeof readOf>): ReconciledOrder {
+  return reconcileOrder({
+    expected: twoLines,
+    read,
+    packages: [pkg({ id: 'P1', order: 'A-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 2 }] })],
+    now: nowAt(24),
+    lateAfterDays: LATE,
+  });
+}
+
 describe('roll-up status', () => {
   it('is waiting while nothing has shipped and the order is young', () => {
     const out = reconcileOrder({ expected: twoLines, read: readOf(twoLines), packages: [], now: nowAt(24), lateAfterDays: LATE });
@@ -25,14 +36,7 @@ describe('roll-up status', () => {
   });
 
   it('is partially_shipped when some lines have shipped and others wait', () => {
-    const read = readOf(twoLines, 'Waiting to Clear', { L1: { status: 'Shipped' } });
-    const out = reconcileOrder({
-      expected: twoLines,
-      read,
-      packages: [pkg({ id: 'P1', order: 'A-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 2 }] })],
-      now: nowAt(24),
-      lateAfterDays: LATE,
-    });
+    const out = withOnlyL1Packed(readOf(twoLines, 'Waiting to Clear', { L1: { status: 'Shipped' } }));
     expect(out.status).toBe('partially_shipped');
     expect(out.trackingNumbers).toEqual(['TRK-P1']);
   });
@@ -74,14 +78,7 @@ describe('roll-up status', () => {
   });
 
   it('is exception when one line is canceled and the other shipped', () => {
-    const read = readOf(twoLines, 'Shipped', { L2: { status: 'Order Canceled', disposition: 'out_of_stock' } });
-    const out = reconcileOrder({
-      expected: twoLines,
-      read,
-      packages: [pkg({ id: 'P1', order: 'A-1', items: [{ line: 'L1', productId: 'PRD-1001', quantity: 2 }] })],
-      now: nowAt(24),
-      lateAfterDays: LATE,
-    });
+    const out = withOnlyL1Packed(readOf(twoLines, 'Shipped', { L2: { status: 'Order Canceled', disposition: 'out_of_stock' } }));
     expect(out.status).toBe('exception');
     expect(types(out)).toEqual(['canceled_line']);
     expect(out.exceptions[0]!.detail).toContain('out_of_stock (the product was unavailable when the order was processed)');

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';
@@ -9,9 +8,9 @@ import { reconcile, workbookPathFor } from '../../src/reconcile/reconcile-run.js
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { expected, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-modes-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-modes');
 
 function apiWith(ids: string[]) {
   const api = createFakeApi();

@@ -4,18 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/log.js';
 import { silentLogger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
+import { recordingWarnings } from '../support/recording-logger.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const file = useTempDir('orders-file-expected');
-
-function recordingLogger(): { logger: Logger; warnings: string[] } {
-  const warnings: string[] = [];
-  const logger = { ...silentLogger, warn: (_fields: object, message: string) => warnings.push(message) } as unknown as Logger;
-  return { logger, warnings };
-}
 
 const HEADER = 'Customer Order ID,Marketplace Order ID,Order Date,sourceOfSale,productId,customerLineItemId,name,qty,unitPrice,discount,salesTax,subTotal,grandTotal,status,httpStatus,requestId,submittedAt';
 
@@ -66,37 +60,37 @@ describe('the expected side an import result file gives', () => {
       path,
       [HEADER, 'C-3,M3,2026-11-20,OtherMarketplace,PRD-1001,1,Mug,2,5,,0,,,accepted,,,', 'C-3,M3,2026-11-20,OtherMarketplace,PRD-1002,2,Cup,two,5,,0,,,accepted,,,'].join('\r\n'),
     );
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const read = await readOrdersFile(path, { logger });
     const expected = read.expected.get('C-3')!;
     expect([expected.marketplaceOrderId, expected.hasLines, expected.lines]).toEqual(['M3', false, []]);
-    expect(warnings).toEqual([`${path} row 3, column qty: "two" is not a quantity (a whole number, 1 or more), so the lines of order C-3 are taken from the API as they are, unchecked.`]);
+    expect(warnings.map((w) => w.msg)).toEqual([`${path} row 3, column qty: "two" is not a quantity (a whole number, 1 or more), so the lines of order C-3 are taken from the API as they are, unchecked.`]);
   });
 
   it('does not check an amount it cannot read, and says which', async () => {
     const path = file('bad-amount.csv');
     writeFileSync(path, `${HEADER}\r\nD-4,M4,2026-11-20,OtherMarketplace,PRD-1001,1,Mug,2,5,,1.234,,,accepted,,,\r\n`);
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const expected = (await readOrdersFile(path, { logger })).expected.get('D-4')!;
     expect([expected.salesTaxCents, expected.hasLines, expected.lines.length]).toEqual([null, undefined, 1]);
-    expect(warnings).toEqual([`${path} row 2, column salesTax: "1.234" is not an amount, so that amount or date of order D-4 is not checked.`]);
+    expect(warnings.map((w) => w.msg)).toEqual([`${path} row 2, column salesTax: "1.234" is not an amount, so that amount or date of order D-4 is not checked.`]);
   });
 
   it('refuses to guess a number with a comma in a semicolon-separated file, as import did', async () => {
     const path = file('semicolon.csv');
     writeFileSync(path, 'customerOrderId;productId;customerLineItemId;quantity;unitPrice;status\r\nE-5;PRD-1001;1;1;1,000;accepted\r\n');
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const expected = (await readOrdersFile(path, { logger })).expected.get('E-5')!;
     expect(expected.lines[0]!.unitPriceCents).toBeNull();
-    expect(warnings).toEqual([`${path} row 2, column unitPrice: "1,000" has a comma, which may be a decimal mark or a thousands separator, so that amount or date of order E-5 is not checked.`]);
+    expect(warnings.map((w) => w.msg)).toEqual([`${path} row 2, column unitPrice: "1,000" has a comma, which may be a decimal mark or a thousands separator, so that amount or date of order E-5 is not checked.`]);
   });
 
   it('gives order fields only, lines unknown, for a file without the line columns', async () => {
     const path = file('ids-only.csv');
     writeFileSync(path, 'customerOrderId,marketplaceOrderId,status\r\nF-6,MP-6,accepted\r\n');
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const expected = (await readOrdersFile(path, { logger })).expected.get('F-6')!;
     expect([expected.marketplaceOrderId, expected.hasLines, expected.lines]).toEqual(['MP-6', false, []]);
-    expect(warnings).toEqual([`${path} has no customerLineItemId, productId or quantity column: the lines of its orders are taken from the API as they are, unchecked.`]);
+    expect(warnings.map((w) => w.msg)).toEqual([`${path} has no customerLineItemId, productId or quantity column: the lines of its orders are taken from the API as they are, unchecked.`]);
   });
 });

@@ -13,6 +13,7 @@ import { runReconcileAt, type ReconcileAtOptions } from '../support/run-reconcil
 import { silentLogger, type Logger } from '../../src/log.js';
 import { readOrdersFile } from '../../src/reconcile/orders-file.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { recordingWarnings } from '../support/recording-logger.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('orders-file-unapplied-edits');
@@ -20,12 +21,6 @@ const NOW = new Date('2026-11-20T12:00:00Z');
 const HEADER = 'customerOrderId,marketplaceOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,name,quantity,unitPrice,salesTax';
 const row = (id: string, quantity: number, marketplaceOrderId: string) =>
   `${id},${marketplaceOrderId},2026-11-20 09:30,OtherMarketplace,Ann Lee,1 Main St,Springfield,IL,62704,US,217-555-0134,PRD-1001,1,Mug,${quantity},5.00,0.00`;
-
-function recordingLogger(): { logger: Logger; warnings: { fields: Record<string, unknown>; message: string }[] } {
-  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
-  const logger = { ...silentLogger, warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }) } as unknown as Logger;
-  return { logger, warnings };
-}
 
 let api: SandboxHandle;
 const connection = () => ({ auth: 'oauth' as const, baseUrl: api.url, clientId: api.clientId, clientSecret: api.clientSecret });
@@ -99,7 +94,7 @@ describe('reconcile --orders without a ledger, on an order whose rows in the fil
   });
 
   it('reports no exception for an order whose edit was not applied: the API holds what was sent', async () => {
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const result = await runReconcileAt({ ...reconcileOptions(edited, at('nowhere/ledger.db'), at('without-ledger.xlsx'), logger), confirmationsPath: at('confirmations.csv') });
     const order = result.orders.at(0)!;
     expect(order.exceptions.map((e) => `${e.type}: ${e.detail}`)).toEqual([]);
@@ -108,11 +103,11 @@ describe('reconcile --orders without a ledger, on an order whose rows in the fil
     // M-CD-1 is nowhere but in the ledger and the API keeps no marketplaceOrderId: blank, never the unsent M-CD-9.
     expect(order.marketplaceOrderId).toBeNull();
     expect(readFileSync(at('confirmations.csv'), 'utf8')).not.toContain('M-CD-9');
-    const said = warnings.filter((w) => w.fields.customerOrderId === 'CD-1');
+    const said = warnings.filter((w) => w.customerOrderId === 'CD-1');
     expect(said).toHaveLength(1);
-    expect(said[0]!.fields.row).toBe(2);
-    expect(said[0]!.message).toContain(`${edited} row 2: its issues column says the change was not applied`);
-    expect(said[0]!.message).toContain('only the ID of order CD-1 is taken from the file');
+    expect(said[0]!.row).toBe(2);
+    expect(said[0]!.msg).toContain(`${edited} row 2: its issues column says the change was not applied`);
+    expect(said[0]!.msg).toContain('only the ID of order CD-1 is taken from the file');
   });
 
   it('reports no exception for the second copy of an order a run held twice with other contents', async () => {
@@ -141,7 +136,7 @@ describe('the rows an orders file gives as sent, by their issues column', () => 
         'E-1,,,,PRD-1002,2,1,7.00,,accepted,order has errors on row 2,2026-11-20T12:00:00.000Z',
       ].join('\n'),
     );
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const read = await readOrdersFile(path, { logger });
     expect(read.customerOrderIds).toEqual(['E-1']);
     expect(read.expected.get('E-1')).toEqual({
@@ -158,7 +153,7 @@ describe('the rows an orders file gives as sent, by their issues column', () => 
       source: 'orders-file',
       hasLines: false,
     });
-    expect(warnings.map((w) => w.message)).toEqual([
+    expect(warnings.map((w) => w.msg)).toEqual([
       `${path} row 2: its issues column holds an error ("quantity: must be a whole number"): its rows may not be what was sent, so only the ID of order E-1 is taken from the file: its lines and amounts are the API's, unchecked, and it has no marketplaceOrderId (blank in the confirmations).`,
     ]);
   });
@@ -172,7 +167,7 @@ describe('the rows an orders file gives as sent, by their issues column', () => 
         'F-1,M-F-1,2026-11-20,OtherMarketplace,PRD-1001,1,2,5.00,0,quantity: must be a whole number,accepted,issues (warning): unknown column,2026-11-20T12:00:00.000Z',
       ].join('\n'),
     );
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const read = await readOrdersFile(path, { logger });
     expect(read.expected.get('F-1')!.marketplaceOrderId).toBe('M-F-1');
     expect(read.expected.get('F-1')!.lines.map((l) => l.quantity)).toEqual([2]);
@@ -188,7 +183,7 @@ describe('the rows an orders file gives as sent, by their issues column', () => 
         '"W-1","M-W-1","2026-11-20","OtherMarketplace","PRD-1001","1","2","5.00","0","accepted","subTotal (warning): computed\nwarning: something else","2026-11-20T12:00:00.000Z"',
       ].join('\n'),
     );
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     const read = await readOrdersFile(path, { logger });
     const expected = read.expected.get('W-1')!;
     expect(expected.marketplaceOrderId).toBe('M-W-1');

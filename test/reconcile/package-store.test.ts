@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/sqlite/open-database.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryPackageStore, mergePackages, type PackageStore } from '../../src/reconcile/package-store.js';
 import { openSqlitePackageStore, packageStorePathFor } from '../../src/reconcile/package-store-sqlite.js';
 import { pkg, readOf, expected } from './builders.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-store');
 
 const items = [{ line: 'L1', productId: 'PRD-1001', quantity: 1 }];
 

@@ -3,8 +3,7 @@
  * client and recorded in a ledger file, fulfilled with splits, bundles, replacements and
  * cancellations, and the result checked against what the sandbox shipped (read back directly).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
@@ -17,13 +16,15 @@ import { reconcile } from '../../src/reconcile/reconcile-run.js';
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const ORDERS = 40;
 const START = '2031-05-04T08:00:00.000Z';
 let sandbox: SandboxHandle;
 let client: ApiClient;
 let ledger: Ledger;
-let dir: string;
+const dir = useTempFolder('reconcile-e2e');
 
 function payload(n: number, orderDate: string): CreateOrderPayload {
   const products = [...CATALOGUE_IDS.samples, ...CATALOGUE_IDS.bundles];
@@ -37,9 +38,8 @@ function payload(n: number, orderDate: string): CreateOrderPayload {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
   sandbox = await startSandbox({ startTime: START, freezeClock: true, seed: 7, rates: { split: 0.5, replace: 0.3, cancel: 0.15 } });
-  client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
+  client = sandboxClient(sandbox, () => sandbox.now().getTime());
   ledger = await openLedger(join(dir, 'ledger.db'), { now: () => sandbox.now() });
   const seeding = await ledger.startRun({ command: 'import', files: [] });
   for (let n = 0; n < ORDERS; n++) {
@@ -58,7 +58,6 @@ afterAll(async () => {
   await ledger?.close();
   await client?.close();
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (name: string, extra: Partial<Parameters<typeof reconcile>[0]> = {}) =>

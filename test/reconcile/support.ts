@@ -1,7 +1,10 @@
 /** What the reconcile tests share: the world a run reconciles, a fake API and the ledger of the import that sent the orders. */
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
 import type { Ledger } from '../../src/ledger/types.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { at } from './builders.js';
 import { createFakeApi, type FakeApi } from './fake-api.js';
 
@@ -36,4 +39,9 @@ export async function createWorld(payloads: readonly CreateOrderPayload[], tell:
 export async function seedWorld(world: { api: FakeApi; ledger: Ledger | undefined }, payloads: readonly CreateOrderPayload[], tell: TellApi): Promise<void> {
   if (world.ledger) await recordAccepted(world.ledger, payloads);
   payloads.forEach((payload, index) => tell(world.api, payload, index));
+}
+
+/** An API client of the real sandbox, as a run makes one; `now` is the clock of the machine it runs on. */
+export function sandboxClient(sandbox: SandboxHandle, now: () => number): ApiClient {
+  return createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now });
 }

@@ -5,11 +5,8 @@
  * must agree with one that reads each order's packages directly, and so must a run with no package
  * store at all (a brand-new copy of the ledger).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { CreateOrderPayload } from '../../src/contract/schemas.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -19,6 +16,8 @@ import { reconcile, type ReconcileOptions, type ReconcileResult } from '../../sr
 import { createMemoryPackageStore } from '../../src/reconcile/package-store.js';
 import { CATALOGUE_IDS, startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { buildOrderPayload } from '../support/order-payload.js';
+import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const ORDERS = 40;
 /** This machine's clock (it stays put), and the sandbox's, frozen two days behind it. */
@@ -26,7 +25,7 @@ const LOCAL_NOW = new Date('2031-05-06T08:00:00.000Z');
 const API_START = '2031-05-04T08:00:00.000Z';
 
 let sandbox: SandboxHandle;
-let dir: string;
+const dir = useTempFolder('window-clock');
 /** Two ledgers recording the same import: one with its package store beside it, one for the runs compared against. */
 let tracked: Ledger;
 let reference: Ledger;
@@ -34,7 +33,7 @@ const clients: ApiClient[] = [];
 
 function newClient(): ApiClient {
   // Each run a new client, as a new CLI process has: it has heard nothing from the API yet.
-  const client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => LOCAL_NOW.getTime() });
+  const client = sandboxClient(sandbox, () => LOCAL_NOW.getTime());
   clients.push(client);
   return client;
 }
@@ -46,7 +45,6 @@ function payload(n: number, orderDate: string): CreateOrderPayload {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'window-clock-'));
   sandbox = await startSandbox({ startTime: API_START, freezeClock: true, seed: 11, rates: { split: 0.4, replace: 0.4, cancel: 0.1 } });
   // The ledger writes this machine's clock, as import does.
   tracked = await openLedger(join(dir, 'tracked.db'), { now: () => LOCAL_NOW });
@@ -72,7 +70,6 @@ afterAll(async () => {
   await reference?.close();
   await Promise.all(clients.map((c) => c.close()));
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let runs = 0;

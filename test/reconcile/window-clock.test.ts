@@ -4,12 +4,9 @@
  * submittedAt (this machine's), the ledger's prefetch starts where the selection does, the start
  * never passes the end, and the API's time is a whole second.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import type { TrackingQuery } from '../../src/api/types.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient, TrackingQuery } from '../../src/api/types.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { MIGRATIONS, migrateSchema } from '../../src/ledger/sqlite/schema.js';
 import { openDatabase } from '../../src/sqlite/open-database.js';
@@ -23,10 +20,11 @@ import { earliestUpdateOf, planTrackingWindow } from '../../src/reconcile/window
 import { CATALOGUE_IDS, startSandbox } from '../../src/sandbox/index.js';
 import { at, nowAt, pkg, readOf, sentPayload } from './builders.js';
 import { createFakeApi } from './fake-api.js';
+import { useTempFolder } from '../support/temp-dir.js';
+import { sandboxClient } from './support.js';
 
 const H = 3_600_000;
-const dir = mkdtempSync(join(tmpdir(), 'window-clock-unit-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('window-clock-unit');
 
 describe('the earliest instant an order’s packages can have been updated', () => {
   it('is the orderDate when this machine recorded the order later (its clock ahead, or the API’s moved back)', async () => {
@@ -161,9 +159,9 @@ describe('the instant a run without --now goes by', () => {
     const sandbox = await startSandbox({ startTime: start, freezeClock: true, seed: 3 });
     // This machine's clock ticks a millisecond each time it is read: serverNow adds what it counted.
     let localMs = Date.parse(start);
-    const clients = [] as ReturnType<typeof createApiClient>[];
+    const clients: ApiClient[] = [];
     const newClient = () => {
-      const client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => ++localMs });
+      const client = sandboxClient(sandbox, () => ++localMs);
       clients.push(client);
       return client;
     };

@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeConfirmationsCsv } from '../../src/reconcile/confirmations.js';
 import { reconcileOrder } from '../../src/reconcile/match.js';
 import { SHEET_NAMES, writeReconcileWorkbook } from '../../src/reconcile/workbook.js';
 import { expected, nowAt, pkg, readOf } from './builders.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-wb-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempFolder('reconcile-wb');
 
 const order = expected('W-1', [
   { id: 'L1', productId: 'PRD-1001', quantity: 2 },

@@ -12,19 +12,18 @@ import type { OccurrenceRecord } from '../../src/ledger/team-types.js';
 import { silentLogger } from '../../src/log.js';
 import { toSchedules } from '../../src/schedules/schedule-config.js';
 import { createScheduler } from '../../src/schedules/scheduler.js';
-import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, type Session, type TestApp } from '../web/support.js';
-import { makeTempFolder } from '../support/temp-dir.js';
+import { SAMPLES, SAMPLES_AS_OF, startAppWithSession, type Session, type TestApp } from '../web/support.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
 describe("the web app's History", () => {
+  const inbox = useTempFolder('inbox');
   let web: TestApp;
   let session: Session;
   let record: OccurrenceRecord;
   let reconciled: OccurrenceRecord;
   let resultPath: string;
   beforeAll(async () => {
-    web = await startTestApp();
-    session = await openSession(web.app.url);
-    const inbox = makeTempFolder('inbox');
+    ({ web, session } = await startAppWithSession());
     copyFileSync(join(SAMPLES, 'orders-valid.csv'), join(inbox, 'orders.csv'));
     resultPath = join(inbox, 'results', 'orders.import-result.xlsx');
     const schedules = toSchedules([

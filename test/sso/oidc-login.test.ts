@@ -5,17 +5,14 @@
  * again later.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log.js';
 import { createOidcLogin, type OidcLogin, type PendingOidcLogin } from '../../src/sso/oidc-login.js';
 import { checkIssuerUrl } from '../../src/sso/sso-settings.js';
 import { launchChromium, skipWithoutChromium, type Browser } from '../support/chromium.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
+import { recordingWarnings } from '../support/recording-logger.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/login/oidc/callback';
-const quietLogger = () => {
-  const warnings: string[] = [];
-  const logger = { warn: (_fields: unknown, message: string) => void warnings.push(message), info: () => undefined };
-  return { warnings, logger: logger as unknown as Parameters<typeof createOidcLogin>[0]['logger'] };
-};
 
 describe.skipIf(skipWithoutChromium)('the company login against a real OpenID provider', () => {
   let provider: TestOidcProvider;
@@ -25,7 +22,7 @@ describe.skipIf(skipWithoutChromium)('the company login against a real OpenID pr
   beforeAll(async () => {
     provider = await startOidcProvider({ redirectUris: [REDIRECT_URI], people: { mia: { email: 'Mia@Example.com', groups: ['warehouse-leads'] } } });
     browser = await launchChromium();
-    login = createOidcLogin({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, logger: quietLogger().logger });
+    login = createOidcLogin({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, logger: silentLogger });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -80,7 +77,7 @@ describe.skipIf(skipWithoutChromium)('the company login against a real OpenID pr
 
 describe('an issuer that cannot be reached', () => {
   it('says why, logs it once, and tries discovery again after the retry time', async () => {
-    const { warnings, logger } = quietLogger();
+    const { warnings, logger } = recordingWarnings();
     let now = new Date('2030-01-01T00:00:00Z');
     const login = createOidcLogin({ issuer: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's', logger, clock: () => now, retryMs: 60_000 });
     const first = await login.start(REDIRECT_URI);
@@ -89,7 +86,7 @@ describe('an issuer that cannot be reached', () => {
     await login.start(REDIRECT_URI);
     now = new Date('2030-01-01T00:02:00Z');
     await login.start(REDIRECT_URI);
-    expect(warnings).toEqual(['company login unavailable']);
+    expect(warnings.map((w) => w.msg)).toEqual(['company login unavailable']);
   });
 
   it('takes http:// only for an issuer on this computer', () => {

@@ -15,14 +15,17 @@ export function useTempFolder(prefix: string): string {
   return useTempFolders(prefix)();
 }
 
-/** A new folder at each call, for a test or a world that wants one of its own. */
-export function useTempFolders(prefix: string): () => string {
+/**
+ * A new folder at each call, for a test or a world that wants one of its own; a call may name it by
+ * another prefix. Called where a module is loaded, the folders go after the test file that loaded it.
+ */
+export function useTempFolders(prefix: string): (prefixOfCall?: string) => string {
   const made: string[] = [];
   afterAll(() => {
     for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  return () => {
-    const dir = makeTempFolder(prefix);
+  return (prefixOfCall = prefix) => {
+    const dir = makeTempFolder(prefixOfCall);
     made.push(dir);
     return dir;
   };

@@ -5,12 +5,12 @@
  */
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runImportAt } from '../support/run-import-at.js';
 import { listFolderSheets } from '../../src/validate/input-files.js';
 import { importExitCode } from '../../src/cli/exit-codes.js';
 import { silentLogger } from '../../src/log.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { useSandbox } from '../support/sandbox.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const at = useTempDir('folder-formats');
@@ -19,13 +19,7 @@ const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 const HEADER = 'customerOrderId,orderDate,sourceOfSale,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,name,quantity,unitPrice,salesTax,subTotal,grandTotal';
 const ROW = 'FF-1,2026-11-20,OtherMarketplace,Ann Lee,1 Main St,Springfield,IL,62704,US,217-555-0134,PRD-1001,1,Item,1,5.00,0.50,5.00,5.50';
 
-let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, startTime: NOW });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ startTime: NOW });
 
 function inbox(name: string): string {
   const dir = at(name);
@@ -56,7 +50,7 @@ describe('a folder holding sheets in formats the reader cannot take', () => {
     const result = await runImportAt({
       files: [dir],
       context: { now: NOW, timezone: 'UTC', sourcesOfSale: ['OtherMarketplace'] },
-      connection: { auth: 'oauth', baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret },
+      connection: { auth: 'oauth', baseUrl: sandbox().url, clientId: sandbox().clientId, clientSecret: sandbox().clientSecret },
       useSandbox: false,
       concurrency: 2,
       maxAttempts: 2,

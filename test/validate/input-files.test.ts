@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs, listFolderSheets } from '../../src/validate/input-files.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { DEFAULT_SOURCES_OF_SALE } from '../../src/contract/enums.js';
@@ -13,21 +10,11 @@ import { InputError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { openSheet } from '../../src/sheet/read-sheet.js';
 import { whyNotOrderSheet } from '../../src/sheet/sheet-files.js';
+import { recordingWarnings } from '../support/recording-logger.js';
+import { useTempFolders } from '../support/temp-dir.js';
 
-const root = mkdtempSync(join(tmpdir(), 'order-batch-inputs-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** A logger whose warnings are kept, as the user would see them on stderr. */
-function recordingLogger(): { logger: typeof silentLogger; warnings: { msg: string; folder?: string; skipped?: string[] }[] } {
-  const warnings: { msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      warnings.push(JSON.parse(chunk.toString()) as { msg: string });
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, stream), warnings };
-}
+const newFolder = useTempFolders('inputs');
+const root = newFolder();
 
 describe('a folder of inputs', () => {
   const inbox = join(root, 'inbox');
@@ -53,7 +40,7 @@ describe('a folder of inputs', () => {
   });
 
   it('names every file it skips, and why, in one warning', () => {
-    const { logger, warnings } = recordingLogger();
+    const { logger, warnings } = recordingWarnings();
     expandInputs([inbox], { logger });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.skipped).toEqual([
@@ -123,18 +110,14 @@ describe('a text file named on the command line that is not a sheet', () => {
 
 describe('a .txt of a folder that cannot be read', () => {
   it('is taken, so the reader reports it, instead of being passed over as a note', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'unreadable-txt-'));
-    try {
-      chmodSync(dir, 0o755);
-      writeFileSync(join(dir, 'orders.txt'), 'customerOrderId\tname\nSO-1\tMug\n');
-      chmodSync(join(dir, 'orders.txt'), 0o000);
-      // As root every file is readable: ask as an unprivileged user (setpriv, util-linux), through the built module.
-      const asNobody = process.getuid?.() === 0;
-      const reason = asNobody ? askAsNobody(dir, 'orders.txt') : whyNotOrderSheet(dir, 'orders.txt');
-      expect(reason).toBeNull();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = newFolder();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'orders.txt'), 'customerOrderId\tname\nSO-1\tMug\n');
+    chmodSync(join(dir, 'orders.txt'), 0o000);
+    // As root every file is readable: ask as an unprivileged user (setpriv, util-linux), through the built module.
+    const asNobody = process.getuid?.() === 0;
+    const reason = asNobody ? askAsNobody(dir, 'orders.txt') : whyNotOrderSheet(dir, 'orders.txt');
+    expect(reason).toBeNull();
   });
 });
 
@@ -152,19 +135,15 @@ function makeReadableByAll(path: string): void {
 }
 
 function askAsNobody(dir: string, name: string): unknown {
-  const copy = mkdtempSync(join(tmpdir(), 'order-batch-as-nobody-'));
-  try {
-    chmodSync(copy, 0o755);
-    cpSync(join(import.meta.dirname, '..', '..', 'dist'), join(copy, 'dist'), { recursive: true });
-    const papaparse = dirname(createRequire(import.meta.url).resolve('papaparse/package.json'));
-    cpSync(papaparse, join(copy, 'node_modules', 'papaparse'), { recursive: true });
-    writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
-    // A checkout made under a private umask has files only their owner reads; the copies keep those modes.
-    makeReadableByAll(copy);
-    const module = join(copy, 'dist', 'sheet', 'sheet-files.js');
-    const script = `import(${JSON.stringify(module)}).then((m) => console.log(JSON.stringify(m.whyNotOrderSheet(${JSON.stringify(dir)}, ${JSON.stringify(name)}))))`;
-    return JSON.parse(execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8', cwd: copy }));
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
-  }
+  const copy = newFolder();
+  chmodSync(copy, 0o755);
+  cpSync(join(import.meta.dirname, '..', '..', 'dist'), join(copy, 'dist'), { recursive: true });
+  const papaparse = dirname(createRequire(import.meta.url).resolve('papaparse/package.json'));
+  cpSync(papaparse, join(copy, 'node_modules', 'papaparse'), { recursive: true });
+  writeFileSync(join(copy, 'package.json'), '{ "type": "module" }\n');
+  // A checkout made under a private umask has files only their owner reads; the copies keep those modes.
+  makeReadableByAll(copy);
+  const module = join(copy, 'dist', 'sheet', 'sheet-files.js');
+  const script = `import(${JSON.stringify(module)}).then((m) => console.log(JSON.stringify(m.whyNotOrderSheet(${JSON.stringify(dir)}, ${JSON.stringify(name)}))))`;
+  return JSON.parse(execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8', cwd: copy }));
 }

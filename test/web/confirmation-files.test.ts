@@ -5,18 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, type FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MARKETPLACE_FIXTURES } from '../mapping/exports-support.js';
-import { openSession, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+import { uploadForm, useAppWithSession } from './support.js';
 
 describe('the confirmation files of a reconciliation in the web app', () => {
-  let web: TestApp;
-  let session: Session;
-  beforeAll(async () => {
-    web = await startTestApp();
-    session = await openSession(web.app.url);
-  });
-  afterAll(() => web?.close());
+  const { web, session } = useAppWithSession();
 
   const post = (path: string, body: FormData | string) =>
     request(`${web.app.url}${path}`, { method: 'POST', body, headers: { cookie: session.cookie, origin: web.app.url, ...(typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } });

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_CELL_CHARS, shortenCellText } from '../../src/web/verdict.js';
-import { openSession, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+import { uploadForm, useAppWithSession } from './support.js';
 
 const HEADER = 'customerOrderId,marketplaceOrderId,orderDate,sourceOfSale,salesTax,fullName,addressLine1,city,provinceOrState,postalOrZipCode,countryCode,phone,productId,customerLineItemId,name,quantity,unitPrice,Notes';
 const ROWS = 30;
@@ -24,13 +24,7 @@ function sheetWithLongNotes(): string {
 }
 
 describe('a sheet with 20 KB cells', () => {
-  let web: TestApp;
-  let session: Session;
-  beforeAll(async () => {
-    web = await startTestApp();
-    session = await openSession(web.app.url);
-  });
-  afterAll(() => web?.close());
+  const { web, session } = useAppWithSession();
 
   const upload = async (fileName: string, content: string | Buffer) => {
     const response = await request(`${web.app.url}/upload`, {

@@ -6,7 +6,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import { openSession, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+import { startAppWithSession, uploadForm, type Session, type TestApp } from './support.js';
 
 const SHEET = [
   'Order Number,Order Date,Recipient,Street,Town,Region,Post Code,Country,Tel,Article,Item Title,Qty,Price,Tax',
@@ -19,8 +19,7 @@ describe('the mapping step over HTTP', () => {
   let uploadPath: string;
 
   beforeAll(async () => {
-    web = await startTestApp();
-    session = await openSession(web.app.url);
+    ({ web, session } = await startAppWithSession());
     const response = await request(`${web.app.url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName: 'cx.csv', content: SHEET }), headers: { cookie: session.cookie, origin: web.app.url } });
     uploadPath = response.headers.location as string;
     await response.body.text();

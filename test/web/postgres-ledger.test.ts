@@ -5,7 +5,7 @@ import { request, type FormData } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
-import { openSession, SAMPLES, startTestApp, uploadForm, type Session, type TestApp } from './support.js';
+import { SAMPLES, startAppWithSession, uploadForm, type Session, type TestApp } from './support.js';
 
 describePostgres('the web app on a PostgreSQL ledger', () => {
   let db: TestDatabase;
@@ -13,8 +13,7 @@ describePostgres('the web app on a PostgreSQL ledger', () => {
   let session: Session;
   beforeAll(async () => {
     db = await createDatabase();
-    web = await startTestApp({ ledgerPath: db.url });
-    session = await openSession(web.app.url);
+    ({ web, session } = await startAppWithSession({ ledgerPath: db.url }));
   });
   afterAll(async () => {
     await web?.close();

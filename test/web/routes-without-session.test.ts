@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/index.js';
-import { logIn, SAMPLES, startTestApp, uploadForm, type TestApp } from './support.js';
+import { logIn, SAMPLES, startTestApp, submitSheet, type TestApp } from './support.js';
 
 /** What needs no session: the login form, what the login page is drawn with, the probes monitoring reads, and the API's description. */
 const PUBLIC = new Set(['GET /login', 'POST /login', 'GET /static/app.css', 'GET /static/app.js', 'GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /api/v1/openapi.json']);
@@ -22,20 +22,8 @@ describe('every route without a session', () => {
     web = await startTestApp({ accounts: [{ name: 'ada', role: 'admin', password: 'admin password 1' }] });
     const session = await logIn(web.app.url, 'ada', 'admin password 1');
     const headers = { cookie: session.cookie, origin: web.app.url };
-    const uploaded = await request(`${web.app.url}/upload`, {
-      method: 'POST',
-      body: uploadForm({ csrf: session.csrf, fileName: 'orders-valid.csv', content: readFileSync(join(SAMPLES, 'orders-valid.csv')) }),
-      headers,
-    });
-    await uploaded.body.text();
-    ids.upload = String(uploaded.headers.location).split('/').pop()!;
+    Object.assign(ids, await submitSheet(web.app.url, session, 'orders-valid.csv', readFileSync(join(SAMPLES, 'orders-valid.csv'))));
     const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };
-    const submitted = await request(`${web.app.url}/uploads/${ids.upload}/submit`, { method: 'POST', body: `_csrf=${session.csrf}`, headers: form });
-    await submitted.body.text();
-    ids.job = String(submitted.headers.location).split('/').pop()!;
-    for (let state = ''; state !== 'done'; ) {
-      state = ((await (await request(`${web.app.url}/jobs/${ids.job}/progress`, { headers: { ...headers, accept: 'application/json' } })).body.json()) as { state: string }).state;
-    }
     await (await request(`${web.app.url}/reconcile`, { method: 'POST', body: `_csrf=${session.csrf}`, headers: form })).body.text();
     const page = await (await request(`${web.app.url}/reconcile`, { headers })).body.text();
     ids.reconciliation = /\/reconcile\/([\w-]{16})\/workbook/.exec(page)![1]!;

@@ -3,22 +3,15 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Response, request, type FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { runServe } from '../../src/web/server.js';
-import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, uploadFolders, uploadForm, type Session, type TestApp } from './support.js';
+import { openSession, SAMPLES, SAMPLES_AS_OF, startTestApp, uploadFolders, uploadForm, useAppWithSession } from './support.js';
 
 const LIMIT = 16 * 1024;
 
 describe('the web app server', () => {
-  let web: TestApp;
-  let session: Session;
-
-  beforeAll(async () => {
-    web = await startTestApp({ maxUploadBytes: LIMIT });
-    session = await openSession(web.app.url);
-  });
-  afterAll(() => web?.close());
+  const { web, session } = useAppWithSession({ maxUploadBytes: LIMIT });
 
   const uploads = () => uploadFolders(web);
   const post = (path: string, body: FormData | string | Readable, headers: Record<string, string> = {}) =>

@@ -5,8 +5,7 @@
  * instance finishes it long before the lease would have lapsed.
  */
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +14,7 @@ import { writeOrdersCsv } from '../e2e/make-sheet.js';
 import { startSandboxProcess, type SandboxProcess } from '../e2e/sandbox-process.js';
 import { createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { useTempFolder } from '../support/temp-dir.js';
 import { openSession, uploadForm } from './support.js';
 import { request } from 'undici';
 import pg from 'pg';
@@ -28,6 +28,12 @@ async function until(condition: () => Promise<boolean>, what: string): Promise<v
     await sleep(50);
   }
   throw new Error(`gave up waiting: ${what}`);
+}
+
+/** A new folder `name` in `dir`, its path. */
+function folderIn(dir: string, name: string): string {
+  mkdirSync(join(dir, name));
+  return join(dir, name);
 }
 
 /** Uploads the sheet on the instance and submits it; the job's id. */
@@ -58,15 +64,13 @@ async function asAnotherHost(url: string): Promise<void> {
 }
 
 describe('serve --shutdown-grace', () => {
+  const dir = useTempFolder('grace');
   let sandbox: SandboxProcess;
-  let dir: string;
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', '7']);
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-grace-'));
   });
   afterAll(async () => {
     await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('hands a stuck submission back to the queue and exits once the grace is over', async () => {
@@ -102,24 +106,22 @@ describePostgres('serve --shutdown-grace with another instance on the PostgreSQL
   const ORDERS = 6;
   let sandbox: SandboxProcess;
   let db: TestDatabase;
-  let dir: string;
+  const dir = useTempFolder('grace-pg');
   const instances: ServeProcess[] = [];
   beforeAll(async () => {
     sandbox = await startSandboxProcess(['--seed', '11']);
     db = await createDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'order-batch-grace-pg-'));
   });
   afterAll(async () => {
     for (const instance of instances) await instance.kill();
     await sandbox?.stop();
     await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('lets go of the stuck submission and its orders at the end of the grace, so another instance finishes it at once, every order accepted once', async () => {
     // Leases of ten minutes: only a release explains another instance finishing the job within the test.
     const args = ['--ledger', db.url, '--shutdown-grace', '1', '--concurrency', '2', '--claim-lease', '600'];
-    const a = await startServeProcess(args, { cwd: mkdtempSync(join(dir, 'a-')), env: sandbox.env });
+    const a = await startServeProcess(args, { cwd: folderIn(dir, 'a'), env: sandbox.env });
     instances.push(a);
     writeOrdersCsv(join(dir, 'stuck.csv'), { orders: ORDERS, prefix: `GRACE${Math.floor(Math.random() * 1e6)}`, orderDate: new Date(Date.now() - 3_600_000) });
     const before = await sandbox.stats();
@@ -138,7 +140,7 @@ describePostgres('serve --shutdown-grace with another instance on the PostgreSQL
       expect(a.stderr()).toContain('did not reach a safe point within 1 s');
       await sandbox.setFaults({});
       // B starts after A is gone: what it finds in the ledger is all A left behind.
-      const b = await startServeProcess(args, { cwd: mkdtempSync(join(dir, 'b-')), env: sandbox.env });
+      const b = await startServeProcess(args, { cwd: folderIn(dir, 'b'), env: sandbox.env });
       instances.push(b);
       await until(async () => (await ledger.jobs.get(job))?.state === 'done', 'B to finish the submission');
       expect(await ledger.jobs.get(job)).toMatchObject({ state: 'done', starts: 2, outcome: { summary: { accepted: ORDERS } } });

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormData, request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import { changeAccount } from '../../src/accounts/manage.js';
 import type { Role } from '../../src/accounts/roles.js';
 import { openLedger } from '../../src/ledger/index.js';
@@ -108,6 +109,50 @@ export async function openSession(url: string): Promise<Session> {
   const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page)?.[1];
   if (!csrf) throw new Error('no CSRF token on the start page');
   return { cookie, csrf };
+}
+
+/** A test app with one browser's session open in it (no accounts: a session without logging in). */
+export async function startAppWithSession(overrides: Parameters<typeof startTestApp>[0] = {}): Promise<{ web: TestApp; session: Session }> {
+  const web = await startTestApp(overrides);
+  return { web, session: await openSession(web.app.url) };
+}
+
+/**
+ * startAppWithSession for a describe block (or a file): started before its tests, closed after them.
+ * The two objects are filled in place when the app starts, so they can be destructured at once.
+ */
+export function useAppWithSession(overrides: Parameters<typeof startTestApp>[0] = {}): { web: TestApp; session: Session } {
+  const web = {} as TestApp;
+  const session = {} as Session;
+  beforeAll(async () => {
+    const started = await startAppWithSession(overrides);
+    Object.assign(web, started.web);
+    Object.assign(session, started.session);
+  });
+  afterAll(async () => {
+    await web.close?.();
+  });
+  return { web, session };
+}
+
+/**
+ * Uploads a sheet through the form, submits it and waits until its job is done, as a browser on the
+ * job page would: the upload's and the job's ids.
+ */
+export async function submitSheet(url: string, session: Session, fileName: string, content: Buffer | string): Promise<{ upload: string; job: string }> {
+  const headers = { cookie: session.cookie, origin: url };
+  const uploaded = await request(`${url}/upload`, { method: 'POST', body: uploadForm({ csrf: session.csrf, fileName, content }), headers });
+  await uploaded.body.text();
+  const upload = String(uploaded.headers.location).split('/').pop()!;
+  const submitted = await request(`${url}/uploads/${upload}/submit`, { method: 'POST', body: `_csrf=${session.csrf}`, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+  await submitted.body.text();
+  const job = String(submitted.headers.location).split('/').pop()!;
+  // Polled with a bound on the number of looks, never a wall-clock wait.
+  for (let looks = 0, state = ''; state !== 'done'; looks++) {
+    if (looks === 10_000) throw new Error(`job ${job} was still ${state} after ${looks} looks`);
+    state = ((await (await request(`${url}/jobs/${job}/progress`, { headers: { ...headers, accept: 'application/json' } })).body.json()) as { state: string }).state;
+  }
+  return { upload, job };
 }
 
 /** A multipart body with the fields in the order given (the CSRF field first, as the page's form has it). */

@@ -6,21 +6,14 @@ import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { openLedger } from '../../src/ledger/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSession, SAMPLES, startTestApp, uploadFolders, type Session, type TestApp } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { openSession, SAMPLES, uploadFolders, useAppWithSession } from './support.js';
 
 const XLSX = readFileSync(join(SAMPLES, 'orders-with-mistakes.xlsx'));
 const VALID_CSV = readFileSync(join(SAMPLES, 'orders-valid.csv'));
 
 describe('uploads that go wrong', () => {
-  let web: TestApp;
-  let session: Session;
-
-  beforeAll(async () => {
-    web = await startTestApp();
-    session = await openSession(web.app.url);
-  });
-  afterAll(() => web?.close());
+  const { web, session } = useAppWithSession();
 
   const uploads = () => uploadFolders(web);
   /** A form with its parts in exactly the order given. */

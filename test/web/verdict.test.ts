@@ -5,7 +5,7 @@ import { checkFile } from '../../src/validate/check-file.js';
 import { silentLogger } from '../../src/log.js';
 import { buildVerdict, validOrderIds } from '../../src/web/verdict.js';
 import { SAMPLES, SAMPLES_AS_OF } from './support.js';
-import { makeTempFolder } from '../support/temp-dir.js';
+import { useTempFolder } from '../support/temp-dir.js';
 
 async function sampleSheet(name = 'orders-with-mistakes.csv') {
   const file = join(SAMPLES, name);
@@ -41,9 +41,9 @@ describe('the verdict of a sheet', () => {
 });
 
 describe('a date the sheet holds as an Excel serial', () => {
+  const dir = useTempFolder('verdict');
   it('is shown as the date it was read as, not as the number', async () => {
     const { readFileSync, writeFileSync } = await import('node:fs');
-    const dir = makeTempFolder('verdict');
     // The valid sample with its first order's date replaced by what a spreadsheet saved: 46344.38542 is 2026-11-18 09:15.
     const csv = readFileSync(join(SAMPLES, 'orders-valid.csv'), 'utf8').replace('2026-11-16 09:12', '46344.38542');
     const file = join(dir, 'serial.csv');

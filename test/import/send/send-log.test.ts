@@ -3,8 +3,6 @@
  * their cause (rate-limited, server errors, unreachable), and at info level in the JSON log the start,
  * each change of pace the failure guard makes, an early stop and its reason, and one closing line.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createFailureGuard } from '../../../src/api/breaker.js';
 import { describeApiTrouble } from '../../../src/api/error-message.js';
@@ -14,21 +12,9 @@ import type { CreateOrderPayload } from '../../../src/contract/schemas.js';
 import { submitOrders } from '../../../src/import/send/submit.js';
 import { jobOf } from '../support.js';
 import { openLedger } from '../../../src/ledger/index.js';
+import type { LogLevel } from '../../../src/log.js';
 import { buildOrderPayload } from '../../support/order-payload.js';
-
-interface Line { level: number; msg: string; [key: string]: unknown }
-
-/** A JSON logger at info level whose lines are kept, as a cron job's stderr would keep them. */
-function capturingLogger(level = 'info'): { logger: pino.Logger; lines: Line[] } {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
-      callback();
-    },
-  });
-  return { logger: pino({ level }, stream), lines };
-}
+import { recordingLogger } from '../../support/recording-logger.js';
 
 const URL = 'http://api.test/api/v0/orders';
 const rateLimited = () => new HttpError('Too Many Requests', { method: 'POST', url: URL, status: 429, body: '' });
@@ -52,13 +38,13 @@ function scriptedApi(fail: (call: number) => Error | undefined) {
 }
 
 /** A run on a fake clock that pauses move forward: a minute of failures passes at once. */
-async function run(client: ApiClient, options: { orders: number; maxAttempts?: number; logLevel?: string }) {
+async function run(client: ApiClient, options: { orders: number; maxAttempts?: number; logLevel?: LogLevel }) {
   let clock = Date.UTC(2026, 10, 20, 2, 0, 0);
   const now = () => (clock += 50);
   const guard = createFailureGuard({ now, minSamples: 10, windowSize: 20, minDurationMs: 20_000, cooldownMs: 5_000 });
   const ledger = await openLedger(':memory:');
   const run = await ledger.startRun({ command: 'import', files: ['orders.csv'] });
-  const { logger, lines } = capturingLogger(options.logLevel);
+  const { logger, lines } = recordingLogger(options.logLevel);
   const jobs = Array.from({ length: options.orders }, (_, i) => jobOf(buildOrderPayload(`N-${i}`, { lines: [{ unitPrice: 10 + i }] })));
   const result = await submitOrders(jobs, {
     client,

@@ -2,8 +2,7 @@
  * Each marketplace's upload file: the documented header and example row (test/fixtures/confirmations),
  * and what a folder gets for one package, a split order, a replaced package and an unknown carrier.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteLedger } from '../../../src/ledger/sqlite/sqlite-ledger.js';
@@ -15,6 +14,7 @@ import { AMAZON_FORMAT, CONFIRMATION_FORMATS, EBAY_FORMAT, formatLine, SHOPIFY_F
 import type { ShippedItem } from '../../../src/reconcile/confirmations/shipped-items.js';
 import { writeConfirmationFiles } from '../../../src/reconcile/confirmations/write-files.js';
 import type { ReconciledOrder, ReconciledPackage } from '../../../src/reconcile/types.js';
+import { useTempFolders } from '../../support/temp-dir.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'confirmations');
 const linesOf = (text: string) => text.split('\r\n').filter((l) => l !== '');
@@ -122,15 +122,15 @@ function identifiersFor(m: Marketplace, orderId: string, line: string): LineIden
 }
 
 describe('a confirmations folder', () => {
+  const newFolder = useTempFolders('confirm-formats');
   let dir: string;
   let ledger: Ledger;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'confirm-formats-'));
+    dir = newFolder();
     ledger = openSqliteLedger(':memory:');
   });
   afterEach(async () => {
     await ledger.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const cases = (m: Marketplace) => [

@@ -3,11 +3,9 @@
  * (split and replaced packages by seed), reconciled twice into a confirmations folder. Every shipped
  * item is confirmed once, in its marketplace's file; the second run adds only what is new.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../../src/api/client.js';
 import type { ApiClient } from '../../../src/api/types.js';
 import { runImportAt } from '../../support/run-import-at.js';
 import { reconcile } from '../../../src/reconcile/reconcile-run.js';
@@ -17,10 +15,12 @@ import { silentLogger } from '../../../src/log.js';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox/index.js';
 import { context, MARKETPLACE_FIXTURES, NOW } from '../../mapping/exports-support.js';
 import { sandboxImportOptions } from '../../import/sandbox-import-options.js';
+import { useTempFolder } from '../../support/temp-dir.js';
+import { sandboxClient } from '../support.js';
 
 const EXPORTS = ['amazon-order-report.txt', 'ebay-orders-report.csv', 'shopify-orders.csv', 'woocommerce-one-row-per-item.csv', 'etsy-sold-order-items.csv'];
 
-let dir: string;
+const dir = useTempFolder('confirmations');
 let sandbox: SandboxHandle;
 let client: ApiClient;
 let ledger: Ledger;
@@ -29,12 +29,11 @@ const at = (name: string) => join(dir, name);
 const lines = (path: string) => readFileSync(path, 'utf8').split('\r\n').filter((l) => l !== '');
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'confirmations-'));
   sandbox = await startSandbox({ port: 0, startTime: NOW, freezeClock: true, seed: 11, rates: { split: 0.6, replace: 0.4, cancel: 0 } });
   mkdirSync(at('imported'));
   const imported = await runImportAt(sandboxImportOptions(sandbox, { context, ledgerPath: at('ledger.db') }, { files: EXPORTS.map((f) => join(MARKETPLACE_FIXTURES, f)), out: at('imported') }));
   expect(imported.report.summary.accepted ?? 0).toBeGreaterThan(0);
-  client = createApiClient({ baseUrl: sandbox.url, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret, now: () => sandbox.now().getTime() });
+  client = sandboxClient(sandbox, () => sandbox.now().getTime());
   ledger = await openLedger(at('ledger.db'), { now: () => sandbox.now() });
 });
 
@@ -42,7 +41,6 @@ afterAll(async () => {
   await ledger?.close();
   await client?.close();
   await sandbox?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (name: string, extra: Partial<Parameters<typeof reconcile>[0]> = {}) =>
