@@ -5,7 +5,7 @@ import type { RawFlags, ResolvedOptions } from '../options.js';
 import type { Ledger } from '../ledger/index.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
-import { importExitCode } from './exit-codes.js';
+import { importExitCode } from '../run-report/exit-code.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';

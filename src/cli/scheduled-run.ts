@@ -16,7 +16,8 @@ import type { RunOccurrence, RunRequest, RunResult } from '../schedules/schedule
 import { keepRunResults } from '../schedules/keep-results.js';
 import { recordScheduledRun } from '../schedules/record-audit.js';
 import { CliRun } from './cli-run.js';
-import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
+import { failureOf } from './exit-codes.js';
+import { importExitCode, reconcileExitCode } from '../run-report/exit-code.js';
 import { addImportCommand, importSettingsOf } from './import.js';
 import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
 import { remoteContextOf } from './remote-options.js';
