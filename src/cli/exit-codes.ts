@@ -1,37 +1,13 @@
 /**
- * Every exit code of the CLI is decided here (PRODUCT.md section 1): 0 everything valid or accepted;
- * 1 some orders invalid, rejected or failed (or a reconciliation with exceptions); 2 usage,
- * configuration, unreadable input or a file that cannot be written (a ledger that cannot be opened among
- * them); 3 the API could not be used at all, or the ledger stopped working in the middle of a run.
+ * The exit code of a command that threw (PRODUCT.md section 1): 2 usage, configuration, unreadable
+ * input or a file that cannot be written (a ledger that cannot be opened among them); 3 the API could
+ * not be used at all, or the ledger stopped working in the middle of a run. A run that finished takes
+ * its code from its result (src/run-report/exit-code.ts).
  */
 import { CommanderError } from 'commander';
 import { apiUnusableOf } from '../api/unusable.js';
-import type { JsonReport } from '../run-report/json.js';
 import { EXIT, InputError, OutputError, UsageError, describeFileFailure } from '../errors.js';
 import { LedgerBusyError, LedgerError, LedgerUnusableError } from '../ledger/index.js';
-
-export function validateExitCode(result: { hasUnusableInput: boolean; hasInvalidOrders: boolean; report: JsonReport }): number {
-  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
-  return result.hasInvalidOrders ? EXIT.someFailed : EXIT.ok;
-}
-
-export function importExitCode(result: { apiUnusable?: unknown; ledgerFailure?: unknown; hasUnusableInput: boolean; hasProblems: boolean; report: JsonReport }): number {
-  // A ledger that failed mid-run (a full disk, a damaged file), whatever the API did: like an API that stopped answering, the run could not go on.
-  if (result.ledgerFailure) return EXIT.apiUnusable;
-  if (result.apiUnusable) return EXIT.apiUnusable;
-  if (result.hasUnusableInput || hasOutputErrors(result.report)) return EXIT.usage;
-  return result.hasProblems ? EXIT.someFailed : EXIT.ok;
-}
-
-/** A workbook that could not be written is the user's to fix (2); an order in exception or not found is 1. */
-export function reconcileExitCode(result: { hasExceptions: boolean; report: JsonReport }): number {
-  if (hasOutputErrors(result.report)) return EXIT.usage;
-  return result.hasExceptions ? EXIT.someFailed : EXIT.ok;
-}
-
-function hasOutputErrors(report: JsonReport): boolean {
-  return (report.outputErrors?.length ?? 0) > 0;
-}
 
 /** What stopped a run: its exit code, what `--json` says of it (kind null for --help and --version), and its stderr text. */
 export interface Failure {

@@ -3,9 +3,11 @@ import type { Command } from 'commander';
 import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags, ResolvedOptions } from '../options.js';
 import type { Ledger } from '../ledger/index.js';
+import type { ImportOptions, ImportResult } from '../import/import-options.js';
+import type { Logger } from '../log.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, orderProgressOf, resolveFlags } from './command-options.js';
-import { importExitCode } from './exit-codes.js';
+import { importExitCode } from '../run-report/exit-code.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { onInterrupt } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
@@ -55,8 +57,7 @@ export function addImportCommand(program: Command, run: CliRun): void {
 async function importCommand(files: string[], flags: RawFlags, run: CliRun): Promise<void> {
   const options = resolveFlags(flags);
   const logger = loggerFor(options);
-  const watch = await watchRun(options, logger, (line) => run.warn(line));
-  const [{ runImport }, { recordRunIn }] = await Promise.all([import('../import/run-import.js'), import('../audit/record-run.js')]);
+  const { recordRunIn } = await import('../audit/record-run.js');
   // A ledger that cannot be opened stops the command here (exit 2); one that fails once open stops the run (exit 3).
   const ledger = await openCommandLedger(options, logger);
   let isLedgerLost = false;
@@ -64,29 +65,21 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
     const interruption = onInterrupt(
       'order-batch: interrupted: sending no more orders; the ones in flight finish and the results are written',
     );
-    const { prepareRemoteRun } = await import('../remote/remote-run.js');
-    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
-    for (const line of remote.warnings) run.warn(line);
-    // The run lock is the run's alone: released when the run ends, before the results are put in place and anyone is notified.
-    const result = await runImport({
-      ...(await importSettingsOf(options, remote.files, ledger)),
-      out: remote.out,
-      archiveDir: remote.archive,
+    const { result, exitCode } = await importThroughRemote(files, options, ledger, {
       logger,
-      progress: byteProgressOf(options),
-      orderProgress: orderProgressOf(options),
-      signal: interruption.signal,
-    }).finally(interruption.dispose).catch(remote.abandon);
-    await remote.finish(result.report).finally(remote.close);
-    await run.printReport(result.report, options, formatValidateText);
+      warn: (line) => run.warn(line),
+      run: { progress: byteProgressOf(options), orderProgress: orderProgressOf(options), signal: interruption.signal },
+      onRunEnded: interruption.dispose,
+      async record(result, kept) {
+        await run.printReport(result.report, options, formatValidateText);
+        if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
+        if (kept) await recordRunIn(kept, result.report, { logger, ref: result.runId ?? null });
+        if (result.apiUnusable) run.warn(result.apiUnusable.message);
+        if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
+      },
+    });
     isLedgerLost = result.ledgerFailure !== undefined;
-    if (result.ledgerFailure) run.warn(result.ledgerFailure.message);
-    else await recordRunIn(ledger, result.report, { logger, ref: result.runId ?? null });
-    if (result.apiUnusable) run.warn(result.apiUnusable.message);
-    if (result.interrupted) run.warn('the run was interrupted; run the same command again to send the orders not sent.');
-    run.exitCode = importExitCode(result);
-    // Told with the ledger still open (no run lock held while a webhook is retried): a failed delivery is audited in it.
-    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: run.exitCode, report: result.report, ledger: isLedgerLost ? undefined : ledger });
+    run.exitCode = exitCode;
   } catch (error) {
     await ledger.close().catch(() => undefined);
     throw error;
@@ -95,4 +88,42 @@ async function importCommand(files: string[], flags: RawFlags, run: CliRun): Pro
   await ledger.close().catch((error: unknown) => {
     if (!isLedgerLost) throw error;
   });
+}
+
+/** What the command line and the scheduler each add to an import: their logger and warnings, progress or a stop signal, their record of the run. */
+export interface ImportCaller {
+  logger: Logger;
+  warn: (line: string) => void;
+  run: Pick<ImportOptions, 'progress' | 'orderProgress' | 'signal' | 'onRunStarted'>;
+  /** The run itself has ended, before its results are put in place (the command line lets go of Ctrl-C here). */
+  onRunEnded?: () => void;
+  /** With the results in place: the report told and the run recorded, in its ledger unless the run lost it (`kept` undefined). */
+  record(result: ImportResult, kept: Ledger | undefined): Promise<void>;
+}
+
+/**
+ * One import on the ledger its entry point opened, the same from the command line and the scheduler:
+ * remote sheets made local and claimed, the run, its results put back, the caller's record of it, then
+ * the notification and the metrics file (told with the ledger still open, its run lock released).
+ */
+export async function importThroughRemote(files: string[], options: ResolvedOptions, ledger: Ledger, caller: ImportCaller): Promise<{ result: ImportResult; exitCode: number }> {
+  const [{ runImport }, { prepareRemoteRun }] = await Promise.all([import('../import/run-import.js'), import('../remote/remote-run.js')]);
+  const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
+  for (const line of remote.warnings) caller.warn(line);
+  // Watched from before the run: its API requests and ledger errors are in its metrics file.
+  const watch = await watchRun(options, caller.logger, caller.warn);
+  // The run lock is the run's alone: released when the run ends, before the results are put in place and anyone is notified.
+  const result = await runImport({ ...(await importSettingsOf(options, remote.files, ledger)), out: remote.out, archiveDir: remote.archive, logger: caller.logger, ...caller.run })
+    .finally(caller.onRunEnded)
+    .catch(remote.abandon)
+    .catch((error: unknown) => {
+      watch.drop();
+      throw error;
+    });
+  await remote.finish(result.report).finally(remote.close);
+  const kept = result.ledgerFailure ? undefined : ledger;
+  await caller.record(result, kept);
+  const exitCode = importExitCode(result);
+  await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode, report: result.report, ledger: kept });
+  return { result, exitCode };
 }

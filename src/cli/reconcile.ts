@@ -4,7 +4,7 @@ import { formatReconcileText } from '../run-report/text.js';
 import { parseHours, parseSince, type RawFlags, type ResolvedOptions } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, apiSettingsOf, loggerFor, resolveFlags } from './command-options.js';
-import { reconcileExitCode } from './exit-codes.js';
+import { reconcileExitCode } from '../run-report/exit-code.js';
 import { addRunWatchOptions, watchRun } from './run-watch.js';
 import { exitOnSignal } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';

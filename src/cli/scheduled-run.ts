@@ -16,8 +16,9 @@ import type { RunOccurrence, RunRequest, RunResult } from '../schedules/schedule
 import { keepRunResults } from '../schedules/keep-results.js';
 import { recordScheduledRun } from '../schedules/record-audit.js';
 import { CliRun } from './cli-run.js';
-import { failureOf, importExitCode, reconcileExitCode } from './exit-codes.js';
-import { addImportCommand, importSettingsOf } from './import.js';
+import { failureOf } from './exit-codes.js';
+import { reconcileExitCode } from '../run-report/exit-code.js';
+import { addImportCommand, importThroughRemote } from './import.js';
 import { addReconcileCommand, reconcileSettingsOf, type ReconcileFlags } from './reconcile.js';
 import { remoteContextOf } from './remote-options.js';
 import { openCommandLedger, withCommandLedger } from './cli-ledger.js';
@@ -94,36 +95,21 @@ export function createScheduledRunner(options: ScheduledRunnerOptions): RunOccur
 
 /** One occurrence's import: its own ledger opened once (with the occurrence's own lease and outage), handed to everything it does. */
 async function importOccurrence(files: string[], options: ResolvedOptions, request: RunRequest, logger: Logger): Promise<RunResult> {
-  const { runImport } = await import('../import/run-import.js');
-  const { prepareRemoteRun } = await import('../remote/remote-run.js');
   const ledger = await openCommandLedger(options, logger);
   // A stop whose grace is over lets go of this run's orders at once, for another instance to take.
   request.letGoWith?.(() => ledger.abandonRuns());
   return withCommandLedger(ledger, async () => {
-    const remote = await prepareRemoteRun({ command: 'import', files, out: options.out, archive: options.archiveDir }, remoteContextOf(options, ledger));
-    for (const line of remote.warnings) logger.warn(line);
-    // Watched from before the run, as the command line's import is: its API requests and ledger errors are in its metrics file.
-    const watch = await watchRun(options, logger, (line) => logger.warn(line));
-    const result = await runImport({
-      ...(await importSettingsOf(options, remote.files, ledger)),
-      out: remote.out,
-      archiveDir: remote.archive,
+    const { result, exitCode } = await importThroughRemote(files, options, ledger, {
       logger,
-      signal: request.signal,
-      onRunStarted: request.onRunStarted,
-    })
-      .catch(remote.abandon)
-      .catch((error: unknown) => {
-        watch.drop();
-        throw error;
-      });
-    await remote.finish(result.report).finally(remote.close);
-    const kept = result.ledgerFailure ? undefined : ledger;
-    if (kept && result.runId && !options.dryRun) await keepRunResults(kept, result.runId, logger);
-    await recordScheduledRun(kept, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger });
+      warn: (line) => logger.warn(line),
+      run: { signal: request.signal, onRunStarted: request.onRunStarted },
+      async record(result, kept) {
+        if (kept && result.runId && !options.dryRun) await keepRunResults(kept, result.runId, logger);
+        await recordScheduledRun(kept, result.report, { schedule: request.schedule.name, host: hostname(), ref: result.runId ?? null, logger });
+      },
+    });
     const message = result.ledgerFailure?.message ?? result.apiUnusable?.message ?? (result.interrupted ? 'the run stopped before every order was sent; the next occurrence sends the rest' : null);
-    await watch.finish({ command: 'import', runId: result.runId ?? null, exitCode: importExitCode(result), report: result.report, ledger: kept });
-    return { exitCode: importExitCode(result), summary: result.report.summary, runId: result.runId ?? null, message };
+    return { exitCode, summary: result.report.summary, runId: result.runId ?? null, message };
   });
 }
 

@@ -4,7 +4,7 @@ import { formatValidateText } from '../run-report/text.js';
 import type { RawFlags } from '../options.js';
 import type { CliRun } from './cli-run.js';
 import { addCommonOptions, addConnectionHelp, addReadOptions, readSettingsOf, apiSettingsOf, sheetCommandHelp, byteProgressOf, checkContextOf, loggerFor, resolveFlags } from './command-options.js';
-import { validateExitCode } from './exit-codes.js';
+import { validateExitCode } from '../run-report/exit-code.js';
 import { exitOnSignal } from './signals.js';
 import { addRemoteOptions, remoteContextOf } from './remote-options.js';
 import { openExistingLedger, openLedgerIfReadable, withCommandLedger } from './cli-ledger.js';

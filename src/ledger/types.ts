@@ -277,15 +277,18 @@ export interface LedgerDescription {
   liveRuns: number | null;
 }
 
-/** The team stores (team-types.ts): accounts, sessions, audit trail, jobs and files of the web app. */
-export interface Ledger extends TeamStores {
-  readonly backend: LedgerBackend;
-  /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
-  readonly location: string;
+/** Every store a ledger carries beside its orders and runs, whichever backend makes them; the team stores (team-types.ts) are the web app's accounts, sessions, audit trail, jobs and files. */
+export interface LedgerStores extends TeamStores {
   /** Marketplace identifiers of order lines and which confirmations were written (marketplace/types.ts). */
   readonly marketplace: MarketplaceStore;
   /** The claims of remote file versions, so that one run across the team processes each (remote-file-types.ts). */
   readonly remoteFiles: RemoteFileClaims;
+}
+
+export interface Ledger extends LedgerStores {
+  readonly backend: LedgerBackend;
+  /** Where the ledger is, fit to print and log: a file's path, or a URL without its password. */
+  readonly location: string;
   /** PostgreSQL: true while the database does not answer (its queries wait for it, see --ledger-outage). */
   isUnreachable?(): boolean;
 

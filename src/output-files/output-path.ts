@@ -1,4 +1,4 @@
-/** Where a result file goes: --out as given, or a name beside the input. */
+/** Where a result file goes: --out as given, or a name beside the input; and whether --confirmations names a folder. */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -9,6 +9,11 @@ export type ResultFormat = 'xlsx' | 'csv';
 export const XLSX_MAX_DATA_ROWS = 1_048_575;
 /** ... and 16,384 columns (A to XFD). */
 export const XLSX_MAX_COLUMNS = 16_384;
+
+/** `reconcile --confirmations <path>`: a path ending in `.csv` is the generic file alone, anything else a folder (one file per marketplace). */
+export function isConfirmationsFolder(path: string): boolean {
+  return extname(path).toLowerCase() !== '.csv';
+}
 
 export function formatOfPath(path: string): ResultFormat | null {
   const ext = extname(path).toLowerCase();

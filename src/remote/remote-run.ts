@@ -10,7 +10,7 @@ import type { JsonReport } from '../run-report/json.js';
 import { claimsIn, type ClaimStore } from './claims.js';
 import { OutputError } from '../errors.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
-import { isConfirmationsFolder } from '../reconcile/confirmations/index.js';
+import { isConfirmationsFolder } from '../output-files/output-path.js';
 import { createStorePool } from './open-store.js';
 import { filesIn, finishStaged, renameInReport } from './publish.js';
 import { newStagingFolder, stageInputs, type StagedInputs, type WaitingFile } from './stage-inputs.js';

@@ -1,6 +1,6 @@
 /** The company login's settings, as src/options.ts resolves them (flags, environment, config file). */
 import type { Role } from '../accounts/roles.js';
-import { isLoopbackHost } from '../web/security.js';
+import { isLoopbackHost } from '../loopback-host.js';
 import type { SsoDefaultRole } from './sso-roles.js';
 
 export interface SsoSettings {

@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { formatBytes } from './pages/upload-page.js';
 import { checkOrigin, isAllowedHost, SECURITY_HEADERS } from './security.js';
 import { sendProblem } from './api/problems.js';
-import { API_PREFIX } from './api/prefix.js';
+import { API_PREFIX } from './api-prefix.js';
 import { drainUnread, sendError, type AppServices } from './services.js';
 
 /**

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LedgerUnusableError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/types.js';
-import { API_PREFIX } from './api/prefix.js';
+import { API_PREFIX } from './api-prefix.js';
 import { sendProblem } from './api/problems.js';
 
 /** Seconds a browser or a client is asked to wait before trying again. */

@@ -4,7 +4,7 @@
  * next job). A notification that cannot be delivered is logged, counted and audited.
  */
 import { basename } from 'node:path';
-import { importExitCode, reconcileExitCode } from '../cli/exit-codes.js';
+import { importExitCode, reconcileExitCode } from '../run-report/exit-code.js';
 import type { ImportResult } from '../import/import-options.js';
 import type { Ledger } from '../ledger/types.js';
 import type { Logger } from '../log.js';

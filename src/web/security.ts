@@ -40,12 +40,6 @@ export function isWildcardHost(host: string): boolean {
   return WILDCARD_HOSTS.has(host);
 }
 
-/** Whether the address reaches this computer only. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
-}
-
 export function isAllowedHost(hostHeader: string | undefined, allowed: ReadonlySet<string>): boolean {
   return hostHeader !== undefined && allowed.has(hostHeader.trim().toLowerCase());
 }

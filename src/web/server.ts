@@ -15,6 +15,7 @@ import { osActor } from '../accounts/os-user.js';
 import { connect, sandboxStatePathFor, type Connection } from '../connection/connect.js';
 import { UsageError } from '../errors.js';
 import { type Ledger, ledgerExists, openLedger } from '../ledger/index.js';
+import { isLoopbackHost } from '../loopback-host.js';
 import { redactUrl } from '../redact.js';
 import { installAccess } from './auth/access.js';
 import { ledgerRateLimitStore } from './auth/attempt-store.js';
@@ -35,11 +36,11 @@ import { installLedgerOutageGate } from './ledger-outage.js';
 import { observeInto } from '../metrics/registry.js';
 import { registerApi } from './api/index.js';
 import { registerTokenRoutes } from './routes/token-routes.js';
-import { allowedHostsFor, isLoopbackHost, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
+import { allowedHostsFor, isWildcardHost, machineAddresses, newSessionId, SESSION_ID_CHECK, sessionCookieName } from './security.js';
 import { recordAudit, sendError, WEB_DEFAULTS, wantsJson, type AppServices, type WebAppOptions } from './services.js';
 import { PERMISSIONS } from '../accounts/roles.js';
 import type { TrustProxy } from '../options.js';
-import { installSso } from '../sso/install-sso.js';
+import { installSso } from './routes/sso-routes.js';
 
 export type { WebAppOptions } from './services.js';
 

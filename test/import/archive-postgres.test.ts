@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode } from '../../src/run-report/exit-code.js';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { buildIntent } from '../ledger/builders.js';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode, validateExitCode } from '../../src/run-report/exit-code.js';
 import { runValidate, type ValidateResult } from '../../src/validate/run-validate.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { silentLogger } from '../../src/log.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
 import { sandboxImportOptions } from './sandbox-import-options.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode } from '../../src/run-report/exit-code.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { openLedger } from '../../src/ledger/index.js';
 import { useSandbox } from '../support/sandbox.js';

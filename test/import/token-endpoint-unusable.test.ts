@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError } from '../../src/api/errors.js';
 import { runImportAt } from '../support/run-import-at.js';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode } from '../../src/run-report/exit-code.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError, isRetryable, isUnusableAnswer, UnusableAnswerError } from '../../src/api/errors.js';
 import { runImportAt } from '../support/run-import-at.js';
 import { openLedger } from '../../src/ledger/index.js';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode } from '../../src/run-report/exit-code.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { ApiUnusableError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';

@@ -1,6 +1,6 @@
 /** Exit codes and messages for files a run could not write: clear words, the file meant, exit 2, never "internal error". */
 import { describe, expect, it } from 'vitest';
-import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode, validateExitCode } from '../../src/run-report/exit-code.js';
 import { formatOutputErrors, outputErrorOf } from '../../src/run-report/output-errors.js';
 import type { JsonReport } from '../../src/run-report/json.js';
 import { describeFileFailure, OutputError, toOutputError, UsageError } from '../../src/errors.js';

@@ -67,6 +67,24 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
     return { ledger, requests, timer, scheduler };
   };
 
+  /** Instance a runs the 02:00 occurrence and never finishes; b, which would finish with run-2, has looked and found it held. */
+  const oneStalledOneWaiting = async () => {
+    let stalled: RunRequest | undefined;
+    const a = await instance('batch-1 101', (request) => {
+      stalled = request;
+      return new Promise<RunResult>(() => undefined);
+    });
+    const b = await instance('batch-2 202', async () => ({ ...OK, runId: 'run-2' }));
+    a.scheduler.start();
+    b.scheduler.start();
+    clock.advance(60_000);
+    void a.scheduler.tick();
+    await expect.poll(() => stalled !== undefined).toBe(true);
+    await b.scheduler.tick();
+    expect(b.requests).toEqual([]);
+    return { a, b, stalled: stalled! };
+  };
+
   beforeEach(() => {
     clock.set(new Date(START).toISOString());
   });
@@ -133,19 +151,7 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
   });
 
   it('finishes the occurrence of an instance that stopped mid-run once its lease has lapsed, and the stopped one sends nothing more', async () => {
-    let stalled: RunRequest | undefined;
-    const a = await instance('batch-1 101', (request) => {
-      stalled = request;
-      return new Promise<RunResult>(() => undefined);
-    });
-    const b = await instance('batch-2 202', async () => ({ ...OK, runId: 'run-2' }));
-    a.scheduler.start();
-    b.scheduler.start();
-    clock.advance(60_000);
-    void a.scheduler.tick();
-    await expect.poll(() => stalled !== undefined).toBe(true);
-    await b.scheduler.tick();
-    expect(b.requests).toEqual([]);
+    const { a, b, stalled } = await oneStalledOneWaiting();
 
     // a stops renewing (its process hangs); its lease lapses.
     clock.advance(LEASE + 1);
@@ -155,26 +161,14 @@ describe.each(BACKENDS)('the scheduler on the $name ledger', (backend) => {
     expect(await b.ledger.schedules.list()).toMatchObject([{ state: 'done', outcome: 'ok', starts: 2, host: 'batch-2 202', runId: 'run-2' }]);
     // a wakes up: its next beat finds the occurrence gone and stops its run.
     a.timer.fire();
-    await expect.poll(() => stalled!.signal.aborted).toBe(true);
+    await expect.poll(() => stalled.signal.aborted).toBe(true);
   });
 
   it('lets go of the running occurrence at once when abandoned (a stop past its grace): another instance takes it at its next look, long before the lease', async () => {
-    let stalled: RunRequest | undefined;
-    const a = await instance('batch-1 101', (request) => {
-      stalled = request;
-      return new Promise<RunResult>(() => undefined);
-    });
-    const b = await instance('batch-2 202', async () => ({ ...OK, runId: 'run-2' }));
-    a.scheduler.start();
-    b.scheduler.start();
-    clock.advance(60_000);
-    void a.scheduler.tick();
-    await expect.poll(() => stalled !== undefined).toBe(true);
-    await b.scheduler.tick();
-    expect(b.requests).toEqual([]);
+    const { a, b, stalled } = await oneStalledOneWaiting();
 
     await a.scheduler.abandon();
-    expect(stalled!.signal.aborted).toBe(true);
+    expect(stalled.signal.aborted).toBe(true);
     // No time passes: only the release explains the takeover.
     await b.scheduler.tick();
     expect(b.requests.map((r) => [r.scheduledAt.toISOString(), r.kind])).toEqual([['2026-11-20T02:00:00.000Z', 'scheduled']]);

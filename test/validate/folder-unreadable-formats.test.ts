@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runImportAt } from '../support/run-import-at.js';
 import { listFolderSheets } from '../../src/validate/input-files.js';
-import { importExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode } from '../../src/run-report/exit-code.js';
 import { silentLogger } from '../../src/log.js';
 import { useSandbox } from '../support/sandbox.js';
 import { useTempDir } from '../support/temp-dir.js';

@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { runImportAt } from '../support/run-import-at.js';
 import type { JsonOrder } from '../../src/run-report/json.js';
-import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode, validateExitCode } from '../../src/run-report/exit-code.js';
 import { formatValidateText } from '../../src/run-report/text.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';

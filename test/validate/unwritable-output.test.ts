@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runImportAt, type ImportAtOptions } from '../support/run-import-at.js';
-import { importExitCode, validateExitCode } from '../../src/cli/exit-codes.js';
+import { importExitCode, validateExitCode } from '../../src/run-report/exit-code.js';
 import { formatOutputErrors } from '../../src/run-report/output-errors.js';
 import { runValidate } from '../../src/validate/run-validate.js';
 import { silentLogger } from '../../src/log.js';

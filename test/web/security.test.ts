@@ -1,6 +1,7 @@
 /** The guards' rules, as pure functions: which hosts, which origins, which tokens. */
 import { describe, expect, it } from 'vitest';
-import { allowedHostsFor, checkOrigin, isAllowedHost, isLoopbackHost, newSessionId, SESSION_ID_CHECK, sessionCookieName } from '../../src/web/security.js';
+import { isLoopbackHost } from '../../src/loopback-host.js';
+import { allowedHostsFor, checkOrigin, isAllowedHost, newSessionId, SESSION_ID_CHECK, sessionCookieName } from '../../src/web/security.js';
 
 describe('the host check', () => {
   const allowed = allowedHostsFor('127.0.0.1', 8080);

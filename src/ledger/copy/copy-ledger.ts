@@ -76,75 +76,43 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
   const refuse = (why: string): never => {
     throw new CopyConflictError(`Cannot copy the ledger ${source.location} into ${target.location}: ${why}. Nothing was copied.`);
   };
+  const unlessConflict = (decision: CopyAction | { conflict: string }): CopyAction => (typeof decision === 'object' ? refuse(decision.conflict) : decision);
   try {
     // Settings first: a target that records orders for another API stops the copy before any order.
     const targetSettings = await target.settings();
     const settings = (await source.settings()).map((s) => ({ ...s, value: redactUrl(s.value) }));
-    const newSettings = settings.filter((s) => {
-      const action = decideSetting(s, targetSettings.get(s.name));
-      if (typeof action === 'object') refuse(action.conflict);
-      result.settings[action as CopyAction]++;
-      return action === 'insert';
-    });
-    await target.writeSettings(newSettings);
+    await target.writeSettings(rowsToWrite(settings, result.settings, (s) => unlessConflict(decideSetting(s, targetSettings.get(s.name)))));
 
     // Runs before orders: an order names the run that last worked on it.
     const targetRuns = await target.runs();
-    await target.writeRuns((await source.runs()).filter((run) => {
-      const action = decideRun(run, targetRuns.get(run.runId));
-      result.runs[action]++;
-      return action === 'insert' || action === 'update';
-    }));
+    await target.writeRuns(rowsToWrite(await source.runs(), result.runs, (run) => decideRun(run, targetRuns.get(run.runId))));
 
     for await (const batch of source.orders(BATCH)) {
       const found = await target.findOrders(batch.map((o) => o.customerOrderId));
-      const toWrite = batch.filter((order) => {
-        const action = decideOrder(order, found.get(order.customerOrderId));
-        if (typeof action === 'object') refuse(action.conflict);
-        result.orders[action as CopyAction]++;
-        return action === 'insert' || action === 'update';
-      });
-      await target.writeOrders(toWrite);
+      await target.writeOrders(rowsToWrite(batch, result.orders, (order) => unlessConflict(decideOrder(order, found.get(order.customerOrderId)))));
     }
 
     const targetMarks = await target.watermarks();
-    await target.writeWatermarks((await source.watermarks()).filter((mark) => {
-      const action = decideWatermark(mark, targetMarks.get(mark.name));
-      result.watermarks[action]++;
-      return action === 'insert' || action === 'update';
-    }));
+    await target.writeWatermarks(rowsToWrite(await source.watermarks(), result.watermarks, (mark) => decideWatermark(mark, targetMarks.get(mark.name))));
 
     // The web app's accounts and who did what: an account the target has stays as it is there.
     const targetUsers = await target.users();
     const emailOwners = new Map([...targetUsers.values()].filter((u) => u.email).map((u) => [u.email!, u.name]));
-    await target.writeUsers((await source.users()).filter((user) => {
+    await target.writeUsers(rowsToWrite(await source.users(), result.users, (user) => {
       const action = decideUser(user, targetUsers.get(user.name));
-      result.users[action]++;
       const owner = user.email ? emailOwners.get(user.email) : undefined;
       if (action === 'insert' && owner) refuse(`the e-mail address ${user.email} is the account ${owner}'s in the target and ${user.name}'s in the source (an address is one account's): change one of them with order-batch users set-email`);
-      return action === 'insert';
+      return action;
     }));
     // API tokens move with their accounts, as passwords do: an integration keeps working on the new ledger.
     const targetTokens = await target.tokenLabels();
-    await target.writeTokens((await source.tokens()).filter((token) => {
-      const isKnown = targetTokens.has(token.label);
-      result.tokens[isKnown ? 'unchanged' : 'insert']++;
-      return !isKnown;
-    }));
+    await target.writeTokens(rowsToWrite(await source.tokens(), result.tokens, (token) => (targetTokens.has(token.label) ? 'unchanged' : 'insert')));
     const known = await target.auditKeys();
     for await (const batch of source.audit(BATCH)) {
-      await target.writeAudit(batch.filter((entry) => {
-        const isKnown = known.has(auditKey(entry));
-        result.audit[isKnown ? 'unchanged' : 'insert']++;
-        return !isKnown;
-      }));
+      await target.writeAudit(rowsToWrite(batch, result.audit, (entry) => (known.has(auditKey(entry)) ? 'unchanged' : 'insert')));
     }
     const targetMappings = await target.mappings();
-    await target.writeMappings((await source.mappings()).filter((mapping) => {
-      const action = decideMapping(mapping, targetMappings.get(mapping.name));
-      result.mappings[action]++;
-      return action === 'insert' || action === 'update';
-    }));
+    await target.writeMappings(rowsToWrite(await source.mappings(), result.mappings, (mapping) => decideMapping(mapping, targetMappings.get(mapping.name))));
     const marketplace = await source.marketplace();
     if (marketplace) {
       for await (const batch of marketplace.allLines(BATCH)) {
@@ -170,9 +138,14 @@ export async function copyLedger(from: string, to: string, options: LedgerOption
 
 async function copyLeased(source: CopySource, target: CopyTarget, table: LeasedTable, tally: CopyCounts): Promise<void> {
   const held = await target.leasedRows(table);
-  await target.writeLeasedRows(table, (await source.leasedRows(table)).filter((row) => {
-    const action = decideLeased(table, row, held.get(leasedKey(table, row)));
+  await target.writeLeasedRows(table, rowsToWrite(await source.leasedRows(table), tally, (row) => decideLeased(table, row, held.get(leasedKey(table, row)))));
+}
+
+/** Each row's action counted in `tally`; the rows the target is to write (inserted or updated) kept, the others left as the target has them. */
+function rowsToWrite<T>(rows: readonly T[], tally: CopyCounts, decide: (row: T) => CopyAction): T[] {
+  return rows.filter((row) => {
+    const action = decide(row);
     tally[action]++;
     return action === 'insert' || action === 'update';
-  }));
+  });
 }

@@ -1,6 +1,7 @@
 /** The marketplace lines and written confirmations of a PostgreSQL ledger (types.ts), shared by every host. */
 import type { TeamContext } from './team-accounts.js';
-import { writtenKey, type MarketplaceStore, type StoredMarketplaceLine, type WrittenConfirmation } from '../marketplace-types.js';
+import { writtenKey, type MarketplaceStore, type WrittenConfirmation } from '../marketplace-types.js';
+import { toLine, type LineRow, type WrittenRow } from '../marketplace-rows.js';
 
 export const POSTGRES_MARKETPLACE_MIGRATION = {
   name: '0006-marketplace-lines',
@@ -24,29 +25,6 @@ export const POSTGRES_MARKETPLACE_MIGRATION = {
     );
   `,
 };
-
-interface LineRow {
-  customer_order_id: string;
-  customer_line_item_id: string;
-  marketplace: string;
-  profile: string;
-  identifiers: string;
-}
-
-interface WrittenRow {
-  file: string;
-  package_id: string;
-  tracking_number: string;
-  written_at: string;
-}
-
-const toLine = (r: LineRow): StoredMarketplaceLine => ({
-  customerOrderId: r.customer_order_id,
-  customerLineItemId: r.customer_line_item_id,
-  marketplace: r.marketplace,
-  profile: r.profile,
-  identifiers: JSON.parse(r.identifiers) as Record<string, string>,
-});
 
 export function createPostgresMarketplace({ query, now }: TeamContext): MarketplaceStore {
   return {

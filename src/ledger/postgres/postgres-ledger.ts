@@ -4,14 +4,13 @@
  * claims.ts), and the team's POSTs in flight are capped by advisory locks (send-gate.ts).
  */
 import { createPostgresTokens } from './team-tokens.js';
-import type { TokenStore } from '../token-types.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
 import { silentLogger, type Logger } from '../../log.js';
 import { LedgerError } from '../errors.js';
 import { redactLedgerLocation } from '../location.js';
-import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock, SendGate, SendGateOptions } from '../types.js';
+import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerStores, LedgerRun, RunFile, RunLock, SendGate, SendGateOptions } from '../types.js';
 import { parseTeamCap, TEAM_CAP_SETTING } from '../team-cap.js';
 import { connectionConfigOf } from './connection-config.js';
 import { classifyPostgresError } from './errors.js';
@@ -24,11 +23,8 @@ import { createPostgresAttempts, createPostgresAudit, createPostgresSessions, cr
 import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
 import { createPostgresMarketplace } from './marketplace.js';
-import type { MarketplaceStore } from '../marketplace-types.js';
-import type { RemoteFileClaims } from '../remote-file-types.js';
 import { createPostgresRemoteFiles } from './remote-files.js';
 import { createPostgresSchedules } from './team-schedules.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
 import { checkOut } from './check-out.js';
@@ -115,6 +111,26 @@ function describeOpenFailure(location: string, error: unknown): Error {
   return classifyPostgresError(error, location, 'open') ?? new LedgerError(location, `Cannot open the ledger ${location}: ${(error as Error).message}`, { cause: error });
 }
 
+/** Every store of the ledger but its orders and runs, set on it at once (LedgerStores lists them). */
+function postgresStores(team: TeamContext): LedgerStores {
+  return {
+    users: createPostgresUsers(team),
+    sessions: createPostgresSessions(team),
+    audit: createPostgresAudit(team),
+    jobs: createPostgresJobs(team),
+    files: createPostgresFiles(team),
+    attempts: createPostgresAttempts(team),
+    mappings: createPostgresMappings(team),
+    tokens: createPostgresTokens(team),
+    schedules: createPostgresSchedules(team),
+    marketplace: createPostgresMarketplace(team),
+    remoteFiles: createPostgresRemoteFiles(team),
+  };
+}
+
+// The stores come from postgresStores in the constructor, so the class does not list them again.
+interface PostgresLedger extends LedgerStores {}
+
 class PostgresLedger implements Ledger {
   readonly backend = 'postgres' as const;
   private readonly reads: PostgresReads;
@@ -122,17 +138,6 @@ class PostgresLedger implements Ledger {
   private readonly gates = new Set<SendGate>();
   private readonly context: RunContext;
   private closed = false;
-  readonly users: UserStore;
-  readonly sessions: SessionStore;
-  readonly audit: AuditTrail;
-  readonly jobs: JobQueue;
-  readonly files: FileStore;
-  readonly attempts: AttemptCounter;
-  readonly mappings: MappingTable;
-  readonly tokens: TokenStore;
-  readonly schedules: ScheduleOccurrences;
-  readonly marketplace: MarketplaceStore;
-  readonly remoteFiles: RemoteFileClaims;
 
   constructor(
     readonly location: string,
@@ -147,17 +152,7 @@ class PostgresLedger implements Ledger {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
     const team: TeamContext = { query, transaction: (work) => this.transaction(work), now };
-    this.users = createPostgresUsers(team);
-    this.sessions = createPostgresSessions(team);
-    this.audit = createPostgresAudit(team);
-    this.jobs = createPostgresJobs(team);
-    this.files = createPostgresFiles(team);
-    this.attempts = createPostgresAttempts(team);
-    this.mappings = createPostgresMappings(team);
-    this.tokens = createPostgresTokens(team);
-    this.schedules = createPostgresSchedules(team);
-    this.marketplace = createPostgresMarketplace(team);
-    this.remoteFiles = createPostgresRemoteFiles(team);
+    Object.assign(this, postgresStores(team));
     this.context = {
       pool,
       location,

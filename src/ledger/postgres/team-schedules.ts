@@ -6,32 +6,11 @@
  * them "in progress elsewhere".
  */
 import type { ScheduleOccurrences } from '../team-types.js';
-import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
+import { finishedValues, OCCURRENCE_COLUMNS, occurrenceLimit, scheduleOccurrencesTable, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
 import type { TeamContext } from './team-accounts.js';
 
-export const POSTGRES_SCHEDULE_TABLES = `
-  -- Each occurrence of a schedule, claimed once across the team (the SQLite ledger has the same table).
-  CREATE TABLE schedule_occurrences (
-    schedule_name    text NOT NULL,
-    scheduled_at     timestamptz NOT NULL,
-    kind             text NOT NULL CHECK (kind IN ('scheduled', 'catch_up', 'manual')),
-    state            text NOT NULL CHECK (state IN ('running', 'done', 'missed')),
-    holder           text,
-    host             text,
-    lease_expires_at timestamptz,
-    starts           integer NOT NULL DEFAULT 0,
-    started_at       timestamptz,
-    finished_at      timestamptz,
-    outcome          text,
-    exit_code        integer,
-    summary          text,
-    run_id           text,
-    message          text,
-    PRIMARY KEY (schedule_name, scheduled_at)
-  );
-  CREATE INDEX schedule_occurrences_running ON schedule_occurrences (lease_expires_at) WHERE state = 'running';
-  CREATE INDEX schedule_occurrences_by_run ON schedule_occurrences (run_id);
-`;
+// Each occurrence of a schedule, claimed once across the team (the SQLite ledger has the same table).
+export const POSTGRES_SCHEDULE_TABLES = scheduleOccurrencesTable({ text: 'text', integer: 'integer', instant: 'timestamptz' }, '');
 
 const LEASE_END = (n: number) => `clock_timestamp() + $${n}::int * interval '1 millisecond'`;
 /** The occurrence `s` may be taken over: its lease lapsed and its run, if any, holds no orders. */
@@ -65,18 +44,7 @@ export function createPostgresSchedules({ query, now }: TeamContext): ScheduleOc
         `UPDATE schedule_occurrences SET state = $1, outcome = $2, exit_code = $3, summary = $4, run_id = coalesce($5, run_id), message = $6,
            finished_at = $7, holder = NULL, lease_expires_at = NULL
          WHERE schedule_name = $8 AND scheduled_at = $9 AND holder = $10 AND state = 'running'`,
-        [
-          result.outcome === 'missed' ? 'missed' : 'done',
-          result.outcome,
-          result.exitCode,
-          result.summary === null ? null : JSON.stringify(result.summary),
-          result.runId,
-          result.message,
-          now().toISOString(),
-          key.schedule,
-          key.scheduledAt,
-          holder,
-        ],
+        [...finishedValues(result), now().toISOString(), key.schedule, key.scheduledAt, holder],
       );
       return (rowCount ?? 0) > 0;
     },

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { preparedOnce } from '../../sqlite/open-database.js';
 import type { MarketplaceStore, StoredMarketplaceLine, WrittenConfirmation } from '../marketplace-types.js';
+import { toLine, type LineRow, type WrittenRow } from '../marketplace-rows.js';
 
 export const SQLITE_MARKETPLACE_TABLES = `
   CREATE TABLE marketplace_lines (
@@ -20,29 +21,6 @@ export const SQLITE_MARKETPLACE_TABLES = `
     PRIMARY KEY (package_id, file, tracking_number)
   ) STRICT, WITHOUT ROWID;
 `;
-
-interface LineRow {
-  customer_order_id: string;
-  customer_line_item_id: string;
-  marketplace: string;
-  profile: string;
-  identifiers: string;
-}
-
-interface WrittenRow {
-  file: string;
-  package_id: string;
-  tracking_number: string;
-  written_at: string;
-}
-
-export const toLine = (r: LineRow): StoredMarketplaceLine => ({
-  customerOrderId: r.customer_order_id,
-  customerLineItemId: r.customer_line_item_id,
-  marketplace: r.marketplace,
-  profile: r.profile,
-  identifiers: JSON.parse(r.identifiers) as Record<string, string>,
-});
 
 const toWritten = (r: WrittenRow): WrittenConfirmation => ({ file: r.file, packageId: r.package_id, trackingNumber: r.tracking_number, writtenAt: r.written_at });
 

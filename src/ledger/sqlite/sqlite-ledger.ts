@@ -4,7 +4,6 @@
  * interface both backends share.
  */
 import { createSqliteTokens } from './team-tokens.js';
-import type { TokenStore } from '../token-types.js';
 import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -23,12 +22,9 @@ import { messageOf, openLedgerDatabase } from './sqlite-file.js';
 import { createSqliteAttempts, createSqliteAudit, createSqliteSessions, createSqliteUsers } from './team-accounts.js';
 import { createSqliteFiles, createSqliteJobs } from './team-jobs.js';
 import { createSqliteMappings } from './team-mappings.js';
-import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
-import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerRun, RunFile, RunLock } from '../types.js';
+import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerStores, LedgerRun, RunFile, RunLock } from '../types.js';
 import { createSqliteSchedules } from './team-schedules.js';
 import { createSqliteMarketplace } from './marketplace.js';
-import type { MarketplaceStore } from '../marketplace-types.js';
-import type { RemoteFileClaims } from '../remote-file-types.js';
 import { createSqliteRemoteFiles } from './remote-files.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -74,23 +70,32 @@ function refuseSecondNames(fullPath: string): void {
   );
 }
 
+/** Every store of the ledger but its orders and runs, set on it at once (LedgerStores lists them). */
+function sqliteStores(db: Database.Database, now: () => Date): LedgerStores {
+  return {
+    users: createSqliteUsers(db, now),
+    sessions: createSqliteSessions(db, now),
+    audit: createSqliteAudit(db, now),
+    jobs: createSqliteJobs(db, now),
+    files: createSqliteFiles(db, now),
+    attempts: createSqliteAttempts(db, now),
+    mappings: createSqliteMappings(db, now),
+    tokens: createSqliteTokens(db, now),
+    schedules: createSqliteSchedules(db, now),
+    marketplace: createSqliteMarketplace(db, now),
+    remoteFiles: createSqliteRemoteFiles(db, now),
+  };
+}
+
+// The stores come from sqliteStores in the constructor, so the class does not list them again.
+interface SqliteLedger extends LedgerStores {}
+
 class SqliteLedger implements Ledger {
   readonly backend = 'sqlite';
   private readonly orders: OrderStore;
   private readonly runs: RunStore;
   private heldLock: RunLock | null = null;
   private readonly openRuns = new Set<SqliteLedgerRun>();
-  readonly users: UserStore;
-  readonly sessions: SessionStore;
-  readonly audit: AuditTrail;
-  readonly jobs: JobQueue;
-  readonly files: FileStore;
-  readonly attempts: AttemptCounter;
-  readonly mappings: MappingTable;
-  readonly tokens: TokenStore;
-  readonly schedules: ScheduleOccurrences;
-  readonly marketplace: MarketplaceStore;
-  readonly remoteFiles: RemoteFileClaims;
 
   constructor(
     readonly location: string,
@@ -101,17 +106,7 @@ class SqliteLedger implements Ledger {
   ) {
     this.orders = new OrderStore(db, now);
     this.runs = new RunStore(db, now, { pid: process.pid, host: hostname() });
-    this.users = createSqliteUsers(db, now);
-    this.sessions = createSqliteSessions(db, now);
-    this.audit = createSqliteAudit(db, now);
-    this.jobs = createSqliteJobs(db, now);
-    this.files = createSqliteFiles(db, now);
-    this.attempts = createSqliteAttempts(db, now);
-    this.mappings = createSqliteMappings(db, now);
-    this.tokens = createSqliteTokens(db, now);
-    this.schedules = createSqliteSchedules(db, now);
-    this.marketplace = createSqliteMarketplace(db, now);
-    this.remoteFiles = createSqliteRemoteFiles(db, now);
+    Object.assign(this, sqliteStores(db, now));
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {

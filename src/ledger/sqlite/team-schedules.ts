@@ -5,30 +5,9 @@
 import type { Database } from 'better-sqlite3';
 import { preparedOnce } from '../../sqlite/open-database.js';
 import type { ScheduleOccurrences } from '../team-types.js';
-import { OCCURRENCE_COLUMNS, occurrenceLimit, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
+import { finishedValues, OCCURRENCE_COLUMNS, occurrenceLimit, scheduleOccurrencesTable, toOccurrence, type OccurrenceRow } from '../schedule-rows.js';
 
-export const SQLITE_SCHEDULE_TABLES = `
-  CREATE TABLE schedule_occurrences (
-    schedule_name    TEXT NOT NULL,
-    scheduled_at     TEXT NOT NULL,
-    kind             TEXT NOT NULL CHECK (kind IN ('scheduled', 'catch_up', 'manual')),
-    state            TEXT NOT NULL CHECK (state IN ('running', 'done', 'missed')),
-    holder           TEXT,
-    host             TEXT,
-    lease_expires_at TEXT,
-    starts           INTEGER NOT NULL DEFAULT 0,
-    started_at       TEXT,
-    finished_at      TEXT,
-    outcome          TEXT,
-    exit_code        INTEGER,
-    summary          TEXT,
-    run_id           TEXT,
-    message          TEXT,
-    PRIMARY KEY (schedule_name, scheduled_at)
-  ) STRICT;
-  CREATE INDEX schedule_occurrences_running ON schedule_occurrences (lease_expires_at) WHERE state = 'running';
-  CREATE INDEX schedule_occurrences_by_run ON schedule_occurrences (run_id);
-`;
+export const SQLITE_SCHEDULE_TABLES = scheduleOccurrencesTable({ text: 'TEXT', integer: 'INTEGER', instant: 'TEXT' }, ' STRICT');
 
 export function createSqliteSchedules(db: Database, now: () => Date): ScheduleOccurrences {
   const sql = preparedOnce(db);
@@ -65,18 +44,7 @@ export function createSqliteSchedules(db: Database, now: () => Date): ScheduleOc
         `UPDATE schedule_occurrences SET state = ?, outcome = ?, exit_code = ?, summary = ?, run_id = coalesce(?, run_id), message = ?,
            finished_at = ?, holder = NULL, lease_expires_at = NULL
          WHERE schedule_name = ? AND scheduled_at = ? AND holder = ? AND state = 'running'`,
-      ).run(
-        result.outcome === 'missed' ? 'missed' : 'done',
-        result.outcome,
-        result.exitCode,
-        result.summary === null ? null : JSON.stringify(result.summary),
-        result.runId,
-        result.message,
-        now().toISOString(),
-        key.schedule,
-        iso(key.scheduledAt),
-        holder,
-      );
+      ).run(...finishedValues(result), now().toISOString(), key.schedule, iso(key.scheduledAt), holder);
       return changes > 0;
     },
     async recordMissed(key, message) {

@@ -2,10 +2,10 @@
  * Where `reconcile --confirmations <path>` goes: a path ending in `.csv` is today's generic file alone;
  * anything else is a folder that gets confirmations.csv and one file per marketplace (write-files.ts).
  */
-import { extname } from 'node:path';
 import { toOutputError } from '../../errors.js';
 import type { MarketplaceStore } from '../../ledger/index.js';
 import type { Logger } from '../../log.js';
+import { isConfirmationsFolder } from '../../output-files/output-path.js';
 import { RECONCILE_OUTPUT_REMEDY, writeConfirmationsCsv } from '../confirmations.js';
 import type { ReconciledOrder } from '../types.js';
 import { writeConfirmationFiles, type ConfirmationFile } from './write-files.js';
@@ -16,10 +16,6 @@ export interface WrittenConfirmations {
   /** Every file written, folder mode only. */
   files?: ConfirmationFile[];
   notes?: string[];
-}
-
-export function isConfirmationsFolder(path: string): boolean {
-  return extname(path).toLowerCase() !== '.csv';
 }
 
 export async function writeConfirmations(

@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { formatBytes } from '../pages/upload-page.js';
 import { drainUnread, type AppServices } from '../services.js';
 import { installBearer } from './bearer.js';
-import { API_PREFIX } from './prefix.js';
+import { API_PREFIX } from '../api-prefix.js';
 import { sendProblem } from './problems.js';
 import { PROBLEM_SCHEMA } from './schemas.js';
 import { registerApiSheetRoutes } from './sheet-routes.js';

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAllowed, type Permission, type Role } from '../../accounts/roles.js';
 import type {} from '@fastify/session';
 import type { WebSessionData } from './session-store.js';
-import { API_PREFIX } from '../api/prefix.js';
+import { API_PREFIX } from '../api-prefix.js';
 
 export interface Visitor {
   name: string;

@@ -10,7 +10,7 @@ import { checkUserName } from '../../accounts/names.js';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { newCsrfToken, safeNext } from '../auth/access.js';
 import { renderLoginPage } from '../pages/login-page.js';
-import type { LoginChoices } from '../../sso/install-sso.js';
+import type { LoginChoices } from './sso-routes.js';
 import { CSRF_MESSAGE, hasValidCsrf, recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
 
 /** Failed logins allowed in the window, per client address and per account, counted in the ledger across instances. */

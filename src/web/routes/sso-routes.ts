@@ -1,4 +1,5 @@
 /**
+ * The company login in the web app, installed at start when an issuer is configured.
  * GET /login/oidc (leave for the company login) and GET /login/oidc/callback (come back). What one
  * login keeps between the two (state, nonce, PKCE verifier, where to go next) is stored in the
  * ledger's sessions under a random id, so any instance can finish it, and used once. The browser
@@ -7,14 +8,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { newCsrfToken, safeNext } from '../web/auth/access.js';
-import { html } from '../web/html.js';
-import { layout } from '../web/pages/layout.js';
-import { recordAudit, sendError, sendHtml, type AppServices } from '../web/services.js';
-import type { OidcLogin, PendingOidcLogin } from './oidc-login.js';
-import { openSsoAccount } from './sso-account.js';
-import { readSsoIdentity } from './sso-roles.js';
-import type { SsoSettings } from './sso-settings.js';
+import { newCsrfToken, safeNext } from '../auth/access.js';
+import { html } from '../html.js';
+import { layout } from '../pages/layout.js';
+import type { CompanyLogin } from '../pages/login-page.js';
+import { recordAudit, sendError, sendHtml, type AppServices } from '../services.js';
+import { createOidcLogin, type OidcLogin, type PendingOidcLogin } from '../../sso/oidc-login.js';
+import { openSsoAccount } from '../../sso/sso-account.js';
+import { readSsoIdentity } from '../../sso/sso-roles.js';
+import type { SsoSettings } from '../../sso/sso-settings.js';
+
+export interface LoginChoices {
+  /** The company login as the login page shows it, or null without one. */
+  describe(): CompanyLogin;
+}
+
+/** `sessionCookieName`: the session cookie's name, which the pending login's cookie extends (one per port, as it is). */
+export function installSso(app: FastifyInstance, services: AppServices, sessionCookieName: string): LoginChoices {
+  const settings = services.options.oidc;
+  if (!settings) return { describe: () => null };
+  const login = createOidcLogin({ issuer: settings.issuer, clientId: settings.clientId, clientSecret: settings.clientSecret, logger: services.logger, ...(services.options.clock ? { clock: services.options.clock } : {}) });
+  registerSsoRoutes(app, services, { login, settings, cookieName: `${sessionCookieName}_oidc` });
+  // Discovered at start, so the login page can say at once when the issuer cannot be reached.
+  void login.prepare();
+  return { describe: () => ({ isOnly: settings.isOnly, unavailable: login.unavailableReason() }) };
+}
 
 export const SSO_CALLBACK_PATH = '/login/oidc/callback';
 /** A person has this long at the company login before coming back. */
