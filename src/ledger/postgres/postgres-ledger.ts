@@ -27,6 +27,7 @@ import { createPostgresMarketplace } from './marketplace.js';
 import type { MarketplaceStore } from '../marketplace-types.js';
 import type { RemoteFileClaims } from '../remote-file-types.js';
 import { createPostgresRemoteFiles } from './remote-files.js';
+import { holdRemoteFiles, type HeldRemoteFiles } from '../held-remote-files.js';
 import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
@@ -132,6 +133,7 @@ class PostgresLedger implements Ledger {
   readonly schedules: ScheduleOccurrences;
   readonly marketplace: MarketplaceStore;
   readonly remoteFiles: RemoteFileClaims;
+  private readonly heldFiles: HeldRemoteFiles;
 
   constructor(
     readonly location: string,
@@ -156,7 +158,8 @@ class PostgresLedger implements Ledger {
     this.tokens = createPostgresTokens(team);
     this.schedules = createPostgresSchedules(team);
     this.marketplace = createPostgresMarketplace(team);
-    this.remoteFiles = createPostgresRemoteFiles(team);
+    this.heldFiles = holdRemoteFiles(createPostgresRemoteFiles(team));
+    this.remoteFiles = this.heldFiles.claims;
     this.context = {
       pool,
       location,
@@ -237,16 +240,22 @@ class PostgresLedger implements Ledger {
   }
 
   async abandonRuns(): Promise<void> {
-    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
+    await this.endOpenRuns();
+    await this.heldFiles.letGoAll();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Open runs end as a death would: their orders are let go at once, with the states they have.
-    await this.abandonRuns();
+    // Open runs end as a death would: their orders are let go at once, with the states they have. Remote
+    // file claims still held lapse with their lease: a file a run failed on is not taken again at once.
+    await this.endOpenRuns();
     await Promise.allSettled([...this.gates].map((gate) => gate.close()));
     await this.pool.end().catch(() => undefined);
+  }
+
+  private async endOpenRuns(): Promise<void> {
+    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
   }
 
   private async upsert(table: 'settings' | 'watermarks', name: string, value: string): Promise<void> {

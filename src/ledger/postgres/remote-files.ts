@@ -42,5 +42,8 @@ export function createPostgresRemoteFiles({ query }: Pick<TeamContext, 'query'>)
     async finish(key, holder, end, outcome) {
       await query(`UPDATE remote_files SET state = $1, finished_at = now(), outcome = $2 WHERE location = $3 AND version = $4 AND holder = $5`, [end, outcome, key.location, key.version, holder]);
     },
+    async letGo(holder, outcome) {
+      await query(`UPDATE remote_files SET state = 'retry', finished_at = now(), outcome = $1 WHERE holder = $2 AND state = 'claimed'`, [outcome, holder]);
+    },
   };
 }

@@ -30,6 +30,7 @@ import { createSqliteMarketplace } from './marketplace.js';
 import type { MarketplaceStore } from '../marketplace-types.js';
 import type { RemoteFileClaims } from '../remote-file-types.js';
 import { createSqliteRemoteFiles } from './remote-files.js';
+import { holdRemoteFiles, type HeldRemoteFiles } from '../held-remote-files.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
@@ -91,6 +92,7 @@ class SqliteLedger implements Ledger {
   readonly schedules: ScheduleOccurrences;
   readonly marketplace: MarketplaceStore;
   readonly remoteFiles: RemoteFileClaims;
+  private readonly heldFiles: HeldRemoteFiles;
 
   constructor(
     readonly location: string,
@@ -111,7 +113,8 @@ class SqliteLedger implements Ledger {
     this.tokens = createSqliteTokens(db, now);
     this.schedules = createSqliteSchedules(db, now);
     this.marketplace = createSqliteMarketplace(db, now);
-    this.remoteFiles = createSqliteRemoteFiles(db, now);
+    this.heldFiles = holdRemoteFiles(createSqliteRemoteFiles(db, now));
+    this.remoteFiles = this.heldFiles.claims;
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {
@@ -175,16 +178,22 @@ class SqliteLedger implements Ledger {
   setWatermark: Ledger['setWatermark'] = async (name, iso) => this.runs.setWatermark(name, iso);
 
   async abandonRuns(): Promise<void> {
-    // Open runs stay unfinished in history, their records as marked: what a killed process leaves.
-    for (const run of this.openRuns) run.end();
-    this.openRuns.clear();
+    this.endOpenRuns();
+    await this.heldFiles.letGoAll();
   }
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    await this.abandonRuns();
+    // Remote file claims still held lapse with their lease: a file a run failed on is not taken again at once.
+    this.endOpenRuns();
     await this.heldLock?.release();
     this.db.close();
+  }
+
+  /** Open runs stay unfinished in history, their records as marked: what a killed process leaves. */
+  private endOpenRuns(): void {
+    for (const run of this.openRuns) run.end();
+    this.openRuns.clear();
   }
 
   private lockFile(): FileLock | null {
