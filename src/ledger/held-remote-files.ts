@@ -37,11 +37,16 @@ export function holdRemoteFiles(store: RemoteFileClaims): HeldRemoteFiles {
   return {
     claims,
     async letGoAll() {
-      for (const holder of [...holders]) {
-        letGo.add(holder);
-        holders.delete(holder);
-        await store.letGo(holder, LET_GO_OUTCOME);
-      }
+      // Every holder is tried, whatever one's failure: what is not let go of waits for its lease.
+      const results = await Promise.allSettled(
+        [...holders].map((holder) => {
+          letGo.add(holder);
+          holders.delete(holder);
+          return store.letGo(holder, LET_GO_OUTCOME);
+        }),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     },
   };
 }

@@ -158,7 +158,7 @@ class PostgresLedger implements Ledger {
     this.tokens = createPostgresTokens(team);
     this.schedules = createPostgresSchedules(team);
     this.marketplace = createPostgresMarketplace(team);
-    this.heldFiles = holdRemoteFiles(createPostgresRemoteFiles(team));
+    this.heldFiles = holdRemoteFiles(createPostgresRemoteFiles(team, pool.query.bind(pool) as pg.Pool['query']));
     this.remoteFiles = this.heldFiles.claims;
     this.context = {
       pool,
