@@ -104,7 +104,7 @@ export function addServeCommand(program: Command, run: CliRun): void {
     if (stopped === 'late') {
       await schedules?.abandon();
       await app.abandon();
-      run.warn(`the work in flight did not reach a safe point within ${graceSeconds} s: the submission and the schedule occurrence running are let go of, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+      run.warn(`the work in flight did not reach a safe point within ${graceSeconds} s: the submission and the schedule occurrence running (with the remote sheets it claimed) are let go of, for another instance or the next start (which looks up every order in doubt before sending it again).`);
       interruption.dispose();
       process.exit(run.exitCode);
     }

@@ -15,6 +15,7 @@ import { startSchedulerProcess, type SchedulerProcess } from '../support/schedul
 import { sshdMissing, startSshd, type Sshd } from '../support/sshd.js';
 import { useTempFolder } from '../support/temp-dir.js';
 import { writeOrdersCsv } from './make-sheet.js';
+import { hasStackTrace, runCli } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 
 const ORDERS = 6;
@@ -108,4 +109,17 @@ const missing = sshdMissing();
     expect(after.orders - before.orders).toBe(ORDERS);
     expect(after.duplicatesRejected - before.duplicatesRejected).toBe(0);
   }, 240_000);
+});
+
+describe('scheduler --shutdown-grace, given a value it cannot take', () => {
+  const dir = useTempFolder('scheduler-grace-usage');
+
+  it('refuses it at start in one line (exit 2), before it claims anything', async () => {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ ledger: join(dir, 'ledger.db'), schedules: [{ name: 'inbox', cron: '0 2 * * *', command: 'import', args: [join(dir, 'inbox/')] }] }));
+    const result = await runCli(['scheduler', '--config', config, '--shutdown-grace', 'soon']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--shutdown-grace/);
+    expect(hasStackTrace(result.stderr)).toBe(false);
+  });
 });
