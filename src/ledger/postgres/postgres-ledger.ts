@@ -32,6 +32,7 @@ import { createPostgresSchedules } from './team-schedules.js';
 import type { AttemptCounter, AuditTrail, FileStore, JobQueue, MappingTable, ScheduleOccurrences, SessionStore, UserStore } from '../team-types.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
+import { checkOut } from './check-out.js';
 import { reportLedgerFailure } from '../error-observers.js';
 
 /** Two minutes: long enough for a slow moment, short enough that a dead run's orders are soon taken over. */
@@ -70,7 +71,7 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
   // A connection that dies while idle in the pool: the pool drops it; the next query says what happened.
   pool.on('error', (error) => logger.warn({ ledger: location, err: error.message }, 'a ledger connection was lost'));
   try {
-    const client = await pool.connect();
+    const client = await checkOut(pool);
     try {
       const applied = await migrateLedger(client, logger);
       if (applied.length > 0) logger.debug({ ledger: location, versions: applied }, 'ledger schema migrated');
@@ -91,7 +92,7 @@ export async function openPostgresLedger(url: string, options: LedgerOptions = {
  */
 function ridingPool(pool: pg.Pool, rider: OutageRider): pg.Pool {
   const query = (...args: unknown[]) => rider.ride(() => (pool.query as (...a: unknown[]) => Promise<unknown>).apply(pool, args));
-  const connect = () => rider.ride(() => pool.connect());
+  const connect = () => rider.ride(() => checkOut(pool));
   // A proxy, so that the pool's own state (ending, its clients) stays on the pool itself.
   return new Proxy(pool, {
     get(target, property) {
