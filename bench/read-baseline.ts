@@ -14,6 +14,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { openSheet } from '../src/sheet/read-sheet.js';
 import { writeLargeCsv, writeLargeXlsx } from './order-sheets.js';
+import { peakRssMb } from './peak-rss.js';
 
 export interface Measurement {
   ms: number;
@@ -115,7 +116,7 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   if (args[0] === '--exceljs' && args[1]) {
-    console.log(JSON.stringify({ ...(await measureExcelJsBaseline(args[1])), maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+    console.log(JSON.stringify({ ...(await measureExcelJsBaseline(args[1])), maxRssMb: peakRssMb() }));
     return;
   }
   const file = args[0];

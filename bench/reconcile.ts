@@ -34,6 +34,7 @@ import type { Ledger } from '../src/ledger/types.js';
 import type { Logger } from '../src/log.js';
 import type { MemoryWindow } from '../src/reconcile/spill.js';
 import { measureTimerCeiling } from './import.js';
+import { peakRssMb } from './peak-rss.js';
 import { forkServer, startProfiler, type ProfileMessage, type SandboxInfo } from './reconcile-servers.js';
 import { control, PAGE_SIZE, SEED_CONCURRENCY, seedOrders, trackingPageText } from './reconcile-seed.js';
 
@@ -177,7 +178,7 @@ async function timedReconcile(run: {
     packagesPerSecond,
     ratioToCeiling: packagesPerSecond / CEILING_PACKAGES_PER_SECOND,
     // Taken before the pages are read alone: the peak is reconcile's.
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    peakRssMb: peakRssMb(),
     writeMs: phases.writeMs,
     packages: fetched,
     orders: result.orders.length,

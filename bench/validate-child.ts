@@ -1,6 +1,7 @@
 /**
  * One measured validate run in a fresh process, so its peak memory is its own:
- * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, cpuMs, maxRssMb, orders }` as JSON;
+ * `node dist-bench/bench/validate-child.js <sheet> <out>` prints `{ ms, cpuMs, maxRssMb, orders }` as JSON
+ * (maxRssMb from VmHWM: its own peak, not its parent's);
  * cpuMs is the process's CPU time (user + system), the parse worker's thread included; mainCpuMs the main
  * thread's alone (from /proc on Linux; null elsewhere), where the checks run.
  *
@@ -11,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { openSheet } from '../src/sheet/read-sheet.js';
 import { runValidate } from '../src/validate/run-validate.js';
 import { silentLogger } from '../src/log.js';
+import { peakRssMb } from './peak-rss.js';
 
 const isRowsOnly = process.argv.includes('--rows-only');
 const [file, out, nowIso] = process.argv.slice(2).filter((arg) => arg !== '--rows-only');
@@ -38,7 +40,7 @@ if (isRowsOnly) {
   for await (const batch of sheet.rows) rows += batch.length;
   const mainCpuAfter = mainThreadCpuMs();
   const used = process.cpuUsage(cpu);
-  process.stdout.write(`${JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, mainCpuMs: mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu, rows, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: 0 })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, mainCpuMs: mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu, rows, maxRssMb: peakRssMb(), orders: 0 })}\n`);
   process.exit(0);
 }
 const result = await runValidate({
@@ -51,5 +53,5 @@ const ms = performance.now() - started;
 const used = process.cpuUsage(cpu);
 const mainCpuAfter = mainThreadCpuMs();
 process.stdout.write(
-  `${JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, mainCpuMs: mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu, rows: result.report.input[0]?.rows ?? 0, maxRssMb: process.resourceUsage().maxRSS / 1024, orders: result.report.orders.length, summary: result.report.summary, error: result.report.input[0]?.error?.message })}\n`,
+  `${JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, mainCpuMs: mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu, rows: result.report.input[0]?.rows ?? 0, maxRssMb: peakRssMb(), orders: result.report.orders.length, summary: result.report.summary, error: result.report.input[0]?.error?.message })}\n`,
 );

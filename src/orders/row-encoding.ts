@@ -39,6 +39,28 @@ function encodeCell(cell: CellValue): string {
   return DATE_TAG + String(cell.getTime());
 }
 
+/**
+ * Whether a row's encoding turns into its comma-joined line (see lineOfEncoded): every cell empty, a number, or
+ * text holding neither a comma nor the number tag.
+ */
+export function encodesAsLine(cells: readonly CellValue[]): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (typeof cell === 'number' || cell === null || cell === undefined) continue;
+    if (typeof cell !== 'string' || cell.includes(',') || cell.includes(NUMBER_TAG)) return false;
+  }
+  return true;
+}
+
+/**
+ * The cells of a row encoded from cells that encodesAsLine accepted, joined by commas, each number as its
+ * String() (what its tagged encoding holds): the text the result CSV writes for them, without decoding a cell.
+ */
+export function lineOfEncoded(text: string): string {
+  const joined = text.replaceAll(SEPARATOR, ',');
+  return joined.includes(NUMBER_TAG) ? joined.replaceAll(NUMBER_TAG, '') : joined;
+}
+
 export function decodeRow(text: string): CellValue[] {
   const cells: CellValue[] = text.split(SEPARATOR);
   for (let i = 0; i < cells.length; i++) {

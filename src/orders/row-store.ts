@@ -7,6 +7,8 @@
  *
  * A row that comes with its cells joined by commas (RawRow.line: a CSV row from the parse worker) is kept as
  * that text, and given back with it, so that the result CSV writes it as it is: neither joined nor split again.
+ * A whole row of numbers and text without commas (a workbook's usual row) is given back with its line too, made
+ * from its encoding in two replacements rather than decoded cell by cell; its typed cells only if asked for.
  * Any other row whose order-level cells all repeat the previous row's (the usual shape of an order's second and
  * later lines) keeps only its other cells and points at the row holding the rest. A row that cannot be
  * encoded (a cell holding the separator) is kept as it came, in memory (rare by construction).
@@ -17,7 +19,8 @@
 import { Buffer } from 'node:buffer';
 import { closeSync, readSync, writeSync } from 'node:fs';
 import type { CellValue } from '../sheet/types.js';
-import { decodeRow, encodeRow } from './row-encoding.js';
+import { decodeRow, encodeRow, encodesAsLine, lineOfEncoded } from './row-encoding.js';
+import { growBits, growRows, hasBit, setBit } from './row-bits.js';
 import { openTemporaryFile } from './temporary-file.js';
 import type { KeptRow, RowStore } from './types.js';
 
@@ -66,6 +69,8 @@ export class CompactRowStore implements RowStore {
   private sources = new Int32Array(1024);
   /** A bit for each row kept as its comma-joined line. */
   private lineRows = new Uint8Array(1024 / 8);
+  /** A bit for each row kept whole, encoded, whose encoding turns into its line (lineOfEncoded). */
+  private encodedLineRows = new Uint8Array(1024 / 8);
   /** Columns that are not shared, for rows that repeat their source's shared cells. */
   private readonly ownColumns: number[] | null;
   /** The sheet's column count (-1 when not given): a row kept as its line has this many cells. */
@@ -120,11 +125,10 @@ export class CompactRowStore implements RowStore {
   push(rowNumber: number, cells: CellValue[], repeatsShared = false, line?: string): number {
     const index = this.count++;
     if (index === this.rowNumbers.length) {
-      this.rowNumbers = grow(this.rowNumbers);
-      this.sources = grow(this.sources);
-      const bits = new Uint8Array(this.rowNumbers.length / 8);
-      bits.set(this.lineRows);
-      this.lineRows = bits;
+      this.rowNumbers = growRows(this.rowNumbers);
+      this.sources = growRows(this.sources);
+      this.lineRows = growBits(this.lineRows, this.rowNumbers.length);
+      this.encodedLineRows = growBits(this.encodedLineRows, this.rowNumbers.length);
     }
     this.rowNumbers[index] = rowNumber;
     let encoded: string | null = null;
@@ -134,7 +138,7 @@ export class CompactRowStore implements RowStore {
       encoded = line;
       this.sources[index] = index;
       this.lastFullWidth = cells.length;
-      this.lineRows[index >>> 3] = this.lineRows[index >>> 3]! | (1 << (index & 7));
+      setBit(this.lineRows, index);
     } else if (repeatsShared && own !== null && index > 0 && cells.length === this.width && this.lastFullWidth === this.width) {
       const scratch = this.scratch;
       scratch.length = own.length;
@@ -147,6 +151,7 @@ export class CompactRowStore implements RowStore {
       this.sources[index] = index;
       this.lastFullWidth = cells.length;
       encoded = encodeRow(cells);
+      if (encoded !== null && cells.length === this.width && encodesAsLine(cells)) setBit(this.encodedLineRows, index);
     }
     if (encoded === null) {
       this.unencoded.set(index, cells);
@@ -201,7 +206,7 @@ export class CompactRowStore implements RowStore {
 
   /** The rows in sheet order; fresh cells each. */
   *[Symbol.iterator](): Iterator<{ rowNumber: number; cells: CellValue[] }> {
-    for (const row of this.asKept()) yield { rowNumber: row.rowNumber, cells: row.cells ?? row.line.split(LINE_SEPARATOR) };
+    for (const row of this.asKept()) yield { rowNumber: row.rowNumber, cells: row.cells ?? row.typedCells?.() ?? row.line.split(LINE_SEPARATOR) };
   }
 
   /** The rows in sheet order as they are kept: a row kept as its line comes as that text alone (the result CSV writes it as it is). */
@@ -213,8 +218,13 @@ export class CompactRowStore implements RowStore {
     const textOf = (index: number): string => texts.textOf(this, index);
     for (let i = 0; i < this.count; i++) {
       const source = this.sources[i]!;
-      if (this.isLine(i)) {
+      if (hasBit(this.lineRows, i)) {
         yield { rowNumber: this.rowNumbers[i]!, line: textOf(i), cells: null };
+        continue;
+      }
+      if (hasBit(this.encodedLineRows, i)) {
+        const text = textOf(i);
+        yield { rowNumber: this.rowNumbers[i]!, line: lineOfEncoded(text), cells: null, typedCells: () => decodeRow(text) };
         continue;
       }
       let cells: CellValue[];
@@ -242,6 +252,7 @@ export class CompactRowStore implements RowStore {
     this.pendingChars = 0;
     this.lastChunk = 0;
     this.lineRows = new Uint8Array(0);
+    this.encodedLineRows = new Uint8Array(0);
     this.readCache.length = 0;
     this.unencoded.clear();
     this.count = 0;
@@ -252,11 +263,7 @@ export class CompactRowStore implements RowStore {
     const kept = this.unencoded.get(index);
     if (kept !== undefined) return kept.slice();
     const text = textOf === undefined ? this.ownText(index) : textOf(index);
-    return this.isLine(index) ? text.split(LINE_SEPARATOR) : decodeRow(text);
-  }
-
-  private isLine(index: number): boolean {
-    return (this.lineRows[index >>> 3]! & (1 << (index & 7))) !== 0;
+    return hasBit(this.lineRows, index) ? text.split(LINE_SEPARATOR) : decodeRow(text);
   }
 
   /** The text a row is kept as (its line, or its encoded cells). */
@@ -388,10 +395,4 @@ class ChunkTexts {
     const at = index - this.first;
     return this.text.slice(this.offsets[at]!, this.offsets[at + 1]!);
   }
-}
-
-function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(array.length * 2);
-  grown.set(array);
-  return grown;
 }

@@ -79,9 +79,10 @@ export interface RowStore {
 
 /**
  * A row as the store keeps it: its cells, or its line (RawRow.line: one cell per column of the sheet as
- * checked, joined by commas, none holding one).
+ * checked, joined by commas, none holding one). A line whose cells are not all text (a workbook's numbers, each
+ * written as its String()) comes with `typedCells`, which decodes them as they were read.
  */
-export type KeptRow = { rowNumber: number; line: string; cells: null } | { rowNumber: number; line: null; cells: CellValue[] };
+export type KeptRow = { rowNumber: number; line: string; cells: null; typedCells?: () => CellValue[] } | { rowNumber: number; line: null; cells: CellValue[] };
 
 export interface CheckedSheet {
   file: string;

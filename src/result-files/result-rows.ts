@@ -53,6 +53,7 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: OrderOutcomes): 
   const writesLines = sheet.rows.width === sheet.headers.length;
   for (const kept of sheet.rows.asKept()) {
     const { rowNumber, line } = kept;
+    const typedCells = kept.cells === null ? kept.typedCells : undefined;
     const index = sheet.orderIndexOfRow(rowNumber);
     const order = index === undefined ? undefined : rowsOf(index);
     const outcome = order?.outcome;
@@ -61,17 +62,20 @@ export function* buildResultRows(sheet: CheckedSheet, outcomes: OrderOutcomes): 
     const needsFix = outcome?.needsFix ?? true;
     const related = order?.errorRows && !issues.some((i) => i.severity === 'error') ? order.errorRows : undefined;
     if (line !== null && writesLines) {
-      yield new LineResultRow(rowNumber, line, status, issues, needsFix, outcome?.extra, related);
+      yield new LineResultRow(rowNumber, line, status, issues, needsFix, outcome?.extra, related, typedCells);
       continue;
     }
-    const row: ResultRow = { rowNumber, cells: kept.cells ?? kept.line.split(','), status, issues, needsFix };
+    const row: ResultRow = { rowNumber, cells: kept.cells ?? typedCells?.() ?? kept.line.split(','), status, issues, needsFix };
     if (outcome?.extra) row.extra = outcome.extra;
     if (related) row.relatedErrorRows = related;
     yield row;
   }
 }
 
-/** A result row over a row kept as its line: the CSV writer writes the line, and the cells are split from it only if asked for. */
+/**
+ * A result row over a row kept as its line: the CSV writer writes the line, and the cells are split from it (or
+ * decoded, when they are not all text) only if asked for.
+ */
 class LineResultRow implements ResultRow {
   #cells: CellValue[] | null = null;
 
@@ -83,10 +87,11 @@ class LineResultRow implements ResultRow {
     readonly needsFix: boolean,
     readonly extra: Record<string, string | number | null> | undefined,
     readonly relatedErrorRows: number[] | undefined,
+    private readonly typedCells: (() => CellValue[]) | undefined,
   ) {}
 
   get cells(): CellValue[] {
-    return (this.#cells ??= this.line.split(','));
+    return (this.#cells ??= this.typedCells?.() ?? this.line.split(','));
   }
 }
 

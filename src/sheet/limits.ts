@@ -93,10 +93,18 @@ function formatBytes(bytes: number): string {
 export function cellChars(cell: unknown): number {
   if (cell === null || cell === undefined) return 0;
   if (typeof cell === 'string') return cell.length;
-  if (typeof cell === 'number') return String(cell).length;
+  if (typeof cell === 'number') return Number.isInteger(cell) && Math.abs(cell) < 1e21 ? integerChars(cell) : String(cell).length;
   if (typeof cell === 'boolean') return 5;
   // A date, as an ISO text.
   return 24;
+}
+
+/** String(n).length of an integer below 1e21 (written without an exponent), without making the string: a wide sheet has millions. */
+function integerChars(n: number): number {
+  let chars = n < 0 ? 2 : 1;
+  const size = Math.abs(n);
+  for (let power = 10; size >= power && chars < 22; power *= 10) chars++;
+  return chars;
 }
 
 /**

@@ -98,6 +98,35 @@ describe('CompactRowStore', () => {
     expect(store.cellsOf(4)).toEqual(['SO-1', 'Zoë', '東京', '3']);
   });
 
+  it.each([
+    ['in memory', {}],
+    ['on disk in chunks of 2 rows', { memoryBytes: 0, chunkRows: 2 }],
+  ])('gives a whole row of numbers and text back with the line the result CSV writes, and its typed cells when asked (%s)', (_, options) => {
+    const store = new CompactRowStore({ width: 4, ...options });
+    store.push(2, ['SO-1', 12.5, null, -3]);
+    store.push(3, ['SO-2', 1e21, 'Zoë 東京', 0.1]);
+    store.push(4, ['SO-3', 'a, b', 1, 2]);
+    store.push(5, ['SO-4', true, 1, 2]);
+    store.push(6, ['SO-5', new Date(Date.UTC(2026, 0, 2)), 1, 2]);
+    store.push(7, ['SO-6', 'a\u0001b', 1, 2]);
+    store.push(8, ['SO-7', 1, 2]);
+    const kept = [...store.asKept()];
+    expect(kept.map((r) => r.line)).toEqual(['SO-1,12.5,,-3', 'SO-2,1e+21,Zoë 東京,0.1', null, null, null, null, null]);
+    expect(kept.slice(0, 2).map((r) => (r.cells === null ? r.typedCells?.() : r.cells))).toEqual([
+      ['SO-1', 12.5, '', -3],
+      ['SO-2', 1e21, 'Zoë 東京', 0.1],
+    ]);
+    expect([...store].map((r) => r.cells)).toEqual([
+      ['SO-1', 12.5, '', -3],
+      ['SO-2', 1e21, 'Zoë 東京', 0.1],
+      ['SO-3', 'a, b', 1, 2],
+      ['SO-4', true, 1, 2],
+      ['SO-5', new Date(Date.UTC(2026, 0, 2)), 1, 2],
+      ['SO-6', 'a\u0001b', 1, 2],
+      ['SO-7', 1, 2],
+    ]);
+  });
+
   it('keeps rows of another width whole', () => {
     const store = new CompactRowStore({ sharedColumns: shared, width: 4 });
     store.push(2, ['SO-1', 'n', 'x', 1]);
