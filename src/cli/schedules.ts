@@ -13,6 +13,7 @@ import { redactLedgerLocation } from '../ledger/index.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { CliRun } from './cli-run.js';
 import { loggerFor, processEnvironment, resolveFlags } from './command-options.js';
+import { parseShutdownGrace, withinGrace } from './shutdown-grace.js';
 import { onInterrupt } from './signals.js';
 
 const CONFIG_HELP = 'JSON config file holding "schedules" (and ledger, baseUrl, ...: see docs/schedules.md)';
@@ -63,17 +64,26 @@ export function addSchedulerCommand(program: Command, run: CliRun): void {
     program
       .command('scheduler')
       .description("run the config file's schedules without the web app (a host that only runs batches), until SIGTERM"),
-  ).action(async (flags: RawFlags) => {
-    const options = resolveFlags(flags);
-    const logger = loggerFor(options);
-    const schedules = await startSchedules(options, flags, logger);
-    const interruption = onInterrupt('order-batch: stopping: taking no more schedule occurrences; the running one finishes');
-    schedules.scheduler.start();
-    run.printLine(`scheduler: ${options.schedules.length} schedule${options.schedules.length === 1 ? '' : 's'} (${options.schedules.map((s) => s.name).join(', ')}) on the ledger ${redactLedgerLocation(options.ledgerPath)}`);
-    await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
-    await schedules.stop();
-    interruption.dispose();
-  });
+  )
+    .option('--shutdown-grace <seconds>', 'on SIGTERM, how long the running occurrence gets to finish before it is let go of (its orders, the remote sheets it claimed, the occurrence) for another instance and the scheduler exits (default 30)')
+    .action(async (flags: RawFlags & { shutdownGrace?: string }) => {
+      const options = resolveFlags(flags);
+      const graceSeconds = parseShutdownGrace(flags.shutdownGrace);
+      const logger = loggerFor(options);
+      const schedules = await startSchedules(options, flags, logger);
+      const interruption = onInterrupt(`order-batch: stopping: taking no more schedule occurrences; the running one finishes within ${graceSeconds} s or is let go of`);
+      schedules.scheduler.start();
+      run.printLine(`scheduler: ${options.schedules.length} schedule${options.schedules.length === 1 ? '' : 's'} (${options.schedules.map((s) => s.name).join(', ')}) on the ledger ${redactLedgerLocation(options.ledgerPath)}`);
+      await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
+      if ((await withinGrace(schedules.stop(), graceSeconds)) === 'late') {
+        // Orders first, then the remote sheets, then the occurrence (run-claimed.ts): whoever takes it finds all three free.
+        await schedules.abandon();
+        run.warn(`the schedule occurrence running did not finish within ${graceSeconds} s: it is let go of, with its orders and the remote sheets it claimed, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+        interruption.dispose();
+        process.exit(run.exitCode);
+      }
+      interruption.dispose();
+    });
 
   const schedules = program.command('schedules').description("the config file's schedules: their next occurrences and last outcomes, or one run now");
   addSchedulerOptions(

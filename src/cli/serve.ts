@@ -7,6 +7,7 @@ import { addCommonOptions, addConnectionHelp, apiSettingsOf, checkContextOf, log
 import { addRunWatchOptions } from './run-watch.js';
 import { startSchedules } from './schedules.js';
 import { onInterrupt } from './signals.js';
+import { parseShutdownGrace, withinGrace } from './shutdown-grace.js';
 
 interface ServeFlags extends RawFlags {
   port?: string;
@@ -18,9 +19,6 @@ interface ServeFlags extends RawFlags {
   /** False with --no-schedules. */
   schedules?: boolean;
 }
-
-/** Thirty seconds: the answers in flight come back well within it; a stop that takes longer is stuck, and a service manager's own timeout (systemd's 90 s) is not reached. */
-const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
 
 export function addServeCommand(program: Command, run: CliRun): void {
   const command = addCommonOptions(
@@ -98,18 +96,15 @@ export function addServeCommand(program: Command, run: CliRun): void {
     const interruption = onInterrupt(
       'order-batch: stopping: sending no more orders; the ones in flight finish, and the running submission goes back to the queue in the ledger',
     );
-    const graceSeconds = parseNumberFlag('shutdown-grace', flags.shutdownGrace, { min: 0, max: 3600 }) ?? DEFAULT_SHUTDOWN_GRACE_SECONDS;
+    const graceSeconds = parseShutdownGrace(flags.shutdownGrace);
     await new Promise<void>((done) => interruption.signal.addEventListener('abort', () => done(), { once: true }));
     const { describeStopped } = await import('../web/jobs.js');
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceSeconds * 1000)));
     // A scheduled run in flight gets the same grace as a submission.
-    const stopped = await Promise.race([Promise.all([schedules?.stop(), app.close()]).then(([, closed]) => closed), graceOver]);
-    clearTimeout(timer);
+    const stopped = await withinGrace(Promise.all([schedules?.stop(), app.close()]).then(([, closed]) => closed), graceSeconds);
     if (stopped === 'late') {
       await schedules?.abandon();
       await app.abandon();
-      run.warn(`the work in flight did not reach a safe point within ${graceSeconds} s: the submission and the schedule occurrence running are let go of, for another instance or the next start (which looks up every order in doubt before sending it again).`);
+      run.warn(`the work in flight did not reach a safe point within ${graceSeconds} s: the submission and the schedule occurrence running (with the remote sheets it claimed) are let go of, for another instance or the next start (which looks up every order in doubt before sending it again).`);
       interruption.dispose();
       process.exit(run.exitCode);
     }

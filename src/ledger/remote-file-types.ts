@@ -26,4 +26,6 @@ export interface RemoteFileClaims {
   renew(holder: string, leaseMs: number): Promise<void>;
   /** Settles a claim `holder` holds: done or retry, with a word on how it went. */
   finish(key: RemoteFileKey, holder: string, end: RemoteFileEnd, outcome: string): Promise<void>;
+  /** Releases every claim `holder` still holds for the next run at once (state retry), not after its lease. */
+  letGo(holder: string, outcome: string): Promise<void>;
 }

@@ -349,17 +349,20 @@ export interface Ledger extends LedgerStores {
   setWatermark(name: string, iso: string): Promise<void>;
 
   /**
-   * Ends the runs still open on this object as a death would, at once, and nothing else: their orders
+   * Ends the runs still open on this object as a death would, at once: their orders
    * are let go with the states they have (on PostgreSQL their leases expire now), so another instance
-   * takes them over without waiting for a lease, looking up what may have been sent first. A stop
-   * whose grace is over calls it before the process exits. The ledger stays open.
+   * takes them over without waiting for a lease, looking up what may have been sent first. The remote
+   * file claims made through this object and not yet settled are let go too (`remoteFiles`: for the
+   * next run, at once), and their holders hold nothing more through it. A stop whose grace is over
+   * calls it before the process exits. The ledger stays open.
    */
   abandonRuns(): Promise<void>;
 
   /**
    * Ends what this object holds: runs still open end as a death would (their orders are let go with
    * the states they have, so the next run looks up what may have been sent; the runs stay unfinished
-   * in history), the run lock is released, the connection closed. Safe to call twice.
+   * in history), the run lock is released, the connection closed; remote file claims still held lapse
+   * with their lease. Safe to call twice.
    */
   close(): Promise<void>;
 }

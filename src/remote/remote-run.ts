@@ -108,7 +108,7 @@ export async function prepareRemoteRun(request: RemoteRunRequest, context: Remot
       ...(request.archive !== undefined && !archive ? { archive: request.archive } : {}),
       ...(request.confirmations !== undefined ? { confirmations: confirmations?.localPath ?? request.confirmations } : {}),
       ...(confirmations ? { placeConfirmations: () => confirmations.upload(pool.open) } : {}),
-      warnings: warningsOf(staged.waiting, staged.failures),
+      warnings: [...staged.notes, ...warningsOf(staged.waiting, staged.failures)],
       async finish(report) {
         Object.assign(report, { remote: { waiting: staged.waiting, failed: staged.failures, alreadyProcessed: staged.taken } });
         await finishStaged(staged.staged, report, {

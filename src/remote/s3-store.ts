@@ -33,6 +33,18 @@ export function openS3Store(location: S3Location, settings: RemoteSettings): Rem
     // A flaky network: the SDK retries what it knows to be transient, a few times.
     maxAttempts: 4,
   });
+  // The server's clock from each answer's Date header: LastModified is on that clock, so a file's age is counted on it.
+  let serverOffsetMs: number | undefined;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const output = await next(args);
+      const date = (output.response as { headers?: Record<string, string | undefined> }).headers?.date;
+      const serverMs = date === undefined ? Number.NaN : Date.parse(date);
+      if (Number.isFinite(serverMs)) serverOffsetMs = serverMs - Date.now();
+      return output;
+    },
+    { step: 'deserialize', name: 'orderBatchServerClock' },
+  );
   const Bucket = location.bucket;
   const shown = `s3://${Bucket}`;
   const fail = (key: string, error: unknown): never => {
@@ -85,5 +97,6 @@ export function openS3Store(location: S3Location, settings: RemoteSettings): Rem
     async close() {
       client.destroy();
     },
+    serverClockOffsetMs: () => serverOffsetMs,
   };
 }

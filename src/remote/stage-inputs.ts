@@ -11,7 +11,7 @@ import { whyNotOrderSheet } from '../sheet/sheet-files.js';
 import type { ClaimStore } from './claims.js';
 import { childText, isRemote, parseRemoteLocation, RemoteError, type RemoteLocation } from './location.js';
 import { fetchHttp, type OpenStore } from './open-store.js';
-import { DOWNLOAD_ATTEMPTS, retryDelayMs, versionOf, whyWaiting } from './settle.js';
+import { DOWNLOAD_ATTEMPTS, isAheadOfClock, msAheadOf, retryDelayMs, versionOf, whyWaiting, type SettleClock } from './settle.js';
 import type { RemoteEntry, RemoteStore } from './store.js';
 
 /** A remote file read into the work folder for this run. */
@@ -52,6 +52,8 @@ export interface StagedInputs {
   failures: WaitingFile[];
   /** Remote files already processed in this version, or being processed by another run. */
   taken: string[];
+  /** What the run should know of how the folders were read (a server whose clock runs ahead), one line each. */
+  notes: string[];
 }
 
 /** Remote files read at once from one folder. */
@@ -77,7 +79,7 @@ function isSheetName(name: string): boolean {
 
 /** Reads every argument; a location that cannot be read at all throws a RemoteError (exit 2). */
 export async function stageInputs(args: readonly string[], deps: StageDeps): Promise<StagedInputs> {
-  const result: StagedInputs = { files: [], staged: [], waiting: [], failures: [], taken: [] };
+  const result: StagedInputs = { files: [], staged: [], waiting: [], failures: [], taken: [], notes: [] };
   for (const arg of args) {
     if (!isRemote(arg)) {
       result.files.push(arg);
@@ -90,6 +92,7 @@ export async function stageInputs(args: readonly string[], deps: StageDeps): Pro
     }
     const store = await deps.openStore(location);
     const path = location.kind === 'sftp' ? location.path : location.key;
+    const firstLookAt = deps.now();
     let entries: RemoteEntry[];
     if (location.isFolder) {
       entries = (await store.list(path)).filter((e) => isSheetName(e.name));
@@ -98,10 +101,12 @@ export async function stageInputs(args: readonly string[], deps: StageDeps): Pro
       if (entry === null) throw new RemoteError(location.shown, 'no such file.');
       entries = [entry];
     }
+    await watchFilesAhead(location.shown, store, entries, deps, result);
+    const watchedMs = deps.now() - firstLookAt;
     // Several files at once: a thousand small sheets are round trips, not bytes. Kept in name order.
     const parts = await mapWithLimit(entries, FILES_AT_ONCE, async (entry) => {
-      const part: StagedInputs = { files: [], staged: [], waiting: [], failures: [], taken: [] };
-      await stageEntry(location, store, entry, deps, part);
+      const part: StagedInputs = { files: [], staged: [], waiting: [], failures: [], taken: [], notes: [] };
+      await stageEntry(location, store, entry, deps, part, watchedMs);
       return part;
     });
     for (const part of parts) {
@@ -113,6 +118,25 @@ export async function stageInputs(args: readonly string[], deps: StageDeps): Pro
     }
   }
   return result;
+}
+
+function clockOf(store: RemoteStore, deps: StageDeps): SettleClock {
+  const serverOffsetMs = store.serverClockOffsetMs?.();
+  return { nowMs: deps.now(), ...(serverOffsetMs !== undefined ? { serverOffsetMs } : {}) };
+}
+
+/**
+ * Files stamped ahead of the clock have no age to judge: the folder is watched once for the settle
+ * window (one wait, however many such files), so that the second look can tell whether they held still.
+ */
+async function watchFilesAhead(shown: string, store: RemoteStore, entries: readonly RemoteEntry[], deps: StageDeps, result: StagedInputs): Promise<void> {
+  const clock = clockOf(store, deps);
+  const ahead = entries.filter((e) => isAheadOfClock(e, clock));
+  if (ahead.length === 0) return;
+  const mostMs = Math.max(...ahead.map((e) => msAheadOf(e, clock)));
+  const whose = clock.serverOffsetMs === undefined ? "this host's clock: the server's clock runs ahead" : "the server's own clock";
+  result.notes.push(`${shown}: ${ahead.length} file${ahead.length === 1 ? ' is' : 's are'} stamped up to ${Math.round(mostMs / 1000)} s ahead of ${whose}; they are read once they have kept their size and time for --settle ${deps.settleSeconds} s (this run waited that long).`);
+  await deps.sleep(deps.settleSeconds * 1000);
 }
 
 async function stageHttp(location: Extract<RemoteLocation, { kind: 'http' }>, deps: StageDeps, result: StagedInputs): Promise<void> {
@@ -129,11 +153,11 @@ async function stageHttp(location: Extract<RemoteLocation, { kind: 'http' }>, de
   result.staged.push({ location: location.shown, version, localFile, isClaimed: deps.claims !== undefined });
 }
 
-async function stageEntry(location: Exclude<RemoteLocation, { kind: 'http' }>, store: RemoteStore, first: RemoteEntry, deps: StageDeps, result: StagedInputs): Promise<void> {
+async function stageEntry(location: Exclude<RemoteLocation, { kind: 'http' }>, store: RemoteStore, first: RemoteEntry, deps: StageDeps, result: StagedInputs, watchedMs: number): Promise<void> {
   const shown = location.isFolder ? childText(location, first.name) : location.shown;
   // The second look: a file still being written changes size or time between the two.
   const second = await store.stat(first.path);
-  const waiting = whyWaiting(first, second, deps.now(), deps.settleSeconds);
+  const waiting = whyWaiting(first, second, clockOf(store, deps), deps.settleSeconds, watchedMs);
   if (waiting !== null || second === null) {
     result.waiting.push({ location: shown, reason: waiting ?? 'it disappeared' });
     return;

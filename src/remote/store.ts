@@ -28,6 +28,8 @@ export interface RemoteStore {
   /** Deletes a file (a sheet moved away by a copy). */
   remove(path: string): Promise<void>;
   close(): Promise<void>;
+  /** The server's clock minus this host's, as its last answer told it (S3's Date header); undefined where the protocol tells no time (SFTP). */
+  serverClockOffsetMs?(): number | undefined;
 }
 
 /** Settings every remote location is used with, resolved in src/options.ts. */

@@ -76,6 +76,34 @@ describe.each(ledgers)('remote file claims on a %s ledger', (_name, location) =>
     });
   });
 
+  it("lets go of a run's claims at once when its ledger's runs are abandoned, and a late renewal or settle does not take them back", async () => {
+    await withTwoLedgers(location(), async (a, b) => {
+      // Leases of ten minutes: only the let-go explains the other run taking the file within the test.
+      const [stopped, other] = [claimsIn(a, 600_000), claimsIn(b, 600_000)];
+      expect(await stopped.claim('sftp://h/in/g.csv', 'v1')).toBe(true);
+      expect(await stopped.claim('sftp://h/in/settled.csv', 'v1')).toBe(true);
+      await stopped.finish('sftp://h/in/settled.csv', 'v1', 'done', 'done');
+      expect(await other.claim('sftp://h/in/g.csv', 'v1')).toBe(false);
+      await a.abandonRuns();
+      // The run winding down after the let-go: its renewal and its settling change nothing.
+      await stopped.renew();
+      await stopped.finish('sftp://h/in/g.csv', 'v1', 'done', 'done');
+      expect(await stopped.claim('sftp://h/in/h.csv', 'v1')).toBe(false);
+      expect(await other.claim('sftp://h/in/g.csv', 'v1')).toBe(true);
+      // What was settled before the stop stays settled.
+      expect(await other.claim('sftp://h/in/settled.csv', 'v1')).toBe(false);
+    });
+  });
+
+  it("leaves a closed ledger's unsettled claims to their lease: a file a run failed on is not taken again at once", async () => {
+    await withTwoLedgers(location(), async (a, b) => {
+      const [failed, other] = [claimsIn(a, 600_000), claimsIn(b, 600_000)];
+      expect(await failed.claim('sftp://h/in/f.csv', 'v1')).toBe(true);
+      await a.close();
+      expect(await other.claim('sftp://h/in/f.csv', 'v1')).toBe(false);
+    });
+  });
+
   it("claims files on the run's own ledger while that ledger records the run's orders", async () => {
     const ledger = await openLedger(location());
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isRemote, parseRemoteLocation, redactLocation } from '../../src/remote/location.js';
 import { judgeFile } from '../../src/remote/publish.js';
-import { retryDelayMs, versionOf, whyWaiting } from '../../src/remote/settle.js';
+import { isAheadOfClock, retryDelayMs, versionOf, whyWaiting } from '../../src/remote/settle.js';
 
 describe('remote locations', () => {
   it('reads sftp, s3 and https addresses, folders by their trailing slash or missing extension', () => {
@@ -37,10 +37,35 @@ describe('reading a remote folder safely', () => {
   const now = Date.parse('2026-11-20T10:05:00Z');
 
   it('waits for a file modified within --settle or still changing size', () => {
-    expect(whyWaiting(entry, entry, now, 60)).toBeNull();
-    expect(whyWaiting(entry, entry, now, 600)).toMatch(/modified 300 s ago, less than --settle 600 s/);
-    expect(whyWaiting(entry, { ...entry, size: 120 }, now, 0)).toMatch(/still changing \(100 bytes, then 120 bytes/);
-    expect(whyWaiting(entry, null, now, 0)).toMatch(/disappeared/);
+    expect(whyWaiting(entry, entry, { nowMs: now }, 60)).toBeNull();
+    expect(whyWaiting(entry, entry, { nowMs: now }, 600)).toMatch(/modified 300 s ago, less than --settle 600 s/);
+    expect(whyWaiting(entry, { ...entry, size: 120 }, { nowMs: now }, 0)).toMatch(/still changing \(100 bytes, then 120 bytes/);
+    expect(whyWaiting(entry, null, { nowMs: now }, 0)).toMatch(/disappeared/);
+  });
+
+  it("counts a file's age on the server's clock where it tells it: a server an hour behind does not make a fresh upload look old", () => {
+    // Written 30 s ago by the server's clock, which runs an hour behind this host's.
+    const fresh = { ...entry, mtimeMs: now - 3_600_000 - 30_000 };
+    expect(whyWaiting(fresh, fresh, { nowMs: now, serverOffsetMs: -3_600_000 }, 60)).toMatch(/modified 30 s ago, less than --settle 60 s/);
+    expect(whyWaiting(fresh, fresh, { nowMs: now, serverOffsetMs: -3_600_000 }, 20)).toBeNull();
+  });
+
+  it('holds a file stamped ahead of the clock until it has kept its size and time for the settle window, then reads it', () => {
+    // An SFTP server whose clock runs ten minutes ahead: its file, written a moment ago, looks ten minutes in the future.
+    const ahead = { ...entry, mtimeMs: now + 600_000 };
+    expect(isAheadOfClock(ahead, { nowMs: now })).toBe(true);
+    expect(whyWaiting(ahead, ahead, { nowMs: now }, 60)).toMatch(/its modification time is 600 s ahead of this host's clock \(the server's clock runs ahead\): it is read once it has kept its size and time for --settle 60 s/);
+    expect(whyWaiting(ahead, ahead, { nowMs: now }, 60, 59_000)).not.toBeNull();
+    expect(whyWaiting(ahead, ahead, { nowMs: now }, 60, 60_000)).toBeNull();
+    // Watched, but it changed meanwhile: still being written.
+    expect(whyWaiting(ahead, { ...ahead, size: 180 }, { nowMs: now }, 60, 60_000)).toMatch(/still changing/);
+  });
+
+  it('takes a time a second ahead for rounding, not for a clock that runs ahead', () => {
+    const rounded = { ...entry, mtimeMs: now + 1_000 };
+    expect(isAheadOfClock(rounded, { nowMs: now })).toBe(false);
+    expect(whyWaiting(rounded, rounded, { nowMs: now }, 60)).toMatch(/modified 0 s ago, less than --settle 60 s/);
+    expect(whyWaiting(rounded, rounded, { nowMs: now }, 0)).toBeNull();
   });
 
   it('names a version by its ETag when the store has one, else by size and time', () => {

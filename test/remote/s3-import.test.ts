@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openS3Store } from '../../src/remote/s3-store.js';
 import { motoMissing, S3_SECRET, startMoto, type S3Server } from '../support/s3.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
@@ -55,6 +56,22 @@ describe.skipIf(missing !== null)('import from an S3 prefix (moto)', () => {
       expect(text).not.toContain(S3_SECRET);
     }
     expect(readdirSync(join(path('host'), 'remote'))).toEqual([]);
+  });
+
+  it("reads the server's clock from its answers, which a file's age is counted on", async () => {
+    await client.send(new PutObjectCommand({ Bucket: 'drop', Key: 'clock/a.csv', Body: 'customerOrderId\n' }));
+    const saved = { ...process.env };
+    Object.assign(process.env, s3.env);
+    const store = openS3Store({ kind: 's3', bucket: 'drop', key: 'clock/', isFolder: true, shown: 's3://drop/clock/' }, { knownHostsPath: '', settleSeconds: 0, s3Endpoint: s3.endpoint });
+    try {
+      expect(store.serverClockOffsetMs?.()).toBeUndefined();
+      expect((await store.list('clock/')).map((e) => e.name)).toEqual(['a.csv']);
+      // moto runs on this host's clock: the offset is there, and within the Date header's one-second rounding.
+      expect(Math.abs(store.serverClockOffsetMs!()!)).toBeLessThanOrEqual(2_000);
+    } finally {
+      await store.close();
+      process.env = saved;
+    }
   });
 
   it('says in one line that a bucket does not exist (exit 2)', async () => {

@@ -79,4 +79,36 @@ describe('reading a remote folder', () => {
     expect(staged.staged.map((s) => s.location)).toEqual(['sftp://test@host/in/old.csv']);
     expect(staged.waiting.map((w) => w.location)).toEqual(['sftp://test@host/in/fresh.csv']);
   });
+
+  it('watches a folder whose files are stamped ahead of the clock once for the settle window, then reads the ones that held still', async () => {
+    // An SFTP server whose clock runs an hour ahead: both files were written moments ago by its clock.
+    const files = new Map([
+      ['/in/still.csv', { content: 'customerOrderId\nS-1\n', mtimeMs: NOW + 3_600_000 }],
+      ['/in/growing.csv', { content: 'customerOrderId\n', mtimeMs: NOW + 3_600_000 }],
+    ]);
+    let now = NOW;
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+      // Meanwhile the upload of one of them goes on.
+      files.set('/in/growing.csv', { content: 'customerOrderId\nG-1\n', mtimeMs: NOW + 3_600_000 + 1_000 });
+    };
+    const staged = await stageInputs(['sftp://test@host/in/'], { ...deps(memoryStore(files), path('ahead')), now: () => now, sleep });
+    expect(sleeps).toEqual([60_000]);
+    expect(staged.staged.map((f) => f.location)).toEqual(['sftp://test@host/in/still.csv']);
+    expect(staged.waiting).toEqual([{ location: 'sftp://test@host/in/growing.csv', reason: expect.stringMatching(/still changing/) }]);
+    expect(staged.notes).toEqual([expect.stringMatching(/^sftp:\/\/test@host\/in\/: 2 files are stamped up to 3600 s ahead of this host's clock: the server's clock runs ahead; they are read once they have kept their size and time for --settle 60 s/)]);
+  });
+
+  it('counts the age on the S3 server\'s clock where it tells it, and waits for no one when no file is ahead', async () => {
+    // The server's clock runs an hour behind: a file it stamped 10 s ago is 10 s old, not an hour and 10 s.
+    const files = new Map([['/in/fresh.csv', { content: 'customerOrderId\nF-1\n', mtimeMs: NOW - 3_600_000 - 10_000 }]]);
+    const store = { ...memoryStore(files), serverClockOffsetMs: () => -3_600_000 };
+    const sleeps: number[] = [];
+    const staged = await stageInputs(['sftp://test@host/in/'], { ...deps(store, path('behind')), sleep: async (ms: number) => void sleeps.push(ms) });
+    expect(sleeps).toEqual([]);
+    expect(staged.files).toEqual([]);
+    expect(staged.waiting).toEqual([{ location: 'sftp://test@host/in/fresh.csv', reason: expect.stringMatching(/modified 10 s ago, less than --settle 60 s/) }]);
+  });
 });

@@ -24,6 +24,8 @@ import { createPostgresFiles, createPostgresJobs } from './team-jobs.js';
 import { createPostgresMappings } from './team-mappings.js';
 import { createPostgresMarketplace } from './marketplace.js';
 import { createPostgresRemoteFiles } from './remote-files.js';
+import type { RemoteFileClaims } from '../remote-file-types.js';
+import { holdRemoteFiles, type HeldRemoteFiles } from '../held-remote-files.js';
 import { createPostgresSchedules } from './team-schedules.js';
 import { openPostgresSendGate } from './send-gate.js';
 import { OutageRider } from './outage.js';
@@ -112,7 +114,8 @@ function describeOpenFailure(location: string, error: unknown): Error {
 }
 
 /** Every store of the ledger but its orders and runs, set on it at once (LedgerStores lists them). */
-function postgresStores(team: TeamContext): LedgerStores {
+/** `remoteFiles`: the ledger's claims, held so that abandonRuns can let them go (held-remote-files.ts). */
+function postgresStores(team: TeamContext, remoteFiles: RemoteFileClaims): LedgerStores {
   return {
     users: createPostgresUsers(team),
     sessions: createPostgresSessions(team),
@@ -124,7 +127,7 @@ function postgresStores(team: TeamContext): LedgerStores {
     tokens: createPostgresTokens(team),
     schedules: createPostgresSchedules(team),
     marketplace: createPostgresMarketplace(team),
-    remoteFiles: createPostgresRemoteFiles(team),
+    remoteFiles,
   };
 }
 
@@ -138,6 +141,7 @@ class PostgresLedger implements Ledger {
   private readonly gates = new Set<SendGate>();
   private readonly context: RunContext;
   private closed = false;
+  private readonly heldFiles: HeldRemoteFiles;
 
   constructor(
     readonly location: string,
@@ -152,7 +156,8 @@ class PostgresLedger implements Ledger {
     const query = ((...args: Parameters<pg.Pool['query']>) => this.guard(() => (pool.query as (...a: unknown[]) => Promise<unknown>)(...args))) as pg.Pool['query'];
     this.reads = new PostgresReads(query);
     const team: TeamContext = { query, transaction: (work) => this.transaction(work), now };
-    Object.assign(this, postgresStores(team));
+    this.heldFiles = holdRemoteFiles(createPostgresRemoteFiles(team, pool.query.bind(pool) as pg.Pool['query']));
+    Object.assign(this, postgresStores(team, this.heldFiles.claims));
     this.context = {
       pool,
       location,
@@ -233,16 +238,22 @@ class PostgresLedger implements Ledger {
   }
 
   async abandonRuns(): Promise<void> {
-    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
+    await this.endOpenRuns();
+    await this.heldFiles.letGoAll();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Open runs end as a death would: their orders are let go at once, with the states they have.
-    await this.abandonRuns();
+    // Open runs end as a death would: their orders are let go at once, with the states they have. Remote
+    // file claims still held lapse with their lease: a file a run failed on is not taken again at once.
+    await this.endOpenRuns();
     await Promise.allSettled([...this.gates].map((gate) => gate.close()));
     await this.pool.end().catch(() => undefined);
+  }
+
+  private async endOpenRuns(): Promise<void> {
+    await Promise.allSettled([...this.runs].map((run) => run.abandon()));
   }
 
   private async upsert(table: 'settings' | 'watermarks', name: string, value: string): Promise<void> {

@@ -23,7 +23,11 @@ export const POSTGRES_REMOTE_FILES_TABLE = `
 
 const LEASE_END = (n: number) => `now() + make_interval(secs => $${n}::double precision / 1000)`;
 
-export function createPostgresRemoteFiles({ query }: Pick<TeamContext, 'query'>): RemoteFileClaims {
+/**
+ * `letGoQuery` runs the let-go: a stop whose grace is over hands it the pool's own query, which does not
+ * ride out an outage as `query` does, so the stop stays within its grace (the lease frees the files then).
+ */
+export function createPostgresRemoteFiles({ query }: Pick<TeamContext, 'query'>, letGoQuery: TeamContext['query'] = query): RemoteFileClaims {
   return {
     async claim(c) {
       const { rowCount } = await query(
@@ -41,6 +45,9 @@ export function createPostgresRemoteFiles({ query }: Pick<TeamContext, 'query'>)
     },
     async finish(key, holder, end, outcome) {
       await query(`UPDATE remote_files SET state = $1, finished_at = now(), outcome = $2 WHERE location = $3 AND version = $4 AND holder = $5`, [end, outcome, key.location, key.version, holder]);
+    },
+    async letGo(holder, outcome) {
+      await letGoQuery(`UPDATE remote_files SET state = 'retry', finished_at = now(), outcome = $1 WHERE holder = $2 AND state = 'claimed'`, [outcome, holder]);
     },
   };
 }

@@ -42,5 +42,8 @@ export function createSqliteRemoteFiles(db: Database, now: () => Date): RemoteFi
     async finish(key, holder, end, outcome) {
       sql(`UPDATE remote_files SET state = ?, finished_at = ?, outcome = ? WHERE location = ? AND version = ? AND holder = ?`).run(end, now().toISOString(), outcome, key.location, key.version, holder);
     },
+    async letGo(holder, outcome) {
+      sql(`UPDATE remote_files SET state = 'retry', finished_at = ?, outcome = ? WHERE holder = ? AND state = 'claimed'`).run(now().toISOString(), outcome, holder);
+    },
   };
 }

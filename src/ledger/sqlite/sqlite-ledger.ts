@@ -26,6 +26,8 @@ import type { AcquireRunLockOptions, Ledger, LedgerOptions, LedgerStores, Ledger
 import { createSqliteSchedules } from './team-schedules.js';
 import { createSqliteMarketplace } from './marketplace.js';
 import { createSqliteRemoteFiles } from './remote-files.js';
+import type { RemoteFileClaims } from '../remote-file-types.js';
+import { holdRemoteFiles, type HeldRemoteFiles } from '../held-remote-files.js';
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 const DEFAULT_POLL_MS = 100;
@@ -71,7 +73,8 @@ function refuseSecondNames(fullPath: string): void {
 }
 
 /** Every store of the ledger but its orders and runs, set on it at once (LedgerStores lists them). */
-function sqliteStores(db: Database.Database, now: () => Date): LedgerStores {
+/** `remoteFiles`: the ledger's claims, held so that abandonRuns can let them go (held-remote-files.ts). */
+function sqliteStores(db: Database.Database, now: () => Date, remoteFiles: RemoteFileClaims): LedgerStores {
   return {
     users: createSqliteUsers(db, now),
     sessions: createSqliteSessions(db, now),
@@ -83,7 +86,7 @@ function sqliteStores(db: Database.Database, now: () => Date): LedgerStores {
     tokens: createSqliteTokens(db, now),
     schedules: createSqliteSchedules(db, now),
     marketplace: createSqliteMarketplace(db, now),
-    remoteFiles: createSqliteRemoteFiles(db, now),
+    remoteFiles,
   };
 }
 
@@ -96,6 +99,7 @@ class SqliteLedger implements Ledger {
   private readonly runs: RunStore;
   private heldLock: RunLock | null = null;
   private readonly openRuns = new Set<SqliteLedgerRun>();
+  private readonly heldFiles: HeldRemoteFiles;
 
   constructor(
     readonly location: string,
@@ -106,7 +110,8 @@ class SqliteLedger implements Ledger {
   ) {
     this.orders = new OrderStore(db, now);
     this.runs = new RunStore(db, now, { pid: process.pid, host: hostname() });
-    Object.assign(this, sqliteStores(db, now));
+    this.heldFiles = holdRemoteFiles(createSqliteRemoteFiles(db, now));
+    Object.assign(this, sqliteStores(db, now, this.heldFiles.claims));
   }
 
   async acquireRunLock(options: AcquireRunLockOptions = {}): Promise<RunLock> {
@@ -170,16 +175,22 @@ class SqliteLedger implements Ledger {
   setWatermark: Ledger['setWatermark'] = async (name, iso) => this.runs.setWatermark(name, iso);
 
   async abandonRuns(): Promise<void> {
-    // Open runs stay unfinished in history, their records as marked: what a killed process leaves.
-    for (const run of this.openRuns) run.end();
-    this.openRuns.clear();
+    this.endOpenRuns();
+    await this.heldFiles.letGoAll();
   }
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    await this.abandonRuns();
+    // Remote file claims still held lapse with their lease: a file a run failed on is not taken again at once.
+    this.endOpenRuns();
     await this.heldLock?.release();
     this.db.close();
+  }
+
+  /** Open runs stay unfinished in history, their records as marked: what a killed process leaves. */
+  private endOpenRuns(): void {
+    for (const run of this.openRuns) run.end();
+    this.openRuns.clear();
   }
 
   private lockFile(): FileLock | null {
