@@ -19,20 +19,11 @@ import { writeOrdersCsv } from './make-sheet.js';
 import { runCli, tempDir } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { startImport, type ImportProcess } from './team-processes.js';
+import { until } from '../support/until.js';
 
 const ORDERS = 300;
-/** How many looks (each a few ms apart) a condition gets before the test gives up on it. */
-const LOOKS = 3_000;
 /** How long the database stays down: the issue's outage, a scenario's length and no timing assertion. */
 const OUTAGE_MS = 12_000;
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let look = 0; look < LOOKS; look++) {
-    if (await condition()) return;
-    await sleep(10);
-  }
-  throw new Error(`gave up waiting: ${what}`);
-}
 
 describePostgres('a ledger outage in the middle of two runs', () => {
   let cluster: RestartableCluster;

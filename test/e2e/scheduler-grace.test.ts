@@ -7,7 +7,6 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asSuperuser, createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
@@ -17,20 +16,11 @@ import { useTempFolder } from '../support/temp-dir.js';
 import { writeOrdersCsv } from './make-sheet.js';
 import { hasStackTrace, runCli } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { until } from '../support/until.js';
 
 const ORDERS = 6;
 /** Seconds from now to the occurrence: the first instance is up well before it. */
 const LEAD_SECONDS = 15;
-/** How many looks (each 50 ms apart, about two minutes) a condition gets: far less than the 600 s leases. */
-const LOOKS = 2_400;
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let look = 0; look < LOOKS; look++) {
-    if (await condition()) return;
-    await sleep(50);
-  }
-  throw new Error(`gave up waiting: ${what}`);
-}
 
 const missing = sshdMissing();
 

@@ -8,7 +8,6 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openLedger } from '../../src/ledger/index.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';
 import { startSandboxProcess, type SandboxProcess } from '../e2e/sandbox-process.js';
@@ -18,17 +17,8 @@ import { useTempFolder } from '../support/temp-dir.js';
 import { openSession, uploadForm } from './support.js';
 import { request } from 'undici';
 import pg from 'pg';
+import { until } from '../support/until.js';
 
-/** How many looks (each 50 ms apart, about two minutes) a condition gets: far less than the 600 s lease of the PostgreSQL test. */
-const LOOKS = 2_400;
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let look = 0; look < LOOKS; look++) {
-    if (await condition()) return;
-    await sleep(50);
-  }
-  throw new Error(`gave up waiting: ${what}`);
-}
 
 /** A new folder `name` in `dir`, its path. */
 function folderIn(dir: string, name: string): string {
