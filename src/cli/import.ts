@@ -113,7 +113,10 @@ export async function importThroughRemote(files: string[], options: ResolvedOpti
   // Watched from before the run: its API requests and ledger errors are in its metrics file.
   const watch = await watchRun(options, caller.logger, caller.warn);
   // The run lock is the run's alone: released when the run ends, before the results are put in place and anyone is notified.
-  const result = await runImport({ ...(await importSettingsOf(options, remote.files, ledger)), out: remote.out, archiveDir: remote.archive, logger: caller.logger, ...caller.run })
+  // Settings that fail (an unknown --mapping) let go of the remote inputs as a failed run does: an open
+  // connection would keep the process from ever ending.
+  const result = await importSettingsOf(options, remote.files, ledger)
+    .then((settings) => runImport({ ...settings, out: remote.out, archiveDir: remote.archive, logger: caller.logger, ...caller.run }))
     .finally(caller.onRunEnded)
     .catch(remote.abandon)
     .catch((error: unknown) => {

@@ -33,16 +33,22 @@ export function addValidateCommand(program: Command, run: CliRun): void {
       const { prepareRemoteRun } = await import('../remote/remote-run.js');
       const remote = await prepareRemoteRun({ command: 'validate', files, out: options.out }, remoteContextOf(options));
       for (const line of remote.warnings) run.warn(line);
-      const result = await runValidate({
-        files: remote.files,
-        out: remote.out,
-        sheet: options.sheet,
-        context: checkContextOf(options),
-        readSettings: await readSettingsOf(options, ledger ? { ledger } : {}),
-        online: options.online ? { ...apiSettingsOf(options), ...(ledger ? { ledger } : {}) } : undefined,
-        logger,
-        progress: byteProgressOf(options),
-      }).catch(remote.abandon);
+      // Settings that fail (an unknown --mapping) let go of the remote inputs as a failed run does: an open
+      // connection would keep the process from ever ending.
+      const result = await readSettingsOf(options, ledger ? { ledger } : {})
+        .then((readSettings) =>
+          runValidate({
+            files: remote.files,
+            out: remote.out,
+            sheet: options.sheet,
+            context: checkContextOf(options),
+            readSettings,
+            online: options.online ? { ...apiSettingsOf(options), ...(ledger ? { ledger } : {}) } : undefined,
+            logger,
+            progress: byteProgressOf(options),
+          }),
+        )
+        .catch(remote.abandon);
       await remote.finish(result.report).finally(remote.close);
       await run.printReport(result.report, options, formatValidateText);
       if (ledger) await (await import('../audit/record-run.js')).recordRunIn(ledger, result.report, { logger });

@@ -150,4 +150,18 @@ describe.skipIf(missing !== null)('import from an SFTP inbox (real sshd)', () =>
     expect(result.stderr).toMatch(/fresh\.csv waits for the next run: it was modified \d+ s ago, less than --settle 3600 s/);
     expect(JSON.parse(result.stdout).remote.waiting).toEqual([{ location: `${sshd.url}${inbox}/fresh.csv`, reason: expect.stringMatching(/less than --settle 3600 s/) }]);
   });
+  it('refuses an unknown --mapping with exit 2 and ends: the inbox it fetched from is let go of, not left open', async () => {
+    const inbox = path('mapping-inbox');
+    mkdirSync(inbox);
+    writeOrdersCsv(join(inbox, 'friday.csv'), { orders: 2, prefix: 'SFM', orderDate: new Date(Date.now() - 3_600_000) });
+    const result = await run(['import', `${sshd.url}${inbox}/`, '--mapping', 'no-such-mapping', '--settle', '0', '--log-level', 'error'], path('host-m'));
+    // A connection left open would keep the process alive until runCli's timeout kills it (code null).
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('no-such-mapping');
+    expect(hasStackTrace(result.stderr)).toBe(false);
+    expect(readdirSync(inbox)).toEqual(['friday.csv']);
+    const validated = await run(['validate', `${sshd.url}${inbox}/`, '--mapping', 'no-such-mapping', '--settle', '0', '--log-level', 'error'], path('host-m'));
+    expect(validated.code, validated.stderr).toBe(2);
+    expect(validated.stderr).toContain('no-such-mapping');
+  });
 });
