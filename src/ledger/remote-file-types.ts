@@ -29,3 +29,26 @@ export interface RemoteFileClaims {
   /** Releases every claim `holder` still holds for the next run at once (state retry), not after its lease. */
   letGo(holder: string, outcome: string): Promise<void>;
 }
+
+/**
+ * The remote_files table in a backend's own types (text, and an instant: timestamptz on PostgreSQL,
+ * ISO text on SQLite). state: claimed (a run holds it), done (processed; a new version is a new row),
+ * retry (the next run takes it again).
+ */
+export function remoteFilesTable(types: { text: string; instant: string }, tableOptions: string): string {
+  const { text, instant } = types;
+  return `
+  CREATE TABLE remote_files (
+    location    ${text} NOT NULL,
+    version     ${text} NOT NULL,
+    state       ${text} NOT NULL CHECK (state IN ('claimed', 'done', 'retry')),
+    holder      ${text} NOT NULL,
+    host        ${text} NOT NULL,
+    claimed_at  ${instant} NOT NULL,
+    lease_until ${instant} NOT NULL,
+    finished_at ${instant},
+    outcome     ${text},
+    PRIMARY KEY (location, version)
+  )${tableOptions};
+`;
+}

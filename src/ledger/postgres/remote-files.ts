@@ -3,23 +3,10 @@
  * and leases run on the database's clock, as order claims do. Each statement takes a connection of the
  * ledger's pool, so claims go on beside a run's commits on the same ledger.
  */
-import type { RemoteFileClaims } from '../remote-file-types.js';
+import { remoteFilesTable, type RemoteFileClaims } from '../remote-file-types.js';
 import type { TeamContext } from './team-accounts.js';
 
-export const POSTGRES_REMOTE_FILES_TABLE = `
-  CREATE TABLE remote_files (
-    location    text NOT NULL,
-    version     text NOT NULL,
-    state       text NOT NULL CHECK (state IN ('claimed', 'done', 'retry')),
-    holder      text NOT NULL,
-    host        text NOT NULL,
-    claimed_at  timestamptz NOT NULL,
-    lease_until timestamptz NOT NULL,
-    finished_at timestamptz,
-    outcome     text,
-    PRIMARY KEY (location, version)
-  );
-`;
+export const POSTGRES_REMOTE_FILES_TABLE = remoteFilesTable({ text: 'text', instant: 'timestamptz' }, '');
 
 const LEASE_END = (n: number) => `now() + make_interval(secs => $${n}::double precision / 1000)`;
 

@@ -4,23 +4,9 @@
  */
 import type { Database } from 'better-sqlite3';
 import { preparedOnce } from '../../sqlite/open-database.js';
-import type { RemoteFileClaims } from '../remote-file-types.js';
+import { remoteFilesTable, type RemoteFileClaims } from '../remote-file-types.js';
 
-/** state: claimed (a run holds it), done (processed; a new version is a new row), retry (the next run takes it again). */
-export const SQLITE_REMOTE_FILES_TABLE = `
-  CREATE TABLE remote_files (
-    location    TEXT NOT NULL,
-    version     TEXT NOT NULL,
-    state       TEXT NOT NULL CHECK (state IN ('claimed', 'done', 'retry')),
-    holder      TEXT NOT NULL,
-    host        TEXT NOT NULL,
-    claimed_at  TEXT NOT NULL,
-    lease_until TEXT NOT NULL,
-    finished_at TEXT,
-    outcome     TEXT,
-    PRIMARY KEY (location, version)
-  ) STRICT;
-`;
+export const SQLITE_REMOTE_FILES_TABLE = remoteFilesTable({ text: 'TEXT', instant: 'TEXT' }, ' STRICT');
 
 export function createSqliteRemoteFiles(db: Database, now: () => Date): RemoteFileClaims {
   const sql = preparedOnce(db);
