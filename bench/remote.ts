@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSshd } from '../test/support/sshd.js';
-import { createStorePool } from '../src/remote/open-store.js';
+import { createStorePool } from '../src/remote/stores/open-store.js';
 import { stageInputs } from '../src/remote/stage-inputs.js';
 
 export interface RemoteFigures {

@@ -14,7 +14,7 @@ import type { DateOrder } from './orders/types.js';
 import type { NotifySettings } from './notify/notify-run.js';
 import { resolveNotifySettings } from './notify/settings.js';
 import { checkIssuerUrl, type SsoSettings } from './sso/sso-settings.js';
-import type { RemoteSettings } from './remote/store.js';
+import type { RemoteSettings } from './remote/stores/store.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

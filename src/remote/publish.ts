@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import type { JsonOutputError, JsonReport } from '../run-report/json.js';
 import type { ClaimEnd, ClaimStore } from './claims.js';
 import { baseNameOf, childText, joinPath, parseRemoteLocation, RemoteError, type RemoteLocation } from './location.js';
-import type { OpenStore } from './open-store.js';
+import type { OpenStore } from './stores/open-store.js';
 import type { StagedFile } from './stage-inputs.js';
 
 type StoreLocation = Exclude<RemoteLocation, { kind: 'http' }>;

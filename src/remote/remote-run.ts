@@ -11,10 +11,10 @@ import { claimsIn, type ClaimStore } from './claims.js';
 import { OutputError } from '../errors.js';
 import { childText, isRemote, parseRemoteLocation, requireWritable, RemoteError, type RemoteLocation } from './location.js';
 import { isConfirmationsFolder } from '../output-files/output-path.js';
-import { createStorePool } from './open-store.js';
+import { createStorePool } from './stores/open-store.js';
 import { filesIn, finishStaged, renameInReport } from './publish.js';
 import { newStagingFolder, stageInputs, type StagedInputs, type WaitingFile } from './stage-inputs.js';
-import type { RemoteSettings } from './store.js';
+import type { RemoteSettings } from './stores/store.js';
 
 export interface RemoteRunRequest {
   command: 'import' | 'validate' | 'reconcile';

@@ -1,5 +1,5 @@
 /** Pure decisions of reading a remote folder: whether a file has settled, what names its version, retry delays. */
-import type { RemoteEntry } from './store.js';
+import type { RemoteEntry } from './stores/store.js';
 
 /** Two clocks this close are one clock here: SFTP times and HTTP dates are whole seconds. */
 export const CLOCK_TOLERANCE_MS = 2_000;

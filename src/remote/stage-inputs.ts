@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { whyNotOrderSheet } from '../sheet/sheet-files.js';
 import type { ClaimStore } from './claims.js';
 import { childText, isRemote, parseRemoteLocation, RemoteError, type RemoteLocation } from './location.js';
-import { fetchHttp, type OpenStore } from './open-store.js';
+import { fetchHttp, type OpenStore } from './stores/open-store.js';
 import { DOWNLOAD_ATTEMPTS, isAheadOfClock, msAheadOf, retryDelayMs, versionOf, whyWaiting, type SettleClock } from './settle.js';
-import type { RemoteEntry, RemoteStore } from './store.js';
+import type { RemoteEntry, RemoteStore } from './stores/store.js';
 
 /** A remote file read into the work folder for this run. */
 export interface StagedFile {

@@ -15,9 +15,9 @@ import { isOrderHeader } from './headers.js';
 import { resolveLimits, type SheetLimits } from './limits.js';
 import { openCsvSource } from './read-csv.js';
 import { openCsvWorkerSource } from './read-csv-worker.js';
-import { isBlankCell, listQuoted, toHeaderText, trimTrailingBlanks, type RowSource } from './row-source.js';
+import { isBlankCell, listQuoted, toHeaderText, trimTrailingBlanks, type RowSource, type SourceOptions } from './row-source.js';
 import { detectFileDelimiter, namesOrderColumn, SHEET_EXTENSIONS } from './sheet-files.js';
-import { sniffFile, type TextEncodingName } from './sniff.js';
+import { sniffFile, type Sniffed, type TextEncodingName } from './sniff.js';
 import type { CellValue, OpenedSheet, RawRow, ReaderIssue, ReadOptions, SheetFormat } from './types.js';
 
 export interface OpenSheetOptions extends ReadOptions {
@@ -43,13 +43,8 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
   const limits = resolveLimits(options.limits);
   const sniffed = await sniffFile(file);
   const isLarge = sniffed.sizeBytes >= (options.workerMinBytes ?? DEFAULT_WORKER_MIN_BYTES);
-  // exceljs is loaded only for a workbook: a CSV run spares its ~0.4 s of module loading.
-  const source: RowSource =
-    sniffed.kind === 'xlsx'
-      ? (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, limits, sheet: options.sheet, resultSheet: options.resultSheet })
-      : isLarge
-        ? openCsvWorkerSource(file, sniffed.encoding, { batchSize, limits, ...(options.workerUrl && { workerUrl: options.workerUrl }) })
-        : openCsvSource(file, sniffed.encoding, { batchSize, limits });
+  const reader = sniffed.kind === 'xlsx' ? READERS.xlsx : isLarge ? READERS.csvOnWorker : READERS.csv;
+  const source = await reader(file, sniffed, { batchSize, limits, sheet: options.sheet, resultSheet: options.resultSheet, workerUrl: options.workerUrl });
 
   const first: RawRow[] = [];
   let headers: string[];
@@ -96,6 +91,24 @@ export async function openSheet(file: string, options: OpenSheetOptions = {}): P
       return digest;
     },
   };
+}
+
+/** What every reader is given: the batch size and limits, and what only one of them reads. */
+type ReaderSettings = SourceOptions & ReadOptions & { workerUrl?: URL };
+
+/**
+ * The reader that turns each kind of file into batches of rows: exceljs's streaming reader for a workbook,
+ * papaparse on a worker thread for a large CSV (the checks keep the main thread) and here for a small one.
+ */
+const READERS: Record<'xlsx' | 'csvOnWorker' | 'csv', (file: string, sniffed: Sniffed, settings: ReaderSettings) => Promise<RowSource>> = {
+  // exceljs is loaded only for a workbook: a CSV run spares its ~0.4 s of module loading.
+  xlsx: async (file, _sniffed, { batchSize, limits, sheet, resultSheet }) => (await import('./read-xlsx.js')).openXlsxSource(file, { batchSize, limits, sheet, resultSheet }),
+  csvOnWorker: async (file, sniffed, { batchSize, limits, workerUrl }) => openCsvWorkerSource(file, encodingOf(sniffed), { batchSize, limits, ...(workerUrl && { workerUrl }) }),
+  csv: async (file, sniffed, { batchSize, limits }) => openCsvSource(file, encodingOf(sniffed), { batchSize, limits }),
+};
+
+function encodingOf(sniffed: Sniffed): TextEncodingName {
+  return sniffed.kind === 'csv' ? sniffed.encoding : 'utf-8';
 }
 
 /** The CSV's delimiter, or undefined if the file cannot be read again (its rows then fail with the reason). */

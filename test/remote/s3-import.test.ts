@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openS3Store } from '../../src/remote/s3-store.js';
+import { openS3Store } from '../../src/remote/stores/s3-store.js';
 import { motoMissing, S3_SECRET, startMoto, type S3Server } from '../support/s3.js';
 import { useTempDir } from '../support/temp-dir.js';
 import { writeOrdersCsv } from '../e2e/make-sheet.js';

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stageInputs } from '../../src/remote/stage-inputs.js';
-import type { RemoteEntry, RemoteStore } from '../../src/remote/store.js';
+import type { RemoteEntry, RemoteStore } from '../../src/remote/stores/store.js';
 import { useTempDir } from '../support/temp-dir.js';
 
 const path = useTempDir('stage-inputs');

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { baseNameOf, RemoteError, type RemoteLocation } from './location.js';
+import { baseNameOf, RemoteError, type RemoteLocation } from '../location.js';
 import type { RemoteEntry, RemoteSettings, RemoteStore } from './store.js';
 
 type S3Location = Extract<RemoteLocation, { kind: 's3' }>;

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { checkHostKey, fingerprintOf, preferredHostKeyAlgorithms, keyTypeOf, knownHostsLine, parseKnownHosts, type HostKeyVerdict } from './known-hosts.js';
-import { baseNameOf, joinPath, RemoteError, type RemoteLocation } from './location.js';
+import { baseNameOf, joinPath, RemoteError, type RemoteLocation } from '../location.js';
 import type { RemoteEntry, RemoteSettings, RemoteStore } from './store.js';
 
 type SftpLocation = Extract<RemoteLocation, { kind: 'sftp' }>;

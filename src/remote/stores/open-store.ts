@@ -1,5 +1,5 @@
 /** Opening the store of a location, one connection per server or bucket for a whole run. */
-import { RemoteError, type RemoteLocation } from './location.js';
+import { RemoteError, type RemoteLocation } from '../location.js';
 import type { RemoteSettings, RemoteStore } from './store.js';
 
 export type OpenStore = (location: Exclude<RemoteLocation, { kind: 'http' }>) => Promise<RemoteStore>;
