@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkHostKey, fingerprintOf, keyTypeOf, knownHostsLine, matchesHost, parseKnownHosts, preferredHostKeyAlgorithms } from '../../src/remote/stores/known-hosts.js';
+import { checkHostKey, fingerprintOf, keyTypeOf, knownHostsLine, matchesHost, parseKnownHosts, preferredHostKeyAlgorithms } from '../../../src/remote/stores/known-hosts.js';
 
 /** A key blob as SSH frames it: the type name, then the key bytes. */
 function blobOf(type: string, fill: number): Buffer {
