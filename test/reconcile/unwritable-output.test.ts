@@ -61,13 +61,19 @@ describe('a reconciliation that cannot write its files', () => {
 
 interface Line { level: number; msg: string; output?: string | null; notWritten?: string[] }
 
+/** A reconciliation written to `out`, with what it logged. */
+async function reconcileLogged(out: string): Promise<Line[]> {
+  const { logger, lines } = recordingLogger<Line>();
+  const { ledger, api } = await world();
+  await reconcile({ ...base, ledger, client: api, out, logger });
+  await ledger.close();
+  return lines;
+}
+
 describe('the log of a reconciliation whose workbook cannot be written', () => {
   it('says the reconciliation was not written and names the file, never "reconciliation written"', async () => {
     const out = join(notAFolder, 'logged.xlsx');
-    const { logger, lines } = recordingLogger<Line>();
-    const { ledger, api } = await world();
-    await reconcile({ ...base, ledger, client: api, out, logger });
-    await ledger.close();
+    const lines = await reconcileLogged(out);
     expect(existsSync(out)).toBe(false);
     expect(lines.map((l) => l.msg)).not.toContain('reconciliation written');
     const last = lines.at(-1)!;
@@ -80,10 +86,7 @@ describe('the log of a reconciliation whose workbook cannot be written', () => {
 
   it('still says "reconciliation written", with the file, when it was', async () => {
     const out = join(dir, 'logged.xlsx');
-    const { logger, lines } = recordingLogger<Line>();
-    const { ledger, api } = await world();
-    await reconcile({ ...base, ledger, client: api, out, logger });
-    await ledger.close();
+    const lines = await reconcileLogged(out);
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'reconciliation written', output: out });
   });
 });

@@ -59,6 +59,19 @@ export interface ZipPartSpec {
   claimUnpacked?: number;
 }
 
+/**
+ * What a local header and its central directory entry both hold, in the same order from `at` (version
+ * needed, flags, method, time, date, CRC-32, sizes, name length): deflated, no flags, no date.
+ */
+function writeEntryFields(header: Buffer, at: number, f: { crc: number; packed: number; unpacked: number; nameLength: number }): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(8, at + 4);
+  header.writeUInt32LE(f.crc, at + 10);
+  header.writeUInt32LE(f.packed, at + 14);
+  header.writeUInt32LE(f.unpacked, at + 18);
+  header.writeUInt16LE(f.nameLength, at + 22);
+}
+
 /** A zip written by hand: local headers, deflated data, the central directory and its end record. */
 export function zipOf(parts: ZipPartSpec[]): Buffer {
   const locals: Buffer[] = [];
@@ -69,24 +82,15 @@ export function zipOf(parts: ZipPartSpec[]): Buffer {
     const name = Buffer.from(part.name, 'utf8');
     const unpacked = part.claimUnpacked ?? part.data.length;
     const crc = crc32(part.data);
+    const fields = { crc, packed: packed.length, unpacked, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(unpacked, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntryFields(local, 4, fields);
     locals.push(local, name, packed);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(unpacked, 24);
-    entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt16LE(20, 4); // made by: version 2.0
+    writeEntryFields(entry, 6, fields);
     entry.writeUInt32LE(offset, 42);
     central.push(entry, name);
     offset += local.length + name.length + packed.length;
