@@ -5,58 +5,21 @@
  * The process that takes the occurrence is killed with SIGKILL mid-run; another finishes it once the
  * lease has lapsed. One occurrence, one finished run, every order posted once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { asSuperuser, createDatabase, describePostgres, type TestDatabase } from '../support/postgres/database.js';
 import { writeOrdersCsv } from './make-sheet.js';
-import { CLI, ROOT, cleanEnv, runCli, tempDir } from './run-cli.js';
+import { ROOT, runCli, tempDir } from './run-cli.js';
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { ordersOfProcess } from './team-processes.js';
+import { startSchedulerProcess, type SchedulerProcess } from '../support/scheduler-process.js';
+import { until } from '../support/until.js';
 
 const ORDERS = 150;
 /** Seconds from now to the occurrence: the three processes are up well before it. */
 const LEAD_SECONDS = 18;
-
-/** Polls `read` until `isDone` holds, at most `timeoutMs`. */
-async function waitFor<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const end = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (isDone(value)) return value;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await sleep(50);
-  }
-}
-
-interface SchedulerProcess {
-  child: ChildProcess;
-  readonly stdout: string;
-  readonly stderr: string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function startScheduler(args: string[], env: Record<string, string>): SchedulerProcess {
-  const child = spawn(process.execPath, [CLI, 'scheduler', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output.stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output.stderr += d));
-  const done = once(child, 'close').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
-  return {
-    child,
-    get stdout() {
-      return output.stdout;
-    },
-    get stderr() {
-      return output.stderr;
-    },
-    done,
-  };
-}
 
 interface OccurrenceRow {
   schedule_name: string;
@@ -79,7 +42,7 @@ describePostgres('a schedule on three scheduler processes sharing one PostgreSQL
     sandbox = await startSandboxProcess(['--seed', '29']);
   });
   afterAll(async () => {
-    for (const s of schedulers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+    for (const s of schedulers) await s.kill();
     await sandbox?.stop();
     await db?.drop();
   });
@@ -99,23 +62,25 @@ describePostgres('a schedule on three scheduler processes sharing one PostgreSQL
       ledger: db.url,
       schedules: [{ name: 'inbox', cron, timezone: 'UTC', command: 'import', args: [sheet, '--out', join(dir, 'result.xlsx'), '--concurrency', '2'], notify: ['https://hooks.example.com/services/T000/B000/s3cr3t'] }],
     }));
-    for (let i = 0; i < 3; i++) schedulers.push(startScheduler(['--config', config, '--claim-lease', '3', '--log-level', 'warn'], sandbox.env));
+    for (let i = 0; i < 3; i++) schedulers.push(startSchedulerProcess(['--config', config, '--claim-lease', '3', '--log-level', 'warn'], { cwd: ROOT, env: sandbox.env }));
     // The three are up before the occurrence (else the test would prove nothing about sharing it).
-    for (const s of schedulers) await waitFor('a scheduler to start', async () => `${s.stdout}${s.stderr}`, (text) => text.startsWith('scheduler: 1 schedule (inbox)') || s.child.exitCode !== null, 30_000);
-    for (const s of schedulers) expect(s.stdout).toMatch(/^scheduler: 1 schedule \(inbox\) on the ledger postgresql:\/\/order_batch_test:\*\*\*@/);
+    await Promise.all(schedulers.map((s) => s.started));
+    for (const s of schedulers) expect(s.stdout()).toMatch(/^scheduler: 1 schedule \(inbox\) on the ledger postgresql:\/\/order_batch_test:\*\*\*@/);
     expect(Date.now()).toBeLessThan(at.getTime());
 
     // The instance that took the occurrence, once its run has sent a part of the orders.
-    const running = await waitFor('the occurrence to run', occurrences, (rows) => rows.length === 1 && rows[0]!.run_id !== null, LEAD_SECONDS * 1000 + 30_000);
+    let running: OccurrenceRow[] = [];
+    await until(async () => (running = await occurrences()).length === 1 && running[0]!.run_id !== null, 'the occurrence to run');
     expect(running[0]).toMatchObject({ schedule_name: 'inbox', state: 'running', starts: 1 });
     const holderPid = Number(running[0]!.host!.split(' ').at(-1));
     const holder = schedulers.find((s) => s.child.pid === holderPid)!;
     expect(holder).toBeDefined();
-    await waitFor('the run to be under way', () => ordersOfProcess(db.name, holderPid), (n) => n >= 20);
+    await until(async () => (await ordersOfProcess(db.name, holderPid)) >= 20, 'the run to be under way');
     holder.child.kill('SIGKILL');
     expect((await holder.done).signal).toBe('SIGKILL');
 
-    const finished = await waitFor('another instance to finish the occurrence', occurrences, (rows) => rows[0]?.state === 'done');
+    let finished: OccurrenceRow[] = [];
+    await until(async () => (finished = await occurrences())[0]?.state === 'done', 'another instance to finish the occurrence');
     expect(finished).toHaveLength(1);
     expect(finished[0]).toMatchObject({ state: 'done', starts: 2, outcome: 'ok', exit_code: 0 });
     expect(new Date(finished[0]!.scheduled_at).toISOString()).toBe(at.toISOString());
