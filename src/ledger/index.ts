@@ -24,6 +24,7 @@ export type {
   NewJob,
   Role,
   StoredFileInfo,
+  StoredUser,
   UserRecord,
 } from './team-types.js';
 export type {

@@ -1,7 +1,6 @@
 /** A notification that could not be delivered, in the audit trail of a CLI run's ledger (the web app records through its own). */
 import { osActor } from '../accounts/os-user.js';
-import type { Ledger } from '../ledger/index.js';
-import type { AuditEvent } from '../ledger/team-types.js';
+import type { AuditEvent, Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import type { NotifyFailure } from './notify-run.js';
 

@@ -5,8 +5,7 @@
  * default role say. Groups only raise a role: lowering one stays an admin's decision.
  */
 import { ROLES, type Role } from '../accounts/roles.js';
-import type { AuditEvent, Ledger } from '../ledger/index.js';
-import type { StoredUser } from '../ledger/team-types.js';
+import type { AuditEvent, Ledger, StoredUser } from '../ledger/index.js';
 import { newAccountNameOf, resolveSsoRole, type SsoDefaultRole } from './sso-roles.js';
 
 /** Stands where a password's hash would be: no password matches it, so the account logs in through the company only. */

@@ -5,8 +5,7 @@
  * none is lost: a job in flight waits for the ledger with its run (--ledger-outage).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LedgerUnusableError } from '../ledger/errors.js';
-import type { Ledger } from '../ledger/types.js';
+import { LedgerUnusableError, type Ledger } from '../ledger/index.js';
 import { API_PREFIX } from './api-prefix.js';
 import { sendProblem } from './api/problems.js';
 

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { importExitCode, reconcileExitCode } from '../run-report/exit-code.js';
 import type { ImportResult } from '../import/import-options.js';
-import type { Ledger } from '../ledger/types.js';
+import type { Ledger } from '../ledger/index.js';
 import type { Logger } from '../log.js';
 import { recordRun, type Metrics } from '../metrics/registry.js';
 import { notifyRun, type NotifySettings } from '../notify/notify-run.js';
