@@ -20,6 +20,12 @@ import { until } from '../support/until.js';
 const ORDERS = 150;
 /** Seconds from now to the occurrence: the three processes are up well before it. */
 const LEAD_SECONDS = 18;
+/**
+ * The lease of the occurrence and of the run's orders (--claim-lease): how long the killed instance's work
+ * waits. Long enough that a live instance, renewing every third of it, keeps its lease on a loaded machine
+ * (3 s was not: a third instance took over the one that was finishing).
+ */
+const LEASE_SECONDS = 10;
 
 interface OccurrenceRow {
   schedule_name: string;
@@ -62,7 +68,7 @@ describePostgres('a schedule on three scheduler processes sharing one PostgreSQL
       ledger: db.url,
       schedules: [{ name: 'inbox', cron, timezone: 'UTC', command: 'import', args: [sheet, '--out', join(dir, 'result.xlsx'), '--concurrency', '2'], notify: ['https://hooks.example.com/services/T000/B000/s3cr3t'] }],
     }));
-    for (let i = 0; i < 3; i++) schedulers.push(startSchedulerProcess(['--config', config, '--claim-lease', '3', '--log-level', 'warn'], { cwd: ROOT, env: sandbox.env }));
+    for (let i = 0; i < 3; i++) schedulers.push(startSchedulerProcess(['--config', config, '--claim-lease', String(LEASE_SECONDS), '--log-level', 'warn'], { cwd: ROOT, env: sandbox.env }));
     // The three are up before the occurrence (else the test would prove nothing about sharing it).
     await Promise.all(schedulers.map((s) => s.started));
     for (const s of schedulers) expect(s.stdout()).toMatch(/^scheduler: 1 schedule \(inbox\) on the ledger postgresql:\/\/order_batch_test:\*\*\*@/);
@@ -112,6 +118,6 @@ describePostgres('a schedule on three scheduler processes sharing one PostgreSQL
     // SIGTERM: the two left stop taking occurrences and exit.
     for (const s of schedulers.filter((p) => p !== holder)) s.child.kill('SIGTERM');
     for (const s of schedulers.filter((p) => p !== holder)) expect((await s.done).code).toBe(0);
-  });
+  }, 180_000);
 });
 
