@@ -222,48 +222,39 @@ async function writeOrdersTo(client: pg.Client, guard: Guard, orders: readonly C
 
 /** The target's accounts, API tokens, audit trail and mappings, on the copy's connection. */
 function teamWritersOn(client: pg.Client, guard: Guard): Pick<CopyTarget, 'users' | 'writeUsers' | 'tokenLabels' | 'writeTokens' | 'auditKeys' | 'writeAudit' | 'mappings' | 'writeMappings'> {
+  // One statement a row, each under the copy's guard.
+  const writeEach = async <T>(rows: readonly T[], sql: string, values: (row: T) => unknown[]): Promise<void> => {
+    for (const row of rows) await guard(() => client.query(sql, values(row)));
+  };
   return {
     users: async () => new Map((await guard(() => client.query<UserRow>('SELECT * FROM users'))).rows.map((row) => [row.name, toUser(row)])),
-    async writeUsers(users: readonly StoredUser[]) {
-      for (const u of users) {
-        await guard(() =>
-          client.query(
-            'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING',
-            [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt, u.email],
-          ),
-        );
-      }
-    },
+    writeUsers: (users: readonly StoredUser[]) =>
+      writeEach(
+        users,
+        'INSERT INTO users (name, role, password_hash, is_disabled, created_at, updated_at, email) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING',
+        (u) => [u.name, u.role, u.passwordHash, u.isDisabled, u.createdAt, u.updatedAt, u.email],
+      ),
     tokenLabels: async () => new Set((await guard(() => client.query<{ label: string }>('SELECT label FROM api_tokens'))).rows.map((row) => row.label)),
-    async writeTokens(tokens: readonly StoredToken[]) {
-      for (const t of tokens) {
-        await guard(() =>
-          client.query(
-            'INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
-            [t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt],
-          ),
-        );
-      }
-    },
+    writeTokens: (tokens: readonly StoredToken[]) =>
+      writeEach(
+        tokens,
+        'INSERT INTO api_tokens (label, token_hash, user_name, created_by, created_at, expires_at, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
+        (t) => [t.label, t.tokenHash, t.userName, t.createdBy, t.createdAt, t.expiresAt, t.lastUsedAt],
+      ),
     auditKeys: async () => new Set((await guard(() => client.query<AuditRow>('SELECT * FROM audit'))).rows.map((row) => auditKey(withoutSeq(toAudit(row))))),
-    async writeAudit(entries: readonly CopiedAudit[]) {
-      for (const e of entries) {
-        await guard(() =>
-          client.query('INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)', auditValues(e, new Date(e.at))),
-        );
-      }
-    },
+    writeAudit: (entries: readonly CopiedAudit[]) =>
+      writeEach(
+        entries,
+        'INSERT INTO audit (at, actor, via, address, action, file_name, file_sha256, counts, ref, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)',
+        (e) => auditValues(e, new Date(e.at)),
+      ),
     mappings: async () => new Map((await guard(() => client.query<MappingRow>('SELECT * FROM mappings'))).rows.map((row) => [row.name, toMapping(row)])),
-    async writeMappings(mappings) {
-      for (const m of mappings) {
-        await guard(() =>
-          client.query(
-            `INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES ($1, $2, $3, $4)
+    writeMappings: (mappings) =>
+      writeEach(
+        mappings,
+        `INSERT INTO mappings (name, profile, saved_by, saved_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (name) DO UPDATE SET profile = excluded.profile, saved_by = excluded.saved_by, saved_at = excluded.saved_at`,
-            [m.name, m.profile, m.savedBy, m.savedAt],
-          ),
-        );
-      }
-    },
+        (m) => [m.name, m.profile, m.savedBy, m.savedAt],
+      ),
   };
 }
